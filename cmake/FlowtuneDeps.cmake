@@ -1,0 +1,36 @@
+# Third-party dependencies, all from Debian's packages (scripts/setup installs them).
+
+if(FLOWTUNE_STATIC_DEPS)
+  # Device build: the GPU machine has no Debian -dev packages, so link the .a archives
+  # Debian ships and keep only the CUDA toolkit and Kokkos as shared libraries.
+  set(Boost_USE_STATIC_LIBS ON)
+  set(PNG_USE_STATIC_LIBS ON)
+  set(CMAKE_FIND_LIBRARY_SUFFIXES .a ${CMAKE_FIND_LIBRARY_SUFFIXES})
+endif()
+
+find_package(Threads REQUIRED)
+find_package(PNG REQUIRED)
+find_package(SQLite3 REQUIRED)
+find_package(SQLiteCpp REQUIRED)
+find_package(tomlplusplus REQUIRED)
+find_package(Boost REQUIRED COMPONENTS program_options)
+find_package(Kokkos MODULE REQUIRED)  # cmake/FindKokkos.cmake: see there why not CONFIG
+
+# CUDA: the toolkit (NVRTC + the static runtime) is optional; host-only parts build without it.
+find_package(CUDAToolkit QUIET)
+if(CUDAToolkit_FOUND AND TARGET CUDA::nvrtc AND TARGET CUDA::cudart_static)
+  set(FLOWTUNE_HAVE_CUDA ON)
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      set(CMAKE_CUDA_ARCHITECTURES 90)
+    endif()
+    set(CMAKE_CUDA_STANDARD 17)
+    enable_language(CUDA)
+  endif()
+  message(STATUS "flowtune: CUDA ${CUDAToolkit_VERSION} found, GPU variants enabled")
+else()
+  set(FLOWTUNE_HAVE_CUDA OFF)
+  message(STATUS "flowtune: no CUDA toolkit, building host-only")
+endif()

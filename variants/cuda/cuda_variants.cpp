@@ -1,0 +1,7 @@
+#include "variants/registry_parts.hpp"
+
+namespace flowtune {
+
+std::vector<const Variant*> cuda_variants() { return {}; }
+
+}  // namespace flowtune

@@ -1,0 +1,7 @@
+#include "variants/registry_parts.hpp"
+
+namespace flowtune {
+
+std::vector<const Variant*> kokkos_variants() { return {}; }
+
+}  // namespace flowtune

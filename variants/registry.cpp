@@ -1,0 +1,23 @@
+#include "variants/registry_parts.hpp"
+#include "variants/variant.hpp"
+
+namespace flowtune {
+
+const std::vector<const Variant*>& all_variants() {
+  static const std::vector<const Variant*> variants = [] {
+    std::vector<const Variant*> v = kokkos_variants();
+#ifdef FLOWTUNE_HAVE_CUDA
+    for (const Variant* c : cuda_variants()) v.push_back(c);
+#endif
+    return v;
+  }();
+  return variants;
+}
+
+const Variant* find_variant(const std::string& name) {
+  for (const Variant* v : all_variants())
+    if (v->name() == name) return v;
+  return nullptr;
+}
+
+}  // namespace flowtune

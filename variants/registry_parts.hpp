@@ -1,0 +1,17 @@
+// The groups of variants that all_variants() concatenates; each is defined next to its adaptors.
+#pragma once
+
+#include <vector>
+
+#include "variants/variant.hpp"
+
+namespace flowtune {
+
+/// Host variants on Kokkos (variants/kokkos_*.cpp).
+std::vector<const Variant*> kokkos_variants();
+#ifdef FLOWTUNE_HAVE_CUDA
+/// CUDA variants of Romera et al. 2023, sec. 3.3 (variants/cuda/*.cpp).
+std::vector<const Variant*> cuda_variants();
+#endif
+
+}  // namespace flowtune

@@ -1,0 +1,68 @@
+// The variant adaptor interface: each implementation scheme of TV-L1 is one small adaptor
+// that names its tunables, states its own constraints and builds a FlowSolver for a config.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernels/image.hpp"
+#include "variants/config.hpp"
+
+namespace flowtune {
+
+/// Computes the flow of one frame pair. One call = one frame (pyramid, warpings,
+/// iterations); data stays on the device between the steps of a GPU solver.
+class FlowSolver {
+ public:
+  virtual ~FlowSolver() = default;
+  /// I0, I1: grayscale frames in [0, 255] of equal size (throws std::invalid_argument
+  /// otherwise). Returns the flow I0 -> I1 in pixels, same size. Synchronous: when it
+  /// returns, all device work of the frame has finished (host wall time is frame time).
+  virtual FlowField compute(const Image& i0, const Image& i1) = 0;
+};
+
+/// The values one tunable may take.
+struct TunableDomain {
+  std::string name;
+  std::vector<int> values;
+};
+
+/// Per-kernel resource usage of one build (ptxas report / cuFuncGetAttribute), the input of
+/// the occupancy model. Sizes in bytes.
+struct KernelResources {
+  std::string kernel;
+  int threads_per_block = 0;
+  int registers_per_thread = 0;
+  int static_shared_bytes = 0;
+  int dynamic_shared_bytes = 0;
+  int local_bytes = 0;   ///< stack frame per thread
+  int spill_bytes = 0;   ///< spill stores + loads per thread
+};
+
+/// An implementation scheme (DESIGN.md: `variant`).
+class Variant {
+ public:
+  virtual ~Variant() = default;
+  virtual std::string name() const = 0;
+  /// "cpu" (host, Kokkos Serial) or "cuda".
+  virtual std::string target() const = 0;
+  virtual std::vector<std::string> precisions() const = 0;
+  virtual std::vector<TunableDomain> tunables() const = 0;
+  /// The variant's own validity rule for a config, independent of any board (e.g. a tile
+  /// larger than allowed); nullopt when valid, else a human-readable reason.
+  virtual std::optional<std::string> invalid_reason(const Config& config) const {
+    (void)config;
+    return std::nullopt;
+  }
+  /// Builds a solver for config; throws std::runtime_error when the build fails.
+  virtual std::unique_ptr<FlowSolver> make_solver(const Config& config) const = 0;
+};
+
+/// Every variant compiled into this binary (kokkos_* always; CUDA ones when built with CUDA).
+const std::vector<const Variant*>& all_variants();
+/// The variant called name, or nullptr.
+const Variant* find_variant(const std::string& name);
+
+}  // namespace flowtune
