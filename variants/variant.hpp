@@ -39,6 +39,8 @@ struct KernelResources {
   int dynamic_shared_bytes = 0;
   int local_bytes = 0;   ///< stack frame per thread
   int spill_bytes = 0;   ///< spill stores + loads per thread
+  bool estimated = false;  ///< true when built for a stand-in arch (see the adaptor's fallback)
+  std::string built_for;   ///< arch actually compiled for, e.g. "sm_90"
 };
 
 /// An implementation scheme (DESIGN.md: `variant`).
@@ -55,6 +57,15 @@ class Variant {
   virtual std::optional<std::string> invalid_reason(const Config& config) const {
     (void)config;
     return std::nullopt;
+  }
+  /// Resource usage of every kernel of config when built for arch (e.g. "sm_90", "sm_72"),
+  /// for the occupancy model; empty for host variants. Throws std::runtime_error when the
+  /// build fails. For an arch the compiler cannot target, the adaptor documents its fallback
+  /// and sets `estimated` in the result.
+  virtual std::vector<KernelResources> resources(const Config& config, const std::string& arch) const {
+    (void)config;
+    (void)arch;
+    return {};
   }
   /// Builds a solver for config; throws std::runtime_error when the build fails.
   virtual std::unique_ptr<FlowSolver> make_solver(const Config& config) const = 0;
