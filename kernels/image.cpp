@@ -1,1 +1,0 @@
-#include "kernels/image.hpp"

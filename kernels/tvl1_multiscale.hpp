@@ -1,0 +1,111 @@
+// The generic coarse-to-fine pyramid and warping driver of TV-L1 (IPOL 2013,
+// Dual_TVL1_optic_flow_multiscale), shared by the reference and every host-side variant: the
+// variant supplies only the inner iterations.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kernels/image.hpp"
+#include "kernels/image_ops.hpp"
+#include "kernels/reference_tvl1.hpp"
+#include "kernels/tvl1_params.hpp"
+#include "kernels/tvl1_warping.hpp"
+
+namespace flowtune {
+
+namespace detail {
+/// Throws std::invalid_argument unless the parameters describe a runnable schedule.
+inline void check_tvl1_params(const Tvl1Params& p) {
+  if (!(p.zoom > 0 && p.zoom < 1))
+    throw std::invalid_argument("Tvl1Params: zoom must be in (0, 1), got " +
+                                std::to_string(p.zoom));
+  if (p.n_scales < 1 || p.n_warpings < 1 || p.iterations < 0)
+    throw std::invalid_argument(
+        "Tvl1Params: need n_scales >= 1, n_warpings >= 1, iterations >= 0, got n_scales " +
+        std::to_string(p.n_scales) + ", n_warpings " + std::to_string(p.n_warpings) +
+        ", iterations " + std::to_string(p.iterations));
+  if (!(p.theta > 0) || !(p.tau > 0) || !(p.lambda >= 0))
+    throw std::invalid_argument("Tvl1Params: need theta > 0, tau > 0, lambda >= 0");
+}
+}  // namespace detail
+
+/// Multiscale TV-L1 (IPOL Dual_TVL1_optic_flow_multiscale):
+///  1. i0, i1 converted to Real and normalised jointly to [0, 255] (normalize_pair), then
+///     smoothed with a Gaussian of sigma p.presmoothing_sigma;
+///  2. pyramids of p.n_scales levels built with zoom_out(p.zoom); building stops early if the
+///     next level's smaller side would drop below 4 px (the bicubic stencil's width);
+///  3. from the coarsest level (flow 0) to the finest: the centred gradient of I1 once per
+///     scale, the dual variables p reset to 0 (as IPOL), then p.n_warpings times
+///     { prepare_warping(I0, I1, I1x, I1y, state); iterate(warping_data, state); };
+///     between levels the flow is zoom_in-ed to the finer size and multiplied by 1 / p.zoom.
+/// `iterate` is any callable void(const WarpingData<Real>&, Tvl1State<Real>&) running the
+/// inner iterations in place. Real: float or double.
+/// Returns i0's width x height flow (float, pixels) from i0 to i1.
+/// Throws std::invalid_argument for frames of different sizes (message gives both), empty
+/// frames or invalid parameters.
+template <typename Real, typename IterateFn>
+FlowField tvl1_multiscale(const Image& i0, const Image& i1, const Tvl1Params& p,
+                          IterateFn&& iterate) {
+  if (i0.width != i1.width || i0.height != i1.height)
+    throw std::invalid_argument("TV-L1: frames differ in size: " + std::to_string(i0.width) + "x" +
+                                std::to_string(i0.height) + " vs " + std::to_string(i1.width) +
+                                "x" + std::to_string(i1.height));
+  if (i0.width < 1 || i0.height < 1 || i0.size() != std::size_t(i0.width) * i0.height ||
+      i1.size() != i0.size())
+    throw std::invalid_argument("TV-L1: empty or inconsistent frame (" + std::to_string(i0.width) +
+                                "x" + std::to_string(i0.height) + ")");
+  detail::check_tvl1_params(p);
+
+  std::vector<Plane<Real>> i0s, i1s;
+  {
+    Plane<Real> a = plane_cast<Real>(i0), b = plane_cast<Real>(i1);
+    normalize_pair(a, b);
+    i0s.push_back(gaussian_smooth(a, p.presmoothing_sigma));
+    i1s.push_back(gaussian_smooth(b, p.presmoothing_sigma));
+  }
+  for (int s = 1; s < p.n_scales; ++s) {
+    const Plane<Real>& prev = i0s.back();
+    if (std::min(zoom_size(prev.width, p.zoom), zoom_size(prev.height, p.zoom)) < 4) break;
+    i0s.push_back(zoom_out(i0s.back(), p.zoom));
+    i1s.push_back(zoom_out(i1s.back(), p.zoom));
+  }
+
+  const int coarsest = static_cast<int>(i0s.size()) - 1;
+  Tvl1State<Real> state(i0s[std::size_t(coarsest)].width, i0s[std::size_t(coarsest)].height);
+  Plane<Real> i1x, i1y;
+  for (int s = coarsest; s >= 0; --s) {
+    const Plane<Real>& f0 = i0s[std::size_t(s)];
+    const Plane<Real>& f1 = i1s[std::size_t(s)];
+    centered_gradient(f1, i1x, i1y);
+    for (auto* q : {&state.p11, &state.p12, &state.p21, &state.p22})
+      std::fill(q->begin(), q->end(), Real(0));
+    for (int k = 0; k < p.n_warpings; ++k) {
+      const WarpingData<Real> w = prepare_warping(f0, f1, i1x, i1y, state);
+      iterate(w, state);
+    }
+    if (s == 0) break;
+    const Plane<Real>& finer = i0s[std::size_t(s - 1)];
+    const Real factor = static_cast<Real>(1.0 / p.zoom);
+    Plane<Real> u1(state.width, state.height), u2(state.width, state.height);
+    u1.data = std::move(state.u1);
+    u2.data = std::move(state.u2);
+    Tvl1State<Real> next(finer.width, finer.height);
+    next.u1 = zoom_in(u1, finer.width, finer.height, factor).data;
+    next.u2 = zoom_in(u2, finer.width, finer.height, factor).data;
+    state = std::move(next);
+  }
+
+  FlowField flow(i0.width, i0.height);
+  for (std::size_t i = 0; i < flow.size(); ++i) {
+    flow.u[i] = static_cast<float>(state.u1[i]);
+    flow.v[i] = static_cast<float>(state.u2[i]);
+  }
+  return flow;
+}
+
+}  // namespace flowtune
