@@ -1,0 +1,82 @@
+#include "kernels/flow_viz.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+
+#include "kernels/metrics.hpp"
+#include "kernels/png_io.hpp"
+
+namespace flowtune {
+
+namespace {
+
+std::vector<std::array<std::uint8_t, 3>> make_wheel() {
+  const int RY = 15, YG = 6, GC = 4, CB = 11, BM = 13, MR = 6;
+  std::vector<std::array<std::uint8_t, 3>> wheel;
+  auto ramp = [](int k, int len) { return static_cast<std::uint8_t>(255 * k / len); };
+  auto inv = [](int k, int len) { return static_cast<std::uint8_t>(255 - 255 * k / len); };
+  for (int k = 0; k < RY; ++k) wheel.push_back({255, ramp(k, RY), 0});
+  for (int k = 0; k < YG; ++k) wheel.push_back({inv(k, YG), 255, 0});
+  for (int k = 0; k < GC; ++k) wheel.push_back({0, 255, ramp(k, GC)});
+  for (int k = 0; k < CB; ++k) wheel.push_back({0, inv(k, CB), 255});
+  for (int k = 0; k < BM; ++k) wheel.push_back({ramp(k, BM), 0, 255});
+  for (int k = 0; k < MR; ++k) wheel.push_back({255, 0, inv(k, MR)});
+  return wheel;
+}
+
+}  // namespace
+
+const std::vector<std::array<std::uint8_t, 3>>& middlebury_color_wheel() {
+  static const std::vector<std::array<std::uint8_t, 3>> wheel = make_wheel();
+  return wheel;
+}
+
+std::array<std::uint8_t, 3> flow_color(double u, double v) {
+  const auto& wheel = middlebury_color_wheel();
+  const int ncols = static_cast<int>(wheel.size());
+  const double pi = std::acos(-1.0);
+  const double rad = std::sqrt(u * u + v * v);
+  const double a = std::atan2(-v, -u) / pi;         // in [-1, 1]
+  const double fk = (a + 1.0) / 2.0 * (ncols - 1);  // in [0, ncols - 1]
+  const int k0 = std::clamp(static_cast<int>(std::floor(fk)), 0, ncols - 1);
+  const int k1 = (k0 + 1) % ncols;
+  const double f = fk - k0;
+  std::array<std::uint8_t, 3> out{};
+  for (int c = 0; c < 3; ++c) {
+    const double col0 = wheel[std::size_t(k0)][std::size_t(c)] / 255.0;
+    const double col1 = wheel[std::size_t(k1)][std::size_t(c)] / 255.0;
+    double col = (1 - f) * col0 + f * col1;
+    if (rad <= 1)
+      col = 1 - rad * (1 - col);
+    else
+      col *= 0.75;
+    out[std::size_t(c)] =
+        static_cast<std::uint8_t>(std::clamp(std::floor(255.0 * col), 0.0, 255.0));
+  }
+  return out;
+}
+
+std::vector<std::uint8_t> flow_to_rgb(const FlowField& flow, double max_radius) {
+  const std::size_t n = flow.size();
+  if (!(max_radius > 0)) {
+    double maxrad = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      if (is_known_flow(flow.u[i], flow.v[i]))
+        maxrad = std::max(maxrad, std::hypot(double(flow.u[i]), double(flow.v[i])));
+    max_radius = maxrad > 0 ? maxrad : 1.0;
+  }
+  std::vector<std::uint8_t> rgb(3 * n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!is_known_flow(flow.u[i], flow.v[i])) continue;
+    const auto c = flow_color(flow.u[i] / max_radius, flow.v[i] / max_radius);
+    std::copy(c.begin(), c.end(), rgb.begin() + static_cast<std::ptrdiff_t>(3 * i));
+  }
+  return rgb;
+}
+
+void write_flow_png(const std::string& path, const FlowField& flow, double max_radius) {
+  write_png_rgb(path, flow.width, flow.height, flow_to_rgb(flow, max_radius));
+}
+
+}  // namespace flowtune

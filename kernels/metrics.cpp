@@ -1,0 +1,41 @@
+#include "kernels/metrics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace flowtune {
+
+bool is_known_flow(float u, float v) {
+  return std::isfinite(u) && std::isfinite(v) && std::fabs(u) <= 1e9f && std::fabs(v) <= 1e9f;
+}
+
+FlowError flow_error(const FlowField& estimate, const FlowField& ground_truth) {
+  const std::size_t n =
+      std::size_t(std::max(ground_truth.width, 0)) * std::size_t(std::max(ground_truth.height, 0));
+  if (estimate.width != ground_truth.width || estimate.height != ground_truth.height ||
+      estimate.u.size() != n || estimate.v.size() != n || ground_truth.u.size() != n ||
+      ground_truth.v.size() != n)
+    throw std::invalid_argument("flow_error: estimate is " + std::to_string(estimate.width) + "x" +
+                                std::to_string(estimate.height) + ", ground truth is " +
+                                std::to_string(ground_truth.width) + "x" +
+                                std::to_string(ground_truth.height));
+  const double pi = std::acos(-1.0);
+  double sum_epe = 0, sum_ae = 0;
+  std::size_t valid = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!is_known_flow(ground_truth.u[i], ground_truth.v[i])) continue;
+    const double u = estimate.u[i], v = estimate.v[i];
+    const double ug = ground_truth.u[i], vg = ground_truth.v[i];
+    sum_epe += std::sqrt((u - ug) * (u - ug) + (v - vg) * (v - vg));
+    const double c =
+        (1.0 + u * ug + v * vg) / std::sqrt((1.0 + u * u + v * v) * (1.0 + ug * ug + vg * vg));
+    sum_ae += std::acos(std::clamp(c, -1.0, 1.0)) * 180.0 / pi;
+    ++valid;
+  }
+  if (valid == 0) throw std::invalid_argument("flow_error: no pixel with known ground truth");
+  return {sum_epe / double(valid), sum_ae / double(valid), valid};
+}
+
+}  // namespace flowtune
