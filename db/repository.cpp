@@ -1,0 +1,487 @@
+// Repository over SQLite through SQLiteCpp; the schema itself lives in db/schema.cpp.
+#include "db/repository.hpp"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <sqlite3.h>
+
+#include <cmath>
+#include <map>
+#include <utility>
+
+#include "db/schema.hpp"
+
+namespace flowtune::db {
+
+namespace {
+
+constexpr int kBusyTimeoutMs = 30000;
+
+// Columns of configs in the order read by read_config (table alias c).
+constexpr const char* kConfigColumns =
+    "c.board, c.config_key, c.label, c.variant, c.precision, c.tunables_json, c.clock_mhz, "
+    "c.iterations, c.n_scales, c.n_warpings, c.zoom, c.epsilon, c.tau, c.lambda, c.theta";
+constexpr int kConfigColumnCount = 15;
+
+ConfigRow read_config(SQLite::Statement& q, int first) {
+  ConfigRow c;
+  c.board = q.getColumn(first + 0).getString();
+  c.key = q.getColumn(first + 1).getString();
+  c.label = q.getColumn(first + 2).getString();
+  c.variant = q.getColumn(first + 3).getString();
+  c.precision = q.getColumn(first + 4).getString();
+  c.tunables_json = q.getColumn(first + 5).getString();
+  c.clock_mhz = q.getColumn(first + 6).getInt();
+  c.iterations = q.getColumn(first + 7).getInt();
+  c.n_scales = q.getColumn(first + 8).getInt();
+  c.n_warpings = q.getColumn(first + 9).getInt();
+  c.zoom = q.getColumn(first + 10).getDouble();
+  c.epsilon = q.getColumn(first + 11).getDouble();
+  c.tau = q.getColumn(first + 12).getDouble();
+  c.lambda = q.getColumn(first + 13).getDouble();
+  c.theta = q.getColumn(first + 14).getDouble();
+  return c;
+}
+
+double nan_if_null(const SQLite::Column& col) {
+  return col.isNull() ? std::nan("") : col.getDouble();
+}
+
+std::optional<double> optional_double(const SQLite::Column& col) {
+  if (col.isNull()) return std::nullopt;
+  return col.getDouble();
+}
+
+// NaN and empty optionals are stored as NULL.
+void bind_double_or_null(SQLite::Statement& q, int index, double value) {
+  if (std::isnan(value)) {
+    q.bind(index);
+  } else {
+    q.bind(index, value);
+  }
+}
+
+void bind_optional(SQLite::Statement& q, int index, const std::optional<double>& value) {
+  if (value && !std::isnan(*value)) {
+    q.bind(index, *value);
+  } else {
+    q.bind(index);
+  }
+}
+
+void bind_optional(SQLite::Statement& q, int index, const std::optional<int>& value) {
+  if (value) {
+    q.bind(index, *value);
+  } else {
+    q.bind(index);
+  }
+}
+
+}  // namespace
+
+void Repository::fail(const std::string& problem) const {
+  throw DbError(path_ + ": " + problem);
+}
+
+Repository::Repository(const std::string& path) : path_(path) {
+  try {
+    db_ = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE,
+                                             kBusyTimeoutMs);
+  } catch (const SQLite::Exception& e) {
+    fail(std::string("cannot open or create the database (") + e.what() +
+         "); check that the directory exists and is writable");
+  }
+  if (sqlite3_db_readonly(db_->getHandle(), "main") == 1) {
+    fail("the database file is not writable");
+  }
+
+  // Identify the file before writing anything into it.
+  int n_objects = 0;
+  std::int32_t application_id = 0;
+  try {
+    n_objects = db_->execAndGet("SELECT count(*) FROM sqlite_master").getInt();
+    application_id = db_->execAndGet("PRAGMA application_id").getInt();
+  } catch (const SQLite::Exception& e) {
+    if (e.getErrorCode() == SQLITE_NOTADB) {
+      fail(std::string("not an SQLite database (") + e.what() + ")");
+    }
+    fail(std::string("cannot read the database (") + e.what() + ")");
+  }
+  if ((n_objects > 0 || application_id != 0) && application_id != kApplicationId) {
+    std::string tables;
+    SQLite::Statement q(*db_, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
+    while (q.executeStep()) tables += (tables.empty() ? "" : ", ") + q.getColumn(0).getString();
+    fail("not a flowtune database (SQLite application_id " + std::to_string(application_id) +
+         ", tables: " + (tables.empty() ? "none" : tables) + ")");
+  }
+
+  try {
+    db_->exec("PRAGMA foreign_keys = ON");
+    db_->exec("PRAGMA synchronous = FULL");
+    db_->execAndGet("PRAGMA journal_mode = WAL");
+
+    // Migrate under a write lock so that two processes opening a new file do not race.
+    SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+    db_->exec(schema_version_table_sql());
+    const int current =
+        db_->execAndGet("SELECT coalesce(max(version), 0) FROM schema_version").getInt();
+    if (current > kSchemaVersion) {
+      fail("schema version " + std::to_string(current) +
+           " is newer than this flowtune understands (" + std::to_string(kSchemaVersion) +
+           "); use a newer flowtune");
+    }
+    for (const Migration& m : migrations()) {
+      if (m.version <= current) continue;
+      db_->exec(m.sql);
+      SQLite::Statement ins(*db_, "INSERT INTO schema_version(version, description) VALUES (?, ?)");
+      ins.bind(1, m.version);
+      ins.bind(2, m.description);
+      ins.exec();
+    }
+    db_->exec("PRAGMA application_id = " + std::to_string(kApplicationId));
+    tx.commit();
+  } catch (const SQLite::Exception& e) {
+    fail(std::string("cannot initialise the flowtune schema (") + e.what() + ")");
+  }
+}
+
+Repository::~Repository() = default;
+Repository::Repository(Repository&&) noexcept = default;
+Repository& Repository::operator=(Repository&&) noexcept = default;
+
+int Repository::schema_version() const {
+  try {
+    SQLite::Statement q(*db_, "SELECT coalesce(max(version), 0) FROM schema_version");
+    q.executeStep();
+    return q.getColumn(0).getInt();
+  } catch (const SQLite::Exception& e) {
+    fail(std::string("cannot read schema_version (") + e.what() + ")");
+  }
+}
+
+std::string Repository::journal_mode() const {
+  SQLite::Statement q(*db_, "PRAGMA journal_mode");
+  q.executeStep();
+  return q.getColumn(0).getString();
+}
+
+std::int64_t Repository::begin_run(const RunInfo& info) {
+  try {
+    SQLite::Statement q(*db_,
+                        "INSERT INTO runs(board, command, git_revision, host, gpu_name, "
+                        "driver_version, cuda_version, clocks_observed, dataset, status) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running')");
+    q.bind(1, info.board);
+    q.bind(2, info.command);
+    q.bind(3, info.git_revision);
+    q.bind(4, info.host);
+    q.bind(5, info.gpu_name);
+    q.bind(6, info.driver_version);
+    q.bind(7, info.cuda_version);
+    q.bind(8, info.clocks_observed);
+    q.bind(9, info.dataset);
+    q.exec();
+    return db_->getLastInsertRowid();
+  } catch (const SQLite::Exception& e) {
+    fail(std::string("cannot record the start of a run (") + e.what() + ")");
+  }
+}
+
+void Repository::end_run(std::int64_t run_id, const std::string& status) {
+  if (status != "done" && status != "failed" && status != "interrupted") {
+    fail("invalid final run status '" + status + "' (allowed: done, failed, interrupted)");
+  }
+  int changed = 0;
+  try {
+    SQLite::Statement q(*db_,
+                        "UPDATE runs SET status = ?, "
+                        "ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?");
+    q.bind(1, status);
+    q.bind(2, run_id);
+    changed = q.exec();
+  } catch (const SQLite::Exception& e) {
+    fail(std::string("cannot record the end of run ") + std::to_string(run_id) + " (" + e.what() +
+         ")");
+  }
+  if (changed != 1) fail("no run with id " + std::to_string(run_id));
+}
+
+bool Repository::is_measured(const std::string& board, const std::string& config_key,
+                             const std::string& dataset) const {
+  try {
+    SQLite::Statement q(*db_,
+                        "SELECT 1 FROM measurements m JOIN configs c ON c.id = m.config_id "
+                        "WHERE c.board = ? AND c.config_key = ? AND m.dataset = ?");
+    q.bind(1, board);
+    q.bind(2, config_key);
+    q.bind(3, dataset);
+    return q.executeStep();
+  } catch (const SQLite::Exception& e) {
+    fail(std::string("cannot query measurements (") + e.what() + ")");
+  }
+}
+
+bool Repository::is_pruned(const std::string& board, const std::string& config_key) const {
+  try {
+    SQLite::Statement q(*db_,
+                        "SELECT 1 FROM pruned p JOIN configs c ON c.id = p.config_id "
+                        "WHERE c.board = ? AND c.config_key = ?");
+    q.bind(1, board);
+    q.bind(2, config_key);
+    return q.executeStep();
+  } catch (const SQLite::Exception& e) {
+    fail(std::string("cannot query pruned configs (") + e.what() + ")");
+  }
+}
+
+// Inside a transaction: the id of (board, key), inserting the row when new.
+std::int64_t Repository::upsert_config(const ConfigRow& c) {
+  SQLite::Statement ins(*db_,
+                        "INSERT INTO configs(board, config_key, label, variant, precision, "
+                        "tunables_json, clock_mhz, iterations, n_scales, n_warpings, zoom, "
+                        "epsilon, tau, lambda, theta) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                        "ON CONFLICT(board, config_key) DO NOTHING");
+  ins.bind(1, c.board);
+  ins.bind(2, c.key);
+  ins.bind(3, c.label);
+  ins.bind(4, c.variant);
+  ins.bind(5, c.precision);
+  ins.bind(6, c.tunables_json.empty() ? std::string("{}") : c.tunables_json);
+  ins.bind(7, c.clock_mhz);
+  ins.bind(8, c.iterations);
+  ins.bind(9, c.n_scales);
+  ins.bind(10, c.n_warpings);
+  ins.bind(11, c.zoom);
+  ins.bind(12, c.epsilon);
+  ins.bind(13, c.tau);
+  ins.bind(14, c.lambda);
+  ins.bind(15, c.theta);
+  ins.exec();
+  SQLite::Statement sel(*db_, "SELECT id FROM configs WHERE board = ? AND config_key = ?");
+  sel.bind(1, c.board);
+  sel.bind(2, c.key);
+  sel.executeStep();
+  return sel.getColumn(0).getInt64();
+}
+
+void Repository::record_measurement(const ConfigRow& config, const MeasurementRow& m) {
+  if (config.board.empty() || config.key.empty()) fail("a config needs a board and a key");
+  if (!std::isfinite(m.time_ms_median) || !std::isfinite(m.time_ms_min) ||
+      !std::isfinite(m.time_ms_max) || !std::isfinite(m.ns_per_px)) {
+    fail("non-finite time in the measurement of '" + config.key + "'");
+  }
+  if (is_measured(config.board, config.key, m.dataset)) {
+    fail("config '" + config.key + "' on board '" + config.board +
+         "' is already measured on dataset '" + m.dataset + "'");
+  }
+  try {
+    SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+    const std::int64_t config_id = upsert_config(config);
+    SQLite::Statement q(*db_,
+                        "INSERT INTO measurements(config_id, run_id, dataset, time_ms_median, "
+                        "time_ms_min, time_ms_max, n_repeats, ns_per_px, energy_mj, nj_per_px, "
+                        "power_w, clock_mhz_observed, aepe, aae_deg, resources_json) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    q.bind(1, config_id);
+    q.bind(2, m.run_id);
+    q.bind(3, m.dataset);
+    q.bind(4, m.time_ms_median);
+    q.bind(5, m.time_ms_min);
+    q.bind(6, m.time_ms_max);
+    q.bind(7, m.n_repeats);
+    q.bind(8, m.ns_per_px);
+    bind_optional(q, 9, m.energy_mj);
+    bind_optional(q, 10, m.nj_per_px);
+    bind_optional(q, 11, m.power_w);
+    bind_optional(q, 12, m.clock_mhz_observed);
+    bind_double_or_null(q, 13, m.aepe);
+    bind_double_or_null(q, 14, m.aae_deg);
+    q.bind(15, m.resources_json);
+    q.exec();
+    const std::int64_t measurement_id = db_->getLastInsertRowid();
+    SQLite::Statement s(*db_,
+                        "INSERT INTO sequence_results(measurement_id, sequence, time_ms, aepe, "
+                        "aae_deg) VALUES (?, ?, ?, ?, ?)");
+    for (const SequenceResult& r : m.sequences) {
+      s.bind(1, measurement_id);
+      s.bind(2, r.sequence);
+      s.bind(3, r.time_ms);
+      bind_double_or_null(s, 4, r.aepe);
+      bind_double_or_null(s, 5, r.aae_deg);
+      s.exec();
+      s.reset();
+    }
+    tx.commit();
+  } catch (const SQLite::Exception& e) {
+    fail("cannot record the measurement of '" + config.key + "' (run " + std::to_string(m.run_id) +
+         "): " + e.what());
+  }
+}
+
+void Repository::record_pruned(std::int64_t run_id, const ConfigRow& config,
+                               const std::string& reason) {
+  if (config.board.empty() || config.key.empty()) fail("a config needs a board and a key");
+  try {
+    SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+    const std::int64_t config_id = upsert_config(config);
+    SQLite::Statement q(*db_,
+                        "INSERT INTO pruned(config_id, run_id, reason) VALUES (?, ?, ?) "
+                        "ON CONFLICT(config_id) DO NOTHING");
+    q.bind(1, config_id);
+    q.bind(2, run_id);
+    q.bind(3, reason);
+    q.exec();
+    tx.commit();
+  } catch (const SQLite::Exception& e) {
+    fail("cannot record pruned config '" + config.key + "' (run " + std::to_string(run_id) +
+         "): " + e.what());
+  }
+}
+
+std::vector<MeasuredConfig> Repository::measured(const std::string& board,
+                                                 const std::string& dataset) const {
+  std::vector<MeasuredConfig> out;
+  try {
+    SQLite::Statement q(*db_, std::string("SELECT ") + kConfigColumns +
+                                  ", m.id, m.measured_at, m.run_id, m.dataset, m.time_ms_median, "
+                                  "m.time_ms_min, m.time_ms_max, m.n_repeats, m.ns_per_px, "
+                                  "m.energy_mj, m.nj_per_px, m.power_w, m.clock_mhz_observed, "
+                                  "m.aepe, m.aae_deg, m.resources_json "
+                                  "FROM measurements m JOIN configs c ON c.id = m.config_id "
+                                  "WHERE c.board = ?1 AND (?2 = '' OR m.dataset = ?2) "
+                                  "ORDER BY m.id");
+    q.bind(1, board);
+    q.bind(2, dataset);
+    std::map<std::int64_t, std::size_t> index_of;
+    while (q.executeStep()) {
+      MeasuredConfig mc;
+      mc.config = read_config(q, 0);
+      int i = kConfigColumnCount;
+      mc.measurement_id = q.getColumn(i++).getInt64();
+      mc.measured_at = q.getColumn(i++).getString();
+      MeasurementRow& m = mc.measurement;
+      m.run_id = q.getColumn(i++).getInt64();
+      m.dataset = q.getColumn(i++).getString();
+      m.time_ms_median = q.getColumn(i++).getDouble();
+      m.time_ms_min = q.getColumn(i++).getDouble();
+      m.time_ms_max = q.getColumn(i++).getDouble();
+      m.n_repeats = q.getColumn(i++).getInt();
+      m.ns_per_px = q.getColumn(i++).getDouble();
+      m.energy_mj = optional_double(q.getColumn(i++));
+      m.nj_per_px = optional_double(q.getColumn(i++));
+      m.power_w = optional_double(q.getColumn(i++));
+      const SQLite::Column clock = q.getColumn(i++);
+      if (!clock.isNull()) m.clock_mhz_observed = clock.getInt();
+      m.aepe = nan_if_null(q.getColumn(i++));
+      m.aae_deg = nan_if_null(q.getColumn(i++));
+      m.resources_json = q.getColumn(i++).getString();
+      index_of[mc.measurement_id] = out.size();
+      out.push_back(std::move(mc));
+    }
+
+    SQLite::Statement s(*db_,
+                        "SELECT s.measurement_id, s.sequence, s.time_ms, s.aepe, s.aae_deg "
+                        "FROM sequence_results s JOIN measurements m ON m.id = s.measurement_id "
+                        "JOIN configs c ON c.id = m.config_id "
+                        "WHERE c.board = ?1 AND (?2 = '' OR m.dataset = ?2) "
+                        "ORDER BY s.measurement_id, s.rowid");
+    s.bind(1, board);
+    s.bind(2, dataset);
+    while (s.executeStep()) {
+      const auto it = index_of.find(s.getColumn(0).getInt64());
+      if (it == index_of.end()) continue;  // written between the two reads
+      SequenceResult r;
+      r.sequence = s.getColumn(1).getString();
+      r.time_ms = s.getColumn(2).getDouble();
+      r.aepe = nan_if_null(s.getColumn(3));
+      r.aae_deg = nan_if_null(s.getColumn(4));
+      out[it->second].measurement.sequences.push_back(std::move(r));
+    }
+  } catch (const SQLite::Exception& e) {
+    fail(std::string("cannot read measurements (") + e.what() + ")");
+  }
+  return out;
+}
+
+std::vector<PrunedRow> Repository::pruned(const std::string& board) const {
+  std::vector<PrunedRow> out;
+  try {
+    SQLite::Statement q(*db_, std::string("SELECT ") + kConfigColumns +
+                                  ", p.run_id, p.reason FROM pruned p "
+                                  "JOIN configs c ON c.id = p.config_id WHERE c.board = ? "
+                                  "ORDER BY p.id");
+    q.bind(1, board);
+    while (q.executeStep()) {
+      PrunedRow p;
+      p.config = read_config(q, 0);
+      p.run_id = q.getColumn(kConfigColumnCount).getInt64();
+      p.reason = q.getColumn(kConfigColumnCount + 1).getString();
+      out.push_back(std::move(p));
+    }
+  } catch (const SQLite::Exception& e) {
+    fail(std::string("cannot read pruned configs (") + e.what() + ")");
+  }
+  return out;
+}
+
+std::vector<RunRow> Repository::runs(const std::string& board) const {
+  std::vector<RunRow> out;
+  try {
+    SQLite::Statement q(*db_,
+                        "SELECT id, board, command, git_revision, host, gpu_name, "
+                        "driver_version, cuda_version, clocks_observed, dataset, started_at, "
+                        "coalesce(ended_at, ''), status FROM runs "
+                        "WHERE ?1 = '' OR board = ?1 ORDER BY id");
+    q.bind(1, board);
+    while (q.executeStep()) {
+      RunRow r;
+      r.id = q.getColumn(0).getInt64();
+      r.info.board = q.getColumn(1).getString();
+      r.info.command = q.getColumn(2).getString();
+      r.info.git_revision = q.getColumn(3).getString();
+      r.info.host = q.getColumn(4).getString();
+      r.info.gpu_name = q.getColumn(5).getString();
+      r.info.driver_version = q.getColumn(6).getString();
+      r.info.cuda_version = q.getColumn(7).getString();
+      r.info.clocks_observed = q.getColumn(8).getString();
+      r.info.dataset = q.getColumn(9).getString();
+      r.started_at = q.getColumn(10).getString();
+      r.ended_at = q.getColumn(11).getString();
+      r.status = q.getColumn(12).getString();
+      out.push_back(std::move(r));
+    }
+  } catch (const SQLite::Exception& e) {
+    fail(std::string("cannot read runs (") + e.what() + ")");
+  }
+  return out;
+}
+
+std::vector<std::string> Repository::boards() const {
+  std::vector<std::string> out;
+  try {
+    SQLite::Statement q(*db_,
+                        "SELECT DISTINCT c.board FROM configs c "
+                        "JOIN measurements m ON m.config_id = c.id ORDER BY c.board");
+    while (q.executeStep()) out.push_back(q.getColumn(0).getString());
+  } catch (const SQLite::Exception& e) {
+    fail(std::string("cannot read boards (") + e.what() + ")");
+  }
+  return out;
+}
+
+std::vector<std::string> Repository::datasets(const std::string& board) const {
+  std::vector<std::string> out;
+  try {
+    SQLite::Statement q(*db_,
+                        "SELECT m.dataset FROM measurements m JOIN configs c "
+                        "ON c.id = m.config_id WHERE c.board = ? GROUP BY m.dataset "
+                        "ORDER BY count(*) DESC, m.dataset");
+    q.bind(1, board);
+    while (q.executeStep()) out.push_back(q.getColumn(0).getString());
+  } catch (const SQLite::Exception& e) {
+    fail(std::string("cannot read datasets (") + e.what() + ")");
+  }
+  return out;
+}
+
+}  // namespace flowtune::db

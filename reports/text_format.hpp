@@ -1,0 +1,27 @@
+// Small text-formatting helpers shared by the report writers (CSV, Markdown, SVG, C++).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace flowtune::reports::detail {
+
+/// Shortest decimal text that reads back as exactly `value` ("0.15", "1e-05", "12");
+/// "" for NaN, "inf"/"-inf" for infinities.
+std::string shortest_double(double value);
+/// `value` with `decimals` digits after the point ("12.346"); "n/a" for NaN or nullopt.
+std::string fixed(double value, int decimals);
+std::string fixed(const std::optional<double>& value, int decimals);
+/// One CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF.
+std::string csv_field(const std::string& text);
+/// Fields joined by commas, each through csv_field, ending with "\n".
+std::string csv_row(const std::vector<std::string>& fields);
+/// Text with &, <, >, " escaped for XML/SVG content and attributes.
+std::string xml_escape(const std::string& text);
+/// Text with | and newlines escaped for a Markdown table cell.
+std::string md_cell(const std::string& text);
+/// Writes text to path, throwing std::runtime_error "<path>: cannot write (...)" on failure.
+void write_text_file(const std::string& path, const std::string& text);
+
+}  // namespace flowtune::reports::detail
