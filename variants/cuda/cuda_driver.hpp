@@ -1,0 +1,51 @@
+// The few CUDA driver API calls the schedules need (module load, function attributes,
+// launch), obtained at run time through cudaGetDriverEntryPoint(ByVersion) (CUDA >= 11.3):
+// no link-time dependency on libcuda, so the binaries start on machines without a driver.
+#pragma once
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "variants/variant.hpp"
+
+namespace flowtune::cuda {
+
+/// True when a CUDA device is usable (cudaGetDeviceCount succeeds and returns > 0).
+bool device_available();
+
+/// "sm_XY" of the current device; throws std::runtime_error when there is none.
+std::string current_device_arch();
+
+/// Throws std::runtime_error naming `what` and the runtime's error string when e != success.
+void check_cuda(cudaError_t e, const char* what);
+
+/// A loaded cubin (cuModuleLoadData) in the runtime's primary context of the current device.
+class LoadedModule {
+ public:
+  /// Loads cubin; throws std::runtime_error (no device, no driver, bad image).
+  explicit LoadedModule(const std::string& cubin);
+  ~LoadedModule();
+  LoadedModule(const LoadedModule&) = delete;
+  LoadedModule& operator=(const LoadedModule&) = delete;
+
+  /// The entry kernel `name` (extern "C"); throws std::runtime_error if absent.
+  CUfunction function(const std::string& name) const;
+  /// Registers, static shared and local bytes of kernel `name` (cuFuncGetAttribute), with
+  /// threads_per_block and dynamic_shared_bytes as given.
+  KernelResources resources(const std::string& name, int threads_per_block,
+                            int dynamic_shared_bytes) const;
+  /// Allows `bytes` of dynamic shared memory (cuFuncSetAttribute, the opt-in above 48 KB).
+  void set_max_dynamic_shared(const std::string& name, int bytes) const;
+  /// cuLaunchKernel on stream; args as cuLaunchKernel's kernelParams. Throws on error.
+  void launch(CUfunction f, dim3 grid, dim3 block, unsigned shared_bytes, cudaStream_t stream,
+              void** args) const;
+
+ private:
+  CUmodule module_ = nullptr;
+};
+
+}  // namespace flowtune::cuda

@@ -1,0 +1,77 @@
+#include "variants/cuda/cuda_variant.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+
+#include "variants/cuda/device_fields.hpp"
+#include "variants/cuda/nvrtc_build.hpp"
+
+#if __has_include("variants/cuda/cuda_frame_solver.hpp")
+#include "variants/cuda/cuda_frame_solver.hpp"
+#define FLOWTUNE_HAVE_CUDA_FRAME_SOLVER 1
+#endif
+
+namespace flowtune::cuda {
+
+std::vector<std::string> nvrtc_defines(const Config& config) {
+  std::vector<std::string> defines;
+  if (config.precision == "f32")
+    defines.push_back("FT_PRECISION_F32");
+  else if (config.precision == "f16")
+    defines.push_back("FT_PRECISION_F16");
+  else if (config.precision == "mixed")
+    defines.push_back("FT_PRECISION_MIXED");
+  else
+    throw std::invalid_argument("nvrtc_defines: unknown precision '" + config.precision +
+                                "' in config '" + config.label() + "'");
+  for (const auto& [name, value] : config.tunables) {
+    std::string upper = name;
+    std::transform(upper.begin(), upper.end(), upper.begin(),
+                   [](unsigned char c) { return char(std::toupper(c)); });
+    defines.push_back("FT_" + upper + "=" + std::to_string(value));
+  }
+  return defines;
+}
+
+std::string device_source_of(const std::string& variant) {
+  return "tvl1_" + variant + ".cuh";
+}
+
+std::optional<std::string> CudaVariant::invalid_reason(const Config& config) const {
+  const auto p = precisions();
+  if (std::find(p.begin(), p.end(), config.precision) == p.end())
+    return name() + ": unknown precision '" + config.precision + "'";
+  for (const auto& domain : tunables()) {
+    auto it = config.tunables.find(domain.name);
+    if (it == config.tunables.end()) return name() + ": tunable '" + domain.name + "' missing";
+    if (it->second <= 0)
+      return name() + ": tunable '" + domain.name + "' must be positive, got " +
+             std::to_string(it->second);
+  }
+  return scheme_invalid_reason(config);
+}
+
+std::vector<KernelResources> CudaVariant::resources(const Config& config,
+                                                    const std::string& arch) const {
+  if (auto why = invalid_reason(config)) throw std::invalid_argument(*why);
+  const auto build = nvrtc_build(device_source_of(name()), nvrtc_defines(config), arch);
+  const LaunchShape shape = launch_shape(config);
+  std::vector<KernelResources> out = build->resources;
+  for (auto& r : out) {
+    r.threads_per_block = shape.threads_per_block;
+    r.dynamic_shared_bytes = shape.dynamic_shared_bytes;
+  }
+  return out;
+}
+
+std::unique_ptr<FlowSolver> CudaVariant::make_solver(const Config& config) const {
+  if (auto why = invalid_reason(config)) throw std::invalid_argument(*why);
+#ifdef FLOWTUNE_HAVE_CUDA_FRAME_SOLVER
+  return make_cuda_frame_solver(config, make_iteration_schedule(config));
+#else
+  throw std::runtime_error(name() + ": the GPU frame pipeline (cuda_frame_solver) is not built in");
+#endif
+}
+
+}  // namespace flowtune::cuda

@@ -1,0 +1,59 @@
+// The common part of the CUDA variant adaptors (Romera et al. 2023, sec. 3.3): the NVRTC
+// defines of a config, resources per arch, the frame solver. Each scheme's adaptor
+// (variants/cuda/<name>.cpp) supplies its tunables and validity rule.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "variants/variant.hpp"
+
+namespace flowtune::cuda {
+
+/// NVRTC defines of config: FT_PRECISION_F32 | FT_PRECISION_F16 | FT_PRECISION_MIXED and
+/// FT_<NAME>=value for every tunable (upper-cased: block_x -> FT_BLOCK_X, w -> FT_W,
+/// strip_h -> FT_STRIP_H, depth -> FT_DEPTH, optin -> FT_OPTIN). Throws std::invalid_argument
+/// for an unknown precision.
+std::vector<std::string> nvrtc_defines(const Config& config);
+
+/// Embedded device source of a CUDA variant: "tvl1_<variant>.cuh".
+std::string device_source_of(const std::string& variant);
+
+/// Threads per block of config's kernels and their dynamic shared memory in bytes.
+struct LaunchShape {
+  int threads_per_block = 0;
+  int dynamic_shared_bytes = 0;
+};
+
+/// Base of the CUDA adaptors: target "cuda", precisions f32/f16/mixed, resources through
+/// NVRTC (no GPU needed), make_solver through the GPU frame pipeline.
+class CudaVariant : public Variant {
+ public:
+  std::string target() const override { return "cuda"; }
+  std::vector<std::string> precisions() const override { return {"f32", "f16", "mixed"}; }
+  /// Threads per block and dynamic shared memory of config's kernels (after validation).
+  virtual LaunchShape launch_shape(const Config& config) const = 0;
+  /// Builds config for arch with NVRTC and returns the ptxas report of every kernel, with
+  /// threads_per_block and dynamic_shared_bytes from launch_shape. For archs below sm_75 the
+  /// build is for sm_75 and `estimated` is set (nvrtc_target_arch). Throws
+  /// std::invalid_argument for an invalid config, std::runtime_error when the build fails.
+  std::vector<KernelResources> resources(const Config& config,
+                                         const std::string& arch) const override;
+  /// The GPU frame pipeline (cuda_frame_solver) driving this variant's iteration schedule.
+  /// Throws std::runtime_error when the frame pipeline is not compiled in or there is no GPU.
+  std::unique_ptr<FlowSolver> make_solver(const Config& config) const override;
+  /// invalid_reason of the common rules (precision, every tunable present and in its domain),
+  /// then scheme_invalid_reason.
+  std::optional<std::string> invalid_reason(const Config& config) const override;
+
+ protected:
+  virtual std::optional<std::string> scheme_invalid_reason(const Config& config) const = 0;
+};
+
+/// The adaptors (one per scheme, defined in variants/cuda/<name>.cpp).
+const CudaVariant& global_variant();
+const CudaVariant& shared_fusion_variant();
+
+}  // namespace flowtune::cuda

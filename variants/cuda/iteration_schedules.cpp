@@ -1,0 +1,197 @@
+// IterationSchedule implementations: one per scheme, each launching the NVRTC build of its
+// kernels/cuda/tvl1_<scheme>.cuh (Romera et al. 2023, sec. 3.3).
+#include <stdexcept>
+
+#include "variants/cuda/cuda_driver.hpp"
+#include "variants/cuda/cuda_variant.hpp"
+#include "variants/cuda/device_fields.hpp"
+#include "variants/cuda/nvrtc_build.hpp"
+
+namespace flowtune::cuda {
+namespace {
+
+/// Host mirror of ft::Params (tvl1_math.cuh): lt = lambda theta, theta, taut = tau / theta.
+struct KernelParams {
+  float lt, theta, taut;
+};
+
+KernelParams kernel_params(const Tvl1Params& p) {
+  return {float(p.lambda * p.theta), float(p.theta), float(p.tau / p.theta)};
+}
+
+int ceil_div(int a, int b) {
+  return (a + b - 1) / b;
+}
+
+/// Shared part: build + load, the config, checks of the fields.
+class ScheduleBase : public IterationSchedule {
+ public:
+  explicit ScheduleBase(const Config& config)
+      : config_(config),
+        storage_(storage_of(config.precision)),
+        prm_(kernel_params(config.params)) {
+    const CudaVariant* v = nullptr;
+    if (config.variant == "global") v = &global_variant();
+    if (config.variant == "shared_fusion") v = &shared_fusion_variant();
+    if (!v)
+      throw std::runtime_error("make_iteration_schedule: '" + config.variant +
+                               "' is not a CUDA variant");
+    if (auto why = v->invalid_reason(config))
+      throw std::invalid_argument("make_iteration_schedule: " + *why);
+    if (!device_available()) throw std::runtime_error("make_iteration_schedule: no CUDA device");
+    shape_ = v->launch_shape(config);
+    build_ =
+        nvrtc_build(device_source_of(config.variant), nvrtc_defines(config), current_device_arch());
+    module_ = std::make_unique<LoadedModule>(build_->cubin);
+  }
+
+  std::vector<KernelResources> resources() const override {
+    std::vector<KernelResources> out;
+    for (const auto& k : build_->resources) {
+      KernelResources r =
+          module_->resources(k.kernel, shape_.threads_per_block, shape_.dynamic_shared_bytes);
+      r.spill_bytes = k.spill_bytes;  // the driver does not report spills: keep ptxas's
+      out.push_back(r);
+    }
+    return out;
+  }
+
+ protected:
+  void check_fields(const DeviceFields& f, int iterations) const {
+    if (f.storage != storage_)
+      throw std::invalid_argument(
+          "IterationSchedule::run: fields' storage does not match precision '" + config_.precision +
+          "'");
+    if (f.width <= 0 || f.height <= 0 || !f.grad || !f.rho_c || !f.u || !f.p1 || !f.p2)
+      throw std::invalid_argument("IterationSchedule::run: empty or null fields");
+    if (iterations < 0) throw std::invalid_argument("IterationSchedule::run: negative iterations");
+  }
+  std::size_t pair_bytes() const { return storage_ == Storage::f32 ? 8 : 4; }
+
+  Config config_;
+  Storage storage_;
+  KernelParams prm_;
+  LaunchShape shape_;
+  std::shared_ptr<const NvrtcBuild> build_;
+  std::unique_ptr<LoadedModule> module_;
+};
+
+/// `global`: per iteration ft_global_u then ft_global_p, in place.
+class GlobalSchedule final : public ScheduleBase {
+ public:
+  explicit GlobalSchedule(const Config& c) : ScheduleBase(c) {
+    u_kernel_ = module_->function("ft_global_u");
+    p_kernel_ = module_->function("ft_global_p");
+  }
+  void run(const DeviceFields& f, int iterations, cudaStream_t stream) override {
+    check_fields(f, iterations);
+    const int bx = config_.tunable("block_x"), by = config_.tunable("block_y");
+    const dim3 block{unsigned(bx), unsigned(by), 1};
+    const dim3 grid(unsigned(ceil_div(f.width, bx)), unsigned(ceil_div(f.height, by)));
+    int w = f.width, h = f.height;
+    void* grad = f.grad;
+    void* rho = f.rho_c;
+    void* u = f.u;
+    void* p1 = f.p1;
+    void* p2 = f.p2;
+    void* u_args[] = {&grad, &rho, &u, &p1, &p2, &w, &h, &prm_};
+    void* p_args[] = {&u, &p1, &p2, &w, &h, &prm_};
+    for (int it = 0; it < iterations; ++it) {
+      module_->launch(u_kernel_, grid, block, 0, stream, u_args);
+      module_->launch(p_kernel_, grid, block, 0, stream, p_args);
+    }
+  }
+
+ private:
+  CUfunction u_kernel_ = nullptr, p_kernel_ = nullptr;
+};
+
+/// Device scratch of one (u, p1, p2) set for the ping-pong of the fused schemes.
+class Scratch {
+ public:
+  ~Scratch() { release(); }
+  void ensure(std::size_t bytes_each) {
+    if (bytes_each <= bytes_) return;
+    release();
+    for (auto& b : buf_) {
+      check_cuda(cudaMalloc(&b, bytes_each), "cudaMalloc scratch");
+      // NaN fill (all-ones bits are NaN in float and half): a pixel a schedule forgets to
+      // write shows up as NaN instead of as a plausible stale value.
+      check_cuda(cudaMemset(b, 0xFF, bytes_each), "poisoning scratch");
+    }
+    bytes_ = bytes_each;
+  }
+  void* operator[](int i) const { return buf_[i]; }
+
+ private:
+  void release() {
+    for (auto& b : buf_) {
+      if (b) cudaFree(b);
+      b = nullptr;
+    }
+    bytes_ = 0;
+  }
+  void* buf_[3] = {nullptr, nullptr, nullptr};
+  std::size_t bytes_ = 0;
+};
+
+/// `shared_fusion`: one ft_shared_fusion launch per iteration, ping-pong between the caller's
+/// (u, p1, p2) and a scratch set; an odd count ends with a copy back.
+class SharedFusionSchedule final : public ScheduleBase {
+ public:
+  explicit SharedFusionSchedule(const Config& c) : ScheduleBase(c) {
+    kernel_ = module_->function("ft_shared_fusion");
+  }
+  void run(const DeviceFields& f, int iterations, cudaStream_t stream) override {
+    check_fields(f, iterations);
+    if (iterations == 0) return;
+    const std::size_t bytes = pair_bytes() * std::size_t(f.width) * std::size_t(f.height);
+    scratch_.ensure(bytes);
+    const int bx = config_.tunable("block_x"), by = config_.tunable("block_y");
+    const dim3 block{unsigned(bx), unsigned(by), 1};
+    const dim3 grid(unsigned(ceil_div(f.width, bx - 2)), unsigned(ceil_div(f.height, by - 2)));
+    int w = f.width, h = f.height;
+    void* grad = f.grad;
+    void* rho = f.rho_c;
+    void* a[3] = {f.u, f.p1, f.p2};
+    void* b[3] = {scratch_[0], scratch_[1], scratch_[2]};
+    for (int it = 0; it < iterations; ++it) {
+      void* const* src = (it % 2 == 0) ? a : b;
+      void* const* dst = (it % 2 == 0) ? b : a;
+      void* su = src[0];
+      void* sp1 = src[1];
+      void* sp2 = src[2];
+      void* du = dst[0];
+      void* dp1 = dst[1];
+      void* dp2 = dst[2];
+      void* args[] = {&grad, &rho, &su, &sp1, &sp2, &du, &dp1, &dp2, &w, &h, &prm_};
+      module_->launch(kernel_, grid, block, 0, stream, args);
+    }
+    if (iterations % 2 == 1)
+      for (int k = 0; k < 3; ++k)
+        check_cuda(cudaMemcpyAsync(a[k], b[k], bytes, cudaMemcpyDeviceToDevice, stream),
+                   "copy back of the ping-pong set");
+  }
+
+ private:
+  CUfunction kernel_ = nullptr;
+  Scratch scratch_;
+};
+
+}  // namespace
+
+Storage storage_of(const std::string& precision) {
+  if (precision == "f32") return Storage::f32;
+  if (precision == "f16" || precision == "mixed") return Storage::f16;
+  throw std::invalid_argument("storage_of: unknown precision '" + precision +
+                              "' (f32, f16, mixed)");
+}
+
+std::unique_ptr<IterationSchedule> make_iteration_schedule(const Config& config) {
+  if (config.variant == "global") return std::make_unique<GlobalSchedule>(config);
+  if (config.variant == "shared_fusion") return std::make_unique<SharedFusionSchedule>(config);
+  throw std::runtime_error("make_iteration_schedule: '" + config.variant +
+                           "' is not a CUDA variant (global, shared_fusion)");
+}
+
+}  // namespace flowtune::cuda

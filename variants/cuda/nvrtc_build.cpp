@@ -1,0 +1,233 @@
+#include "variants/cuda/nvrtc_build.hpp"
+
+#include <nvrtc.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+#include "variants/cuda/embedded_sources.hpp"
+
+namespace flowtune::cuda {
+namespace {
+
+std::uint64_t fnv1a(const std::string& text, std::uint64_t h = 1469598103934665603ull) {
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+/// Directory holding cuda_fp16.h for NVRTC: $FLOWTUNE_CUDA_INCLUDE, the toolkit's include
+/// directory known at build time, $CUDA_HOME/include, /usr/local/cuda/include.
+std::string cuda_include_dir() {
+  std::vector<std::string> candidates;
+  if (const char* e = std::getenv("FLOWTUNE_CUDA_INCLUDE")) candidates.emplace_back(e);
+#ifdef FLOWTUNE_CUDA_INCLUDE_DIR
+  candidates.emplace_back(FLOWTUNE_CUDA_INCLUDE_DIR);
+#endif
+  if (const char* e = std::getenv("CUDA_HOME"))
+    candidates.emplace_back(std::string(e) + "/include");
+  candidates.emplace_back("/usr/local/cuda/include");
+  for (const auto& dir : candidates) {
+    std::error_code ec;
+    if (std::filesystem::exists(dir + "/cuda_fp16.h", ec)) return dir;
+  }
+  throw std::runtime_error(
+      "nvrtc_build: cuda_fp16.h not found (set FLOWTUNE_CUDA_INCLUDE to the CUDA include dir)");
+}
+
+std::string read_file(const std::filesystem::path& path, bool* ok) {
+  std::ifstream in(path, std::ios::binary);
+  *ok = bool(in);
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+
+void write_file_atomic(const std::filesystem::path& path, const std::string& data) {
+  const auto tmp = path.string() + ".tmp" + std::to_string(std::rand());
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    if (!out) return;  // the cache is an optimisation: an unwritable dir is not an error
+    out.write(data.data(), std::streamsize(data.size()));
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) std::filesystem::remove(tmp, ec);
+}
+
+void check(nvrtcResult r, const char* what) {
+  if (r != NVRTC_SUCCESS)
+    throw std::runtime_error(std::string("nvrtc_build: ") + what + ": " + nvrtcGetErrorString(r));
+}
+
+}  // namespace
+
+std::string nvrtc_target_arch(const std::string& arch, bool* fallback) {
+  static const std::regex re("sm_([0-9]+)a?");
+  std::smatch m;
+  if (!std::regex_match(arch, m, re))
+    throw std::invalid_argument("nvrtc_target_arch: malformed arch '" + arch + "' (want sm_XY)");
+  const int cc = std::stoi(m[1].str());
+  // CUDA 13's NVRTC dropped every target below Turing: compile for sm_75 instead and let
+  // the caller mark the resources as estimated.
+  const bool fb = cc < 75;
+  if (fallback) *fallback = fb;
+  return fb ? "sm_75" : arch;
+}
+
+std::vector<KernelResources> parse_ptxas_log(const std::string& log) {
+  static const std::regex entry_re(R"(Compiling entry function '([^']+)' for '([^']+)')");
+  static const std::regex props_re(R"(Function properties for ([^\s]+))");
+  static const std::regex frame_re(
+      R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)");
+  static const std::regex used_re(R"(Used (\d+) registers)");
+  static const std::regex smem_re(R"((\d+) bytes smem)");
+  std::vector<KernelResources> out;
+  std::map<std::string, std::size_t> index;  // entry name -> position in out
+  std::string current_entry, current_props;
+  std::istringstream in(log);
+  std::string line;
+  std::smatch m;
+  auto entry = [&](const std::string& name) -> KernelResources* {
+    auto it = index.find(name);
+    return it == index.end() ? nullptr : &out[it->second];
+  };
+  while (std::getline(in, line)) {
+    if (std::regex_search(line, m, entry_re)) {
+      current_entry = m[1].str();
+      if (!index.count(current_entry)) {
+        index[current_entry] = out.size();
+        KernelResources r;
+        r.kernel = current_entry;
+        r.built_for = m[2].str();
+        out.push_back(r);
+      }
+    } else if (std::regex_search(line, m, props_re)) {
+      current_props = m[1].str();
+    } else if (std::regex_search(line, m, frame_re)) {
+      if (KernelResources* r = entry(current_props)) {
+        r->local_bytes = std::stoi(m[1].str());
+        r->spill_bytes = std::stoi(m[2].str()) + std::stoi(m[3].str());
+      }
+    } else if (std::regex_search(line, m, used_re)) {
+      if (KernelResources* r = entry(current_entry)) {
+        r->registers_per_thread = std::stoi(m[1].str());
+        if (std::regex_search(line, m, smem_re)) r->static_shared_bytes = std::stoi(m[1].str());
+      }
+    }
+  }
+  return out;
+}
+
+std::string build_cache_dir() {
+  if (const char* e = std::getenv("FLOWTUNE_CACHE_DIR"); e && *e) return e;
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/flowtune";
+  return {};
+}
+
+std::shared_ptr<const NvrtcBuild> nvrtc_build(const std::string& main_file,
+                                              const std::vector<std::string>& defines,
+                                              const std::string& arch) {
+  const auto& sources = embedded_tvl1_sources();
+  if (!sources.count(main_file))
+    throw std::invalid_argument("nvrtc_build: no embedded source '" + main_file + "'");
+  bool fallback = false;
+  const std::string target = nvrtc_target_arch(arch, &fallback);
+
+  std::vector<std::string> options = {"--gpu-architecture=" + target, "-std=c++17",
+                                      "--ptxas-options=-v", "-I" + cuda_include_dir()};
+  for (const auto& d : defines) options.push_back("-D" + d);
+
+  int major = 0, minor = 0;
+  nvrtcVersion(&major, &minor);
+  std::uint64_t h = fnv1a(std::to_string(major) + "." + std::to_string(minor) + "|" + main_file);
+  for (const auto& [name, text] : sources) h = fnv1a(name + "\n" + text, h);
+  for (const auto& o : options) h = fnv1a(o + "\n", h);
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const NvrtcBuild>> memory;
+  const std::string key = std::string(hex) + "|" + arch;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = memory.find(key); it != memory.end()) return it->second;
+  }
+
+  auto build = std::make_shared<NvrtcBuild>();
+  build->arch = arch;
+  build->built_for = target;
+  build->estimated = fallback;
+
+  const std::string dir = build_cache_dir();
+  const std::filesystem::path base =
+      dir.empty() ? std::filesystem::path() : std::filesystem::path(dir) / hex;
+  bool have = false;
+  if (!dir.empty()) {
+    bool ok_cubin = false, ok_log = false;
+    build->cubin = read_file(base.string() + ".cubin", &ok_cubin);
+    build->log = read_file(base.string() + ".log", &ok_log);
+    have = ok_cubin && ok_log && !build->cubin.empty();
+  }
+  if (!have) {
+    // The main file is compiled through a one-line program so every .cuh is a "header".
+    const std::string program_text = "#include \"" + main_file + "\"\n";
+    std::vector<const char*> header_texts, header_names;
+    for (const auto& [name, text] : sources) {
+      header_names.push_back(name.c_str());
+      header_texts.push_back(text.c_str());
+    }
+    nvrtcProgram prog = nullptr;
+    const std::string program_name = "ft_program_" + main_file + ".cu";
+    check(nvrtcCreateProgram(&prog, program_text.c_str(), program_name.c_str(),
+                             int(header_texts.size()), header_texts.data(), header_names.data()),
+          "nvrtcCreateProgram");
+    std::vector<const char*> opts;
+    for (const auto& o : options) opts.push_back(o.c_str());
+    const nvrtcResult r = nvrtcCompileProgram(prog, int(opts.size()), opts.data());
+    std::size_t log_size = 0;
+    nvrtcGetProgramLogSize(prog, &log_size);
+    std::string log(log_size, '\0');
+    if (log_size) nvrtcGetProgramLog(prog, log.data());
+    while (!log.empty() && log.back() == '\0') log.pop_back();
+    if (r != NVRTC_SUCCESS) {
+      nvrtcDestroyProgram(&prog);
+      std::string opt_text;
+      for (const auto& o : options) opt_text += " " + o;
+      throw std::runtime_error("nvrtc_build: compiling " + main_file + " for " + target +
+                               " failed (" + nvrtcGetErrorString(r) + "), options" + opt_text +
+                               ":\n" + log);
+    }
+    std::size_t cubin_size = 0;
+    check(nvrtcGetCUBINSize(prog, &cubin_size), "nvrtcGetCUBINSize");
+    std::string cubin(cubin_size, '\0');
+    check(nvrtcGetCUBIN(prog, cubin.data()), "nvrtcGetCUBIN");
+    nvrtcDestroyProgram(&prog);
+    build->cubin = std::move(cubin);
+    build->log = std::move(log);
+    if (!dir.empty()) {
+      std::error_code ec;
+      std::filesystem::create_directories(dir, ec);
+      write_file_atomic(base.string() + ".cubin", build->cubin);
+      write_file_atomic(base.string() + ".log", build->log);
+    }
+  }
+  build->resources = parse_ptxas_log(build->log);
+  for (auto& res : build->resources) {
+    res.estimated = fallback;
+    res.built_for = target;
+  }
+  std::lock_guard<std::mutex> lock(mutex);
+  return memory.emplace(key, std::move(build)).first->second;
+}
+
+}  // namespace flowtune::cuda

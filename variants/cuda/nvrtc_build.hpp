@@ -1,0 +1,53 @@
+// Run-time compilation of the device code kernels/cuda/tvl1_*.cuh with NVRTC, per config
+// (DESIGN.md, "Kernels are compiled per configuration"), with a memory + disk cache and the
+// ptxas resource report parsed into KernelResources.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "variants/variant.hpp"
+
+namespace flowtune::cuda {
+
+/// One NVRTC build of an embedded source for one arch.
+struct NvrtcBuild {
+  std::string arch;        ///< arch asked for, e.g. "sm_72"
+  std::string built_for;   ///< arch compiled for: arch itself, or "sm_75" (see nvrtc_target_arch)
+  bool estimated = false;  ///< built_for != arch: the resources are a stand-in's
+  std::string cubin;       ///< SASS (cubin) bytes for built_for
+  std::string log;         ///< NVRTC program log (holds the ptxas -v report)
+  std::vector<KernelResources> resources;  ///< per entry kernel, from the log
+};
+
+/// The arch NVRTC compiles for when asked for `arch` ("sm_XY"). CUDA 13's NVRTC targets
+/// sm_75 and newer only: sm_72 (Xavier), sm_62 (TX2) and sm_53 (Nano) fall back to sm_75, the
+/// oldest target it has, and *fallback is set; the resources are then an estimate (register
+/// allocation differs a little between archs). Throws std::invalid_argument for a malformed
+/// arch name.
+std::string nvrtc_target_arch(const std::string& arch, bool* fallback);
+
+/// Parses a ptxas -v report ("Compiling entry function 'k' for 'sm_90'", "Used N registers,
+/// ... M bytes smem", "S bytes stack frame, A bytes spill stores, B bytes spill loads") into
+/// one KernelResources per entry kernel, in order of appearance: registers_per_thread,
+/// static_shared_bytes, local_bytes (stack frame), spill_bytes (stores + loads), built_for
+/// (the arch in the log). threads_per_block and dynamic_shared_bytes stay 0 (the launch
+/// decides them). Lines that are not part of the report are ignored.
+std::vector<KernelResources> parse_ptxas_log(const std::string& log);
+
+/// Compiles embedded source `main_file` (a kernels/cuda/tvl1_*.cuh name, e.g.
+/// "tvl1_global.cuh") with -D`defines` (each "NAME" or "NAME=VALUE") for arch ("sm_90", ...;
+/// fallback as in nvrtc_target_arch), options -std=c++17 --ptxas-options=-v -I<CUDA include>.
+/// Cached in memory and on disk ($FLOWTUNE_CACHE_DIR, else ~/.cache/flowtune, as
+/// <hash>.cubin + <hash>.log) by a 64-bit FNV-1a hash of NVRTC's version, every embedded source
+/// and the options. Thread-safe. Throws std::runtime_error with the NVRTC log when the build
+/// fails, std::invalid_argument for an unknown main_file.
+std::shared_ptr<const NvrtcBuild> nvrtc_build(const std::string& main_file,
+                                              const std::vector<std::string>& defines,
+                                              const std::string& arch);
+
+/// Directory of the disk cache (see nvrtc_build); empty when neither variable is set.
+std::string build_cache_dir();
+
+}  // namespace flowtune::cuda

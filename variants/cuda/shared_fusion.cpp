@@ -1,0 +1,38 @@
+// Adaptor of scheme `shared_fusion` (kernels/cuda/tvl1_shared_fusion.cuh, paper fig. 5): one
+// kernel per iteration, p and u_new in shared memory with a one-pixel halo; tunables block_x,
+// block_y (the output tile is (block_x - 2) x (block_y - 2)).
+#include "variants/cuda/cuda_variant.hpp"
+
+namespace flowtune::cuda {
+namespace {
+
+class SharedFusionVariant final : public CudaVariant {
+ public:
+  std::string name() const override { return "shared_fusion"; }
+  std::vector<TunableDomain> tunables() const override {
+    return {{"block_x", {16, 32, 64, 128}}, {"block_y", {4, 8, 16, 32}}};
+  }
+  LaunchShape launch_shape(const Config& c) const override {
+    return {c.tunable("block_x") * c.tunable("block_y"), 0};
+  }
+
+ protected:
+  std::optional<std::string> scheme_invalid_reason(const Config& c) const override {
+    const int bx = c.tunable("block_x"), by = c.tunable("block_y");
+    if (bx < 3 || by < 3)
+      return "shared_fusion: block " + std::to_string(bx) + "x" + std::to_string(by) +
+             " has no interior (needs >= 3x3: a one-pixel halo on each side)";
+    if (bx * by > 1024)
+      return "shared_fusion: block of " + std::to_string(bx * by) + " threads > 1024";
+    return std::nullopt;
+  }
+};
+
+}  // namespace
+
+const CudaVariant& shared_fusion_variant() {
+  static const SharedFusionVariant v;
+  return v;
+}
+
+}  // namespace flowtune::cuda
