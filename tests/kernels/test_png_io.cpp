@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <png.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -72,6 +73,52 @@ TEST(PngIo, GrayRoundTripIsExact) {
   const Image img = read_png_gray(path.str());
   ASSERT_EQ(img.size(), std::size_t(w * h));
   for (int i = 0; i < w * h; ++i) EXPECT_NEAR(img.data[std::size_t(i)], gray[std::size_t(i)], 1e-4);
+}
+
+// Writes a PNG with libpng's simplified API (an encoder independent of write_png_rgb).
+void write_with_libpng(const std::string& path, int w, int h, png_uint_32 format,
+                       const void* pixels, const void* colormap = nullptr,
+                       png_uint_32 colormap_entries = 0) {
+  png_image image{};
+  image.version = PNG_IMAGE_VERSION;
+  image.width = png_uint_32(w);
+  image.height = png_uint_32(h);
+  image.format = format;
+  image.colormap_entries = colormap_entries;
+  ASSERT_NE(png_image_write_to_file(&image, path.c_str(), 0, pixels, 0, colormap), 0)
+      << image.message;
+}
+
+TEST(PngIo, ReadsGrayGrayAlphaRgbaAndPalette) {
+  TempPath gray("g8.png"), ga("ga.png"), rgba("rgba.png"), pal("pal.png");
+  const std::vector<std::uint8_t> g8 = {0, 64, 128, 255};
+  write_with_libpng(gray.str(), 2, 2, PNG_FORMAT_GRAY, g8.data());
+  const std::vector<std::uint8_t> ga8 = {10, 0, 20, 255, 30, 128, 40, 7};  // alpha ignored
+  write_with_libpng(ga.str(), 2, 2, PNG_FORMAT_GA, ga8.data());
+  const std::vector<std::uint8_t> rgba8 = {255, 0, 0, 0, 0, 255, 0, 255, 0, 0, 255, 9, 9, 9, 9, 9};
+  write_with_libpng(rgba.str(), 2, 2, PNG_FORMAT_RGBA, rgba8.data());
+  const std::vector<std::uint8_t> cmap = {255, 0, 0, 0, 255, 0, 0, 0, 255};  // R, G, B entries
+  const std::vector<std::uint8_t> idx = {0, 1, 2, 1};
+  write_with_libpng(pal.str(), 2, 2, PNG_FORMAT_RGB_COLORMAP, idx.data(), cmap.data(), 3);
+
+  const Image a = read_png_gray(gray.str());
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_FLOAT_EQ(a.data[i], float(g8[i]));
+  const Image b = read_png_gray(ga.str());
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_FLOAT_EQ(b.data[i], float(ga8[2 * i]));
+  const Image c = read_png_gray(rgba.str());
+  const float want_c[4] = {0.299f * 255, 0.587f * 255, 0.114f * 255, 9.f};
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_NEAR(c.data[i], want_c[i], 1e-3);
+  const Image d = read_png_gray(pal.str());
+  const float want_d[4] = {0.299f * 255, 0.587f * 255, 0.114f * 255, 0.587f * 255};
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_NEAR(d.data[i], want_d[i], 1e-3);
+}
+
+TEST(PngIo, Reads16BitGrayScaledTo255) {
+  TempPath path("g16.png");
+  const std::vector<std::uint16_t> g16 = {0, 257, 32768, 65535};
+  write_with_libpng(path.str(), 2, 2, PNG_FORMAT_LINEAR_Y, g16.data());
+  const Image img = read_png_gray(path.str());
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_NEAR(img.data[i], g16[i] * 255.0 / 65535.0, 1e-3);
 }
 
 TEST(PngIo, MissingFileNamesPath) {
