@@ -1,0 +1,261 @@
+// Kernels and host emulation of the GPU TV-L1 frame stages (see frame_kernels.hpp): one thread
+// per output pixel, 32 x 8 blocks, the per-pixel bodies of frame_pixels.cuh.
+#include <cfloat>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "kernels/cuda/frame/frame_kernels.hpp"
+#include "kernels/cuda/frame/frame_pixels.cuh"
+
+namespace flowtune::cuda::frame {
+
+namespace {
+
+constexpr int kBlockX = 32, kBlockY = 8;
+constexpr int kMinmaxThreads = 256, kMinmaxBlocks = 512;
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess)
+    throw std::runtime_error(std::string("kernels/cuda/frame/frame_kernels.cu: ") + what + ": " +
+                             cudaGetErrorString(e));
+}
+
+template <class F>
+__global__ void pixel_kernel(int w, int h, F f) {
+  const int x = int(blockIdx.x * blockDim.x + threadIdx.x);
+  const int y = int(blockIdx.y * blockDim.y + threadIdx.y);
+  if (x < w && y < h) f(x, y, int(blockIdx.z));
+}
+
+/// Calls f(x, y, z) for every pixel of a w x h grid and z in [0, nz): one thread each on the
+/// GPU, or host loops.
+template <class F>
+void for_each_pixel(int w, int h, int nz, Exec exec, const char* what, const F& f) {
+  if (w <= 0 || h <= 0) return;
+  if (exec.on_host) {
+    for (int z = 0; z < nz; ++z)
+      for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) f(x, y, z);
+    return;
+  }
+  const dim3 block(kBlockX, kBlockY);
+  const dim3 grid(unsigned((w + kBlockX - 1) / kBlockX), unsigned((h + kBlockY - 1) / kBlockY),
+                  unsigned(nz));
+  pixel_kernel<<<grid, block, 0, exec.stream>>>(w, h, f);
+  check(cudaGetLastError(), what);
+}
+
+__global__ void minmax_partial_kernel(const float* a, const float* b, std::size_t n,
+                                      float* partial) {
+  __shared__ float lo[kMinmaxThreads], hi[kMinmaxThreads];
+  float l = FLT_MAX, m = -FLT_MAX;
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    const float va = a[i], vb = b[i];
+    l = fminf(l, fminf(va, vb));
+    m = fmaxf(m, fmaxf(va, vb));
+  }
+  lo[threadIdx.x] = l;
+  hi[threadIdx.x] = m;
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
+    if (threadIdx.x < s) {
+      lo[threadIdx.x] = fminf(lo[threadIdx.x], lo[threadIdx.x + s]);
+      hi[threadIdx.x] = fmaxf(hi[threadIdx.x], hi[threadIdx.x + s]);
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    partial[2 * blockIdx.x] = lo[0];
+    partial[2 * blockIdx.x + 1] = hi[0];
+  }
+}
+
+__global__ void minmax_final_kernel(const float* partial, int n_partials, float* minmax) {
+  __shared__ float lo[kMinmaxThreads], hi[kMinmaxThreads];
+  float l = FLT_MAX, m = -FLT_MAX;
+  for (int i = int(threadIdx.x); i < n_partials; i += int(blockDim.x)) {
+    l = fminf(l, partial[2 * i]);
+    m = fmaxf(m, partial[2 * i + 1]);
+  }
+  lo[threadIdx.x] = l;
+  hi[threadIdx.x] = m;
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
+    if (threadIdx.x < s) {
+      lo[threadIdx.x] = fminf(lo[threadIdx.x], lo[threadIdx.x + s]);
+      hi[threadIdx.x] = fmaxf(hi[threadIdx.x], hi[threadIdx.x + s]);
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    minmax[0] = lo[0];
+    minmax[1] = hi[0];
+  }
+}
+
+template <class S>
+void warp_impl(const float* i0, const float4* i1g, int w, int h, const void* u, void* grad,
+               void* rho_c, Exec exec) {
+  using T1 = typename S::T1;
+  using T2 = typename S::T2;
+  const T2* uu = static_cast<const T2*>(u);
+  T2* g = static_cast<T2*>(grad);
+  T1* r = static_cast<T1*>(rho_c);
+  for_each_pixel(w, h, 1, exec, "warp", [=] __host__ __device__(int x, int y, int) {
+    warp_px<S>(i0, i1g, w, h, uu, g, r, x, y);
+  });
+}
+
+template <class S>
+void zoom_in_impl(const void* u_in, int w, int h, void* u_out, int ow, int oh, float factor,
+                  Exec exec) {
+  using T2 = typename S::T2;
+  const T2* in = static_cast<const T2*>(u_in);
+  T2* out = static_cast<T2*>(u_out);
+  for_each_pixel(ow, oh, 1, exec, "zoom_in_flow", [=] __host__ __device__(int x, int y, int) {
+    zoom_in_flow_px<S>(in, w, h, out, ow, oh, factor, x, y);
+  });
+}
+
+template <class S>
+void to_planar_impl(const void* u, int w, int h, float* out, Exec exec) {
+  using T2 = typename S::T2;
+  const T2* uu = static_cast<const T2*>(u);
+  const std::size_t n = std::size_t(w) * h;
+  for_each_pixel(w, h, 1, exec, "flow_to_planar", [=] __host__ __device__(int x, int y, int) {
+    const std::size_t i = std::size_t(y) * w + x;
+    const float2 v = load2(uu, i);
+    out[i] = v.x;
+    out[n + i] = v.y;
+  });
+}
+
+template <class S>
+void plain_impl(const void* grad, const void* rho_c, void* u, void* p1, void* p2, int w, int h,
+                int iterations, float tau, float lambda, float theta, Exec exec) {
+  using T1 = typename S::T1;
+  using T2 = typename S::T2;
+  const T2* g = static_cast<const T2*>(grad);
+  const T1* r = static_cast<const T1*>(rho_c);
+  T2* uu = static_cast<T2*>(u);
+  T2* q1 = static_cast<T2*>(p1);
+  T2* q2 = static_cast<T2*>(p2);
+  const float lt = lambda * theta, tt = tau / theta;
+  for (int k = 0; k < iterations; ++k) {
+    for_each_pixel(w, h, 1, exec, "plain_update_u", [=] __host__ __device__(int x, int y, int) {
+      plain_update_u_px<S>(g, r, uu, q1, q2, w, h, lt, theta, x, y);
+    });
+    for_each_pixel(w, h, 1, exec, "plain_update_p", [=] __host__ __device__(int x, int y, int) {
+      plain_update_p_px<S>(uu, q1, q2, w, h, tt, x, y);
+    });
+  }
+}
+
+}  // namespace
+
+GaussTaps gaussian_taps(double sigma) {
+  if (!(sigma > 0))
+    throw std::invalid_argument("kernels/cuda/frame: Gaussian sigma must be > 0, got " +
+                                std::to_string(sigma));
+  const int radius = static_cast<int>(5.0 * sigma) + 1;
+  if (radius > kMaxGaussTaps)
+    throw std::invalid_argument("kernels/cuda/frame: Gaussian sigma " + std::to_string(sigma) +
+                                " needs " + std::to_string(radius) + " taps, at most " +
+                                std::to_string(kMaxGaussTaps) + " supported");
+  double w[kMaxGaussTaps];
+  double norm = 0;
+  for (int i = 0; i < radius; ++i) {
+    w[i] = std::exp(-double(i) * i / (2 * sigma * sigma));
+    norm += (i == 0 ? 1 : 2) * w[i];
+  }
+  GaussTaps t;
+  t.radius = radius;
+  for (int i = 0; i < radius; ++i) t.w[i] = static_cast<float>(w[i] / norm);
+  return t;
+}
+
+std::size_t minmax_scratch_floats() {
+  return 2 * std::size_t(kMinmaxBlocks);
+}
+
+void minmax_pair(const float* a, const float* b, std::size_t n, float* scratch, float* minmax,
+                 Exec exec) {
+  if (exec.on_host) {
+    float l = FLT_MAX, m = -FLT_MAX;
+    for (std::size_t i = 0; i < n; ++i) {
+      l = std::fmin(l, std::fmin(a[i], b[i]));
+      m = std::fmax(m, std::fmax(a[i], b[i]));
+    }
+    minmax[0] = l;
+    minmax[1] = m;
+    return;
+  }
+  const std::size_t want = (n + kMinmaxThreads - 1) / kMinmaxThreads;
+  const int blocks = int(want < std::size_t(kMinmaxBlocks) ? (want > 0 ? want : 1) : kMinmaxBlocks);
+  minmax_partial_kernel<<<blocks, kMinmaxThreads, 0, exec.stream>>>(a, b, n, scratch);
+  check(cudaGetLastError(), "minmax_partial");
+  minmax_final_kernel<<<1, kMinmaxThreads, 0, exec.stream>>>(scratch, blocks, minmax);
+  check(cudaGetLastError(), "minmax_final");
+}
+
+void gaussian_pair(const float* in0, const float* in1, float* tmp0, float* tmp1, float* out0,
+                   float* out1, int w, int h, const GaussTaps& taps, const float* minmax,
+                   Exec exec) {
+  const GaussTaps t = taps;
+  for_each_pixel(w, h, 2, exec, "gaussian_rows", [=] __host__ __device__(int x, int y, int z) {
+    const float2 norm = minmax ? normalisation_of(minmax) : make_float2(0.f, 1.f);
+    (z ? tmp1 : tmp0)[std::size_t(y) * w + x] = gaussian_row_px(z ? in1 : in0, w, x, y, t, norm);
+  });
+  for_each_pixel(w, h, 2, exec, "gaussian_cols", [=] __host__ __device__(int x, int y, int z) {
+    (z ? out1 : out0)[std::size_t(y) * w + x] = gaussian_col_px(z ? tmp1 : tmp0, w, h, x, y, t);
+  });
+}
+
+void zoom_out_sample_pair(const float* in0, const float* in1, int w, int h, float* out0,
+                          float* out1, int ow, int oh, double zoom, Exec exec) {
+  for_each_pixel(ow, oh, 2, exec, "zoom_out_sample", [=] __host__ __device__(int x, int y, int z) {
+    (z ? out1 : out0)[std::size_t(y) * ow + x] = zoom_out_px(z ? in1 : in0, w, h, x, y, zoom);
+  });
+}
+
+void packed_gradient(const float* i1, int w, int h, float4* i1g, Exec exec) {
+  for_each_pixel(w, h, 1, exec, "packed_gradient", [=] __host__ __device__(int x, int y, int) {
+    i1g[std::size_t(y) * w + x] = packed_gradient_px(i1, w, h, x, y);
+  });
+}
+
+void warp(bool f16, const float* i0, const float4* i1g, int w, int h, const void* u, void* grad,
+          void* rho_c, Exec exec) {
+  if (f16)
+    warp_impl<StorageF16>(i0, i1g, w, h, u, grad, rho_c, exec);
+  else
+    warp_impl<StorageF32>(i0, i1g, w, h, u, grad, rho_c, exec);
+}
+
+void zoom_in_flow(bool f16, const void* u_in, int w, int h, void* u_out, int ow, int oh,
+                  float factor, Exec exec) {
+  if (f16)
+    zoom_in_impl<StorageF16>(u_in, w, h, u_out, ow, oh, factor, exec);
+  else
+    zoom_in_impl<StorageF32>(u_in, w, h, u_out, ow, oh, factor, exec);
+}
+
+void flow_to_planar(bool f16, const void* u, int w, int h, float* out, Exec exec) {
+  if (f16)
+    to_planar_impl<StorageF16>(u, w, h, out, exec);
+  else
+    to_planar_impl<StorageF32>(u, w, h, out, exec);
+}
+
+void plain_iterations(bool f16, const void* grad, const void* rho_c, void* u, void* p1, void* p2,
+                      int w, int h, int iterations, float tau, float lambda, float theta,
+                      Exec exec) {
+  if (f16)
+    plain_impl<StorageF16>(grad, rho_c, u, p1, p2, w, h, iterations, tau, lambda, theta, exec);
+  else
+    plain_impl<StorageF32>(grad, rho_c, u, p1, p2, w, h, iterations, tau, lambda, theta, exec);
+}
+
+}  // namespace flowtune::cuda::frame

@@ -1,0 +1,80 @@
+// Host entry points of the GPU TV-L1 frame stages (IPOL 2013 multiscale driver, mirrored from
+// kernels/tvl1_multiscale.hpp): each enqueues one or two kernels on exec.stream, or, with
+// exec.on_host, runs the same per-pixel code (frame_pixels.cuh) in host loops on host
+// pointers (the host emulation that tests the stages where there is no GPU).
+// All planes are row-major, no pitch; "pair" storage is float2 (f16 = false) or __half2
+// (f16 = true), scalar storage float or __half (variants/cuda/device_fields.hpp's Storage).
+// Errors: launch failures throw std::runtime_error naming this file and the CUDA error.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+namespace flowtune::cuda::frame {
+
+/// Largest Gaussian half-window (taps 0..radius-1) the kernels accept: sigma < 6.2 px.
+constexpr int kMaxGaussTaps = 32;
+
+/// Normalised half-window of a Gaussian (IPOL mask.c): w[i] = exp(-i^2 / (2 sigma^2)) / norm
+/// for 0 <= i < radius = (int)(5 sigma) + 1, norm = w0 + 2 sum_{i>0} w_i (computed in double).
+struct GaussTaps {
+  int radius = 1;
+  float w[kMaxGaussTaps] = {1.f};
+};
+
+/// Where a stage runs: enqueued on `stream`, or synchronously on the host when on_host.
+struct Exec {
+  cudaStream_t stream = nullptr;
+  bool on_host = false;
+};
+
+/// Taps of the IPOL Gaussian of `sigma` px (radius (int)(5 sigma) + 1, normalised in double).
+/// Throws std::invalid_argument (naming frame_kernels) if sigma <= 0 or the radius exceeds
+/// kMaxGaussTaps (sigma >= 6.2 px, i.e. zoom < 0.095 or a presmoothing sigma that large).
+GaussTaps gaussian_taps(double sigma);
+
+/// Floats of scratch that minmax_pair needs.
+std::size_t minmax_scratch_floats();
+
+/// Joint minimum and maximum of a[0..n) and b[0..n) into minmax[0], minmax[1] (device
+/// pointers; two kernels: per-block partials in scratch, then one block).
+void minmax_pair(const float* a, const float* b, std::size_t n, float* scratch, float* minmax,
+                 Exec exec);
+
+/// Separable Gaussian (IPOL mask.c, reflecting boundaries, rows then columns) of two w x h
+/// planes in0, in1 into out0, out1 through tmp0, tmp1 (w x h each). If minmax is not null the
+/// row pass first maps every read x -> 255 (x - min) / (max - min) (joint normalisation).
+void gaussian_pair(const float* in0, const float* in1, float* tmp0, float* tmp1, float* out0,
+                   float* out1, int w, int h, const GaussTaps& taps, const float* minmax,
+                   Exec exec);
+
+/// zoom_out's sampling (the Gaussian pre-filter done by gaussian_pair): out_k(x, y) =
+/// bicubic(in_k)(x / zoom, y / zoom) for two w x h planes into ow x oh planes.
+void zoom_out_sample_pair(const float* in0, const float* in1, int w, int h, float* out0,
+                          float* out1, int ow, int oh, double zoom, Exec exec);
+
+/// Centred gradient of the w x h plane i1, packed per pixel as (I1, I1x, I1y, 0).
+void packed_gradient(const float* i1, int w, int h, float4* i1g, Exec exec);
+
+/// One warping's data (numerics contract): grad = (I1x, I1y)(x + u0), rho_c = I1(x + u0) -
+/// grad . u0 - I0, bicubic with clamp-to-edge; u0 = u (pairs), all w x h.
+void warp(bool f16, const float* i0, const float4* i1g, int w, int h, const void* u, void* grad,
+          void* rho_c, Exec exec);
+
+/// Flow up-sampling between scales (IPOL zoom_in of both components, times factor): u_in
+/// w x h pairs -> u_out ow x oh pairs.
+void zoom_in_flow(bool f16, const void* u_in, int w, int h, void* u_out, int ow, int oh,
+                  float factor, Exec exec);
+
+/// w x h pairs u -> planar floats, n = w h: out[0..n) = u.x, out[n..2n) = u.y.
+void flow_to_planar(bool f16, const void* u, int w, int h, float* out, Exec exec);
+
+/// `iterations` plain TV-L1 iterations in place (two kernels per iteration: update u, update
+/// p; global memory only; frame_pixels.cuh's plain_update_*). For tests and as the simplest
+/// schedule; tau, lambda, theta as in Tvl1Params.
+void plain_iterations(bool f16, const void* grad, const void* rho_c, void* u, void* p1, void* p2,
+                      int w, int h, int iterations, float tau, float lambda, float theta,
+                      Exec exec);
+
+}  // namespace flowtune::cuda::frame

@@ -1,0 +1,219 @@
+// The whole GPU frame (variants/cuda/cuda_frame_solver) against the double reference
+// tvl1_reference on Middlebury data: with the private plain schedule (host emulation, and on
+// the device), with every registered CUDA variant's schedule (make_solver), and f16 vs f32
+// on the 8 Middlebury sequences. GPU tests skip without a device.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kernels/flo_io.hpp"
+#include "kernels/metrics.hpp"
+#include "kernels/png_io.hpp"
+#include "kernels/reference_tvl1.hpp"
+#include "tests/cuda/test_frame_support.hpp"
+#include "variants/cuda/cuda_frame_solver.hpp"
+#include "variants/variant.hpp"
+
+namespace flowtune {
+namespace {
+
+struct Sequence {
+  std::string name;
+  Image i0, i1;
+  FlowField gt;
+};
+
+Sequence load(const std::string& dir, const std::string& name) {
+  const std::string d = dir + "/" + name + "/";
+  return {name, read_png_gray(d + "frame10.png"), read_png_gray(d + "frame11.png"),
+          read_flo(d + "flow10.flo")};
+}
+
+/// The parameters: 3 scales, 1 warping, 50 iterations, no epsilon stopping.
+Tvl1Params frame_params() {
+  Tvl1Params p;
+  p.n_scales = 3;
+  p.n_warpings = 1;
+  p.iterations = 50;
+  p.epsilon = 0;
+  return p;
+}
+
+Config plain_config(const std::string& precision) {
+  Config c;
+  c.variant = "plain";
+  c.precision = precision;
+  c.params = frame_params();
+  return c;
+}
+
+std::unique_ptr<FlowSolver> plain_solver(const std::string& precision, bool on_host,
+                                         bool graph = true) {
+  const Config c = plain_config(precision);
+  cuda::FrameOptions o;
+  o.host_emulation = on_host;
+  o.use_cuda_graph = graph;
+  return make_cuda_frame_solver(
+      c, std::make_unique<test::PlainSchedule>(c.params, cuda::storage_of(precision), on_host), o);
+}
+
+/// Mean endpoint distance between two flows (+inf on a non-finite value).
+double mean_distance(const FlowField& a, const FlowField& b) {
+  double s = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const double d = std::hypot(double(a.u[i]) - b.u[i], double(a.v[i]) - b.v[i]);
+    if (!std::isfinite(d)) return INFINITY;
+    s += d;
+  }
+  return s / double(a.size());
+}
+
+/// The first valid config of a variant (tunable domains in lexicographic order), or nullopt.
+std::optional<Config> first_valid_config(const Variant& v, const std::string& precision) {
+  const auto domains = v.tunables();
+  std::vector<std::size_t> idx(domains.size(), 0);
+  for (int guard = 0; guard < 100000; ++guard) {
+    Config c;
+    c.variant = v.name();
+    c.precision = precision;
+    c.params = frame_params();
+    for (std::size_t k = 0; k < domains.size(); ++k)
+      c.tunables[domains[k].name] = domains[k].values[idx[k]];
+    if (!v.invalid_reason(c)) return c;
+    std::size_t k = 0;
+    while (k < idx.size() && ++idx[k] == domains[k].values.size()) idx[k++] = 0;
+    if (k == idx.size()) break;
+  }
+  return std::nullopt;
+}
+
+std::vector<const Variant*> cuda_variants_registered() {
+  std::vector<const Variant*> out;
+  for (const Variant* v : all_variants())
+    if (v->target() == "cuda") out.push_back(v);
+  return out;
+}
+
+// Host emulation (runs everywhere): the same per-pixel code as the GPU, the plain schedule.
+// float vs double over 3 scales x 50 iterations: AEPE within 0.01 px, and the two flows
+// within 0.01 px of each other on average (an error in any stage moves them by >> 0.1 px).
+TEST(FramePipeline, HostEmulationMatchesReferenceOnRubberWhale) {
+  const Sequence s = load(test::repo_middlebury_dir(), "RubberWhale");
+  const FlowField ref = tvl1_reference(s.i0, s.i1, frame_params());
+  const FlowField got = plain_solver("f32", true)->compute(s.i0, s.i1);
+  const double a_ref = flow_error(ref, s.gt).aepe, a_got = flow_error(got, s.gt).aepe;
+  std::printf("RubberWhale host emulation: AEPE ref %.5f, f32 %.5f, mean |diff| %.2e px\n", a_ref,
+              a_got, mean_distance(got, ref));
+  EXPECT_LT(std::abs(a_got - a_ref), 0.01);
+  EXPECT_LT(mean_distance(got, ref), 0.01);
+  EXPECT_LT(a_ref, 1.0);  // sanity: the reference itself estimates the flow
+}
+
+TEST(FramePipeline, RejectsFramesOfDifferentSizes) {
+  auto solver = plain_solver("f32", true);
+  EXPECT_THROW(solver->compute(Image(8, 8), Image(8, 9)), std::invalid_argument);
+  EXPECT_THROW(make_cuda_frame_solver(plain_config("f32"), nullptr, {}), std::invalid_argument);
+}
+
+class FramePipelineGpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!test::have_cuda_device()) GTEST_SKIP() << "no CUDA device";
+  }
+};
+
+// The device pipeline with the plain schedule: AEPE within 0.01 px of the reference; the
+// graph replay and direct launches give the same flow bit for bit, frame after frame.
+TEST_F(FramePipelineGpu, PlainScheduleMatchesReferenceOnRubberWhale) {
+  const Sequence s = load(test::repo_middlebury_dir(), "RubberWhale");
+  const FlowField ref = tvl1_reference(s.i0, s.i1, frame_params());
+  auto graph = plain_solver("f32", false, true);
+  auto direct = plain_solver("f32", false, false);
+  const FlowField a = direct->compute(s.i0, s.i1);
+  const FlowField g1 = graph->compute(s.i0, s.i1);  // warm-up frame (direct launches)
+  const FlowField g2 = graph->compute(s.i0, s.i1);  // captured and replayed
+  const FlowField g3 = graph->compute(s.i0, s.i1);
+  const double a_ref = flow_error(ref, s.gt).aepe, a_gpu = flow_error(a, s.gt).aepe;
+  std::printf(
+      "RubberWhale GPU plain f32: AEPE ref %.5f, gpu %.5f, |diff| %.5f, mean |flow "
+      "diff| %.2e px\n",
+      a_ref, a_gpu, std::abs(a_gpu - a_ref), mean_distance(a, ref));
+  EXPECT_LT(std::abs(a_gpu - a_ref), 0.01);
+  EXPECT_LT(mean_distance(a, ref), 0.01);
+  for (const FlowField* f : {&g1, &g2, &g3}) {
+    EXPECT_EQ(f->u, a.u);
+    EXPECT_EQ(f->v, a.v);
+  }
+  // A different size afterwards: buffers and graph are rebuilt.
+  const Sequence g = load(test::repo_middlebury_dir(), "Grove2");
+  const FlowField gd = direct->compute(g.i0, g.i1);
+  const FlowField gg = graph->compute(g.i0, g.i1);
+  const FlowField gg2 = graph->compute(g.i0, g.i1);
+  EXPECT_EQ(gg.u, gd.u);
+  EXPECT_EQ(gg2.v, gd.v);
+}
+
+// Every registered CUDA variant (NVRTC schedule) through make_solver, f32: AEPE within 0.01 px
+// of the double reference on RubberWhale.
+TEST_F(FramePipelineGpu, EveryCudaVariantMatchesReferenceOnRubberWhale) {
+  const auto variants = cuda_variants_registered();
+  ASSERT_FALSE(variants.empty()) << "no CUDA variant registered";
+  const Sequence s = load(test::repo_middlebury_dir(), "RubberWhale");
+  const double a_ref = flow_error(tvl1_reference(s.i0, s.i1, frame_params()), s.gt).aepe;
+  for (const Variant* v : variants) {
+    const auto c = first_valid_config(*v, "f32");
+    ASSERT_TRUE(c) << v->name();
+    const FlowField f = v->make_solver(*c)->compute(s.i0, s.i1);
+    const double a = flow_error(f, s.gt).aepe;
+    std::printf("RubberWhale %s: AEPE ref %.5f, gpu %.5f, |diff| %.5f\n", c->label().c_str(), a_ref,
+                a, std::abs(a - a_ref));
+    EXPECT_LT(std::abs(a - a_ref), 0.01) << c->label();
+  }
+}
+
+// f16 storage vs f32 with the same iteration count, all 8 Middlebury sequences: the mean
+// AEPE (over the sequences) within 0.05 px, for the plain schedule and every CUDA variant
+// that offers f16.
+TEST_F(FramePipelineGpu, F16MeanAepeWithin005OfF32OnMiddlebury) {
+  const char* names[] = {"Dimetrodon",  "Grove2", "Grove3", "Hydrangea",
+                         "RubberWhale", "Urban2", "Urban3", "Venus"};
+  std::vector<Sequence> seqs;
+  for (const char* n : names) seqs.push_back(load(test::shared_middlebury_dir(), n));
+
+  struct Pair {
+    std::string label;
+    std::unique_ptr<FlowSolver> f32, f16;
+  };
+  std::vector<Pair> pairs;
+  pairs.push_back({"plain", plain_solver("f32", false), plain_solver("f16", false)});
+  for (const Variant* v : cuda_variants_registered()) {
+    const auto p = v->precisions();
+    if (std::find(p.begin(), p.end(), "f16") == p.end()) continue;
+    const auto c32 = first_valid_config(*v, "f32"), c16 = first_valid_config(*v, "f16");
+    ASSERT_TRUE(c32 && c16) << v->name();
+    pairs.push_back({v->name(), v->make_solver(*c32), v->make_solver(*c16)});
+  }
+  ASSERT_GE(pairs.size(), 2u) << "no CUDA variant with f16 registered";
+  for (auto& pr : pairs) {
+    double m32 = 0, m16 = 0;
+    for (const auto& s : seqs) {
+      const double a32 = flow_error(pr.f32->compute(s.i0, s.i1), s.gt).aepe;
+      const double a16 = flow_error(pr.f16->compute(s.i0, s.i1), s.gt).aepe;
+      std::printf("%-14s %-12s AEPE f32 %.4f f16 %.4f\n", pr.label.c_str(), s.name.c_str(), a32,
+                  a16);
+      m32 += a32 / double(seqs.size());
+      m16 += a16 / double(seqs.size());
+    }
+    std::printf("%-14s mean AEPE f32 %.4f f16 %.4f |diff| %.4f\n", pr.label.c_str(), m32, m16,
+                std::abs(m16 - m32));
+    EXPECT_LT(std::abs(m16 - m32), 0.05) << pr.label;
+  }
+}
+
+}  // namespace
+}  // namespace flowtune

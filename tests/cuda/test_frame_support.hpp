@@ -1,0 +1,114 @@
+// Helpers of the GPU frame tests: device detection, data paths, random images, device
+// buffers, and a private plain two-kernel schedule (kernels/cuda/frame's plain_iterations) so
+// that the frame pipeline is tested on its own, independently of the NVRTC schedules.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdlib>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kernels/cuda/frame/frame_kernels.hpp"
+#include "kernels/image.hpp"
+#include "kernels/tvl1_params.hpp"
+#include "variants/cuda/device_fields.hpp"
+
+namespace flowtune::test {
+
+/// True when a CUDA device is usable (cudaGetDeviceCount succeeds with a count > 0).
+inline bool have_cuda_device() {
+  int n = 0;
+  const bool ok = cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+  cudaGetLastError();
+  return ok;
+}
+
+/// Middlebury folders: the repo's (RubberWhale, Grove2) and the shared one (8 sequences);
+/// $FLOWTUNE_SHARED_DATA overrides the shared data root (the device machine carries a copy).
+inline std::string repo_middlebury_dir() {
+  return std::string(FLOWTUNE_TEST_REPO_DATA) + "/middlebury";
+}
+inline std::string shared_middlebury_dir() {
+  const char* env = std::getenv("FLOWTUNE_SHARED_DATA");
+  return std::string(env && *env ? env : FLOWTUNE_TEST_SHARED_DATA) + "/middlebury";
+}
+
+/// Uniform random intensities in [lo, hi), width x height.
+inline Image random_image(int width, int height, unsigned seed, float lo = 0.f, float hi = 255.f) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(lo, hi);
+  Image im(width, height);
+  for (auto& v : im.data) v = d(rng);
+  return im;
+}
+
+inline void cuda_ok(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+/// A device (or, for host emulation, host) array of T.
+template <class T>
+class TestBuffer {
+ public:
+  TestBuffer(std::size_t n, bool on_host) : n_(n), on_host_(on_host) {
+    if (on_host_) {
+      host_.resize(n);
+      p_ = host_.data();
+    } else {
+      void* d = nullptr;
+      cuda_ok(cudaMalloc(&d, n * sizeof(T)), "cudaMalloc");
+      p_ = static_cast<T*>(d);
+      cuda_ok(cudaMemset(d, 0xff, n * sizeof(T)), "cudaMemset poison");  // NaN poison
+    }
+  }
+  ~TestBuffer() {
+    if (!on_host_) cudaFree(p_);
+  }
+  TestBuffer(const TestBuffer&) = delete;
+  TestBuffer& operator=(const TestBuffer&) = delete;
+  T* get() const { return p_; }
+  void upload(const std::vector<T>& v) {
+    if (on_host_)
+      std::copy(v.begin(), v.end(), host_.begin());
+    else
+      cuda_ok(cudaMemcpy(p_, v.data(), n_ * sizeof(T), cudaMemcpyHostToDevice), "upload");
+  }
+  std::vector<T> download() const {
+    if (!on_host_) cuda_ok(cudaDeviceSynchronize(), "kernels");
+    if (on_host_) return host_;
+    std::vector<T> v(n_);
+    cuda_ok(cudaMemcpy(v.data(), p_, n_ * sizeof(T), cudaMemcpyDeviceToHost), "download");
+    return v;
+  }
+
+ private:
+  std::size_t n_;
+  bool on_host_;
+  std::vector<T> host_;
+  T* p_ = nullptr;
+};
+
+/// The private plain schedule: cuda::frame::plain_iterations (two kernels per iteration,
+/// global memory), in the storage of `precision`, on the device or in host emulation.
+class PlainSchedule final : public cuda::IterationSchedule {
+ public:
+  PlainSchedule(const Tvl1Params& p, cuda::Storage storage, bool on_host)
+      : p_(p), storage_(storage), on_host_(on_host) {}
+  void run(const cuda::DeviceFields& f, int iterations, cudaStream_t stream) override {
+    if (f.storage != storage_) throw std::invalid_argument("PlainSchedule: storage mismatch");
+    cuda::frame::plain_iterations(f.storage == cuda::Storage::f16, f.grad, f.rho_c, f.u, f.p1, f.p2,
+                                  f.width, f.height, iterations, float(p_.tau), float(p_.lambda),
+                                  float(p_.theta), cuda::frame::Exec{stream, on_host_});
+  }
+  std::vector<KernelResources> resources() const override { return {}; }
+
+ private:
+  Tvl1Params p_;
+  cuda::Storage storage_;
+  bool on_host_;
+};
+
+}  // namespace flowtune::test

@@ -1,0 +1,344 @@
+// The GPU TV-L1 frame: buffers, the stage sequence of kernels/tvl1_multiscale.hpp on the
+// device, and its capture in a CUDA Graph (see cuda_frame_solver.hpp).
+#include "variants/cuda/cuda_frame_solver.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kernels/cuda/frame/frame_kernels.hpp"
+#include "kernels/image_ops.hpp"
+#include "kernels/tvl1_multiscale.hpp"
+
+namespace flowtune {
+namespace {
+
+namespace fk = cuda::frame;
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess)
+    throw std::runtime_error(std::string("cuda_frame_solver: ") + what + ": " +
+                             cudaGetErrorString(e));
+}
+
+/// Where a buffer lives: device memory, pinned host memory, or plain host memory (emulation).
+enum class Memory { device, pinned, host };
+
+/// An owned untyped buffer.
+class Buffer {
+ public:
+  Buffer() = default;
+  Buffer(std::size_t bytes, Memory memory) : memory_(memory) {
+    if (bytes == 0) return;
+    if (memory == Memory::device)
+      check(cudaMalloc(&p_, bytes), "cudaMalloc");
+    else if (memory == Memory::pinned)
+      check(cudaMallocHost(&p_, bytes), "cudaMallocHost");
+    else if (!(p_ = std::calloc(bytes, 1)))
+      throw std::bad_alloc();
+  }
+  Buffer(Buffer&& o) noexcept : p_(std::exchange(o.p_, nullptr)), memory_(o.memory_) {}
+  Buffer& operator=(Buffer&& o) noexcept {
+    if (this != &o) {
+      release();
+      p_ = std::exchange(o.p_, nullptr);
+      memory_ = o.memory_;
+    }
+    return *this;
+  }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  ~Buffer() { release(); }
+
+  template <class T = void>
+  T* as() const {
+    return static_cast<T*>(p_);
+  }
+
+ private:
+  void release() noexcept {
+    if (!p_) return;
+    if (memory_ == Memory::device)
+      cudaFree(p_);
+    else if (memory_ == Memory::pinned)
+      cudaFreeHost(p_);
+    else
+      std::free(p_);
+    p_ = nullptr;
+  }
+  void* p_ = nullptr;
+  Memory memory_ = Memory::device;
+};
+
+/// One pyramid level: the smoothed / zoomed frames.
+struct Level {
+  int width = 0, height = 0;
+  Buffer i0, i1;
+};
+
+/// Everything one frame size needs, allocated once (sizes in elements of the finest scale n).
+struct FrameBuffers {
+  int width = 0, height = 0;
+  std::vector<Level> levels;   ///< [0] finest
+  Buffer raw;                  ///< 2n floats: the two frames as uploaded
+  Buffer tmp;                  ///< 2n floats: the Gaussian's row pass
+  Buffer smooth;               ///< 2n floats: the pre-filtered level before zoom_out sampling
+  Buffer i1g;                  ///< n float4: (I1, I1x, I1y, 0) of the current scale
+  Buffer grad, rho_c, p1, p2;  ///< n pairs / scalars in the schedule's storage
+  Buffer u[2];                 ///< n pairs each: ping-pong between scales
+  Buffer minmax_scratch, minmax;
+  Buffer flow;               ///< 2n floats: planar output
+  Buffer host_in, host_out;  ///< 2n floats each, pinned (or plain host in emulation)
+};
+
+class CudaFrameSolver final : public FlowSolver {
+ public:
+  CudaFrameSolver(const Config& config, std::unique_ptr<cuda::IterationSchedule> schedule,
+                  const cuda::FrameOptions& options)
+      : config_(config), schedule_(std::move(schedule)), options_(options) {
+    if (!schedule_)
+      throw std::invalid_argument("cuda_frame_solver: null iteration schedule for '" +
+                                  config.label() + "'");
+    detail::check_tvl1_params(config_.params);
+    storage_ = cuda::storage_of(config_.precision);
+    const double ps = config_.params.presmoothing_sigma;
+    presmooth_taps_ = ps > 0 ? fk::gaussian_taps(ps) : fk::GaussTaps{};
+    const double z = config_.params.zoom;
+    zoom_taps_ = fk::gaussian_taps(0.6 * std::sqrt(1.0 / (z * z) - 1.0));
+    if (!options_.host_emulation) {
+      int count = 0;
+      const cudaError_t e = cudaGetDeviceCount(&count);
+      if (e != cudaSuccess || count == 0) {
+        cudaGetLastError();
+        throw std::runtime_error("cuda_frame_solver: no CUDA device (" +
+                                 std::string(cudaGetErrorString(e)) + ")");
+      }
+      check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+    }
+    exec_ = fk::Exec{stream_, options_.host_emulation};
+  }
+
+  ~CudaFrameSolver() override {
+    reset_graph();
+    if (stream_) {
+      cudaStreamSynchronize(stream_);
+      cudaStreamDestroy(stream_);
+    }
+  }
+
+  FlowField compute(const Image& i0, const Image& i1) override {
+    if (i0.width != i1.width || i0.height != i1.height || i0.width < 1 || i0.height < 1 ||
+        i0.size() != std::size_t(i0.width) * i0.height || i1.size() != i0.size())
+      throw std::invalid_argument(
+          "cuda_frame_solver: frames must be non-empty and of equal "
+          "size, got " +
+          std::to_string(i0.width) + "x" + std::to_string(i0.height) + " and " +
+          std::to_string(i1.width) + "x" + std::to_string(i1.height));
+    ensure_buffers(i0.width, i0.height);
+    const std::size_t n = i0.size();
+    float* in = b_.host_in.as<float>();
+    std::memcpy(in, i0.data.data(), n * sizeof(float));
+    std::memcpy(in + n, i1.data.data(), n * sizeof(float));
+
+    if (options_.host_emulation) {
+      enqueue_frame();
+    } else {
+      if (options_.use_cuda_graph && !graph_exec_ && !graph_failed_ && frames_at_size_ > 0)
+        capture_graph();
+      if (graph_exec_)
+        check(cudaGraphLaunch(graph_exec_, stream_), "cudaGraphLaunch");
+      else
+        enqueue_frame();
+      check(cudaStreamSynchronize(stream_), "frame (cudaStreamSynchronize)");
+    }
+    ++frames_at_size_;
+
+    FlowField flow(i0.width, i0.height);
+    const float* out = b_.host_out.as<float>();
+    std::memcpy(flow.u.data(), out, n * sizeof(float));
+    std::memcpy(flow.v.data(), out + n, n * sizeof(float));
+    return flow;
+  }
+
+ private:
+  std::size_t pair_bytes() const { return storage_ == cuda::Storage::f32 ? 8 : 4; }
+  std::size_t scalar_bytes() const { return storage_ == cuda::Storage::f32 ? 4 : 2; }
+
+  void ensure_buffers(int width, int height) {
+    if (b_.width == width && b_.height == height) return;
+    reset_graph();
+    if (stream_) check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
+    b_ = FrameBuffers{};
+    frames_at_size_ = 0;
+    const Memory dev = options_.host_emulation ? Memory::host : Memory::device;
+    const Memory pin = options_.host_emulation ? Memory::host : Memory::pinned;
+    const std::size_t n = std::size_t(width) * height;
+    const Tvl1Params& p = config_.params;
+    // Level sizes exactly as tvl1_multiscale: stop before a side would drop below 4 px.
+    std::vector<std::pair<int, int>> sizes{{width, height}};
+    for (int s = 1; s < p.n_scales; ++s) {
+      const int nw = zoom_size(sizes.back().first, p.zoom);
+      const int nh = zoom_size(sizes.back().second, p.zoom);
+      if (std::min(nw, nh) < 4) break;
+      sizes.emplace_back(nw, nh);
+    }
+    for (const auto& [w, h] : sizes) {
+      Level l;
+      l.width = w;
+      l.height = h;
+      l.i0 = Buffer(std::size_t(w) * h * sizeof(float), dev);
+      l.i1 = Buffer(std::size_t(w) * h * sizeof(float), dev);
+      b_.levels.push_back(std::move(l));
+    }
+    b_.raw = Buffer(2 * n * sizeof(float), dev);
+    b_.tmp = Buffer(2 * n * sizeof(float), dev);
+    b_.smooth = Buffer(2 * n * sizeof(float), dev);
+    b_.i1g = Buffer(n * 4 * sizeof(float), dev);
+    b_.grad = Buffer(n * pair_bytes(), dev);
+    b_.rho_c = Buffer(n * scalar_bytes(), dev);
+    b_.p1 = Buffer(n * pair_bytes(), dev);
+    b_.p2 = Buffer(n * pair_bytes(), dev);
+    b_.u[0] = Buffer(n * pair_bytes(), dev);
+    b_.u[1] = Buffer(n * pair_bytes(), dev);
+    b_.minmax_scratch = Buffer(fk::minmax_scratch_floats() * sizeof(float), dev);
+    b_.minmax = Buffer(2 * sizeof(float), dev);
+    b_.flow = Buffer(2 * n * sizeof(float), dev);
+    b_.host_in = Buffer(2 * n * sizeof(float), pin);
+    b_.host_out = Buffer(2 * n * sizeof(float), pin);
+    b_.width = width;
+    b_.height = height;
+  }
+
+  void copy(void* dst, const void* src, std::size_t bytes) {
+    if (options_.host_emulation)
+      std::memcpy(dst, src, bytes);
+    else
+      check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream_), "cudaMemcpyAsync");
+  }
+  void zero(void* dst, std::size_t bytes) {
+    if (options_.host_emulation)
+      std::memset(dst, 0, bytes);
+    else
+      check(cudaMemsetAsync(dst, 0, bytes, stream_), "cudaMemsetAsync");
+  }
+
+  /// The frame's work, in stream order (tvl1_multiscale.hpp step for step).
+  void enqueue_frame() {
+    const Tvl1Params& p = config_.params;
+    const bool f16 = storage_ == cuda::Storage::f16;
+    const int w = b_.width, h = b_.height;
+    const std::size_t n = std::size_t(w) * h;
+    float* raw = b_.raw.as<float>();
+    float* tmp = b_.tmp.as<float>();
+    float* smooth = b_.smooth.as<float>();
+
+    copy(raw, b_.host_in.as(), 2 * n * sizeof(float));
+    // 1. Joint normalisation to [0, 255] (inside the row pass) and presmoothing.
+    fk::minmax_pair(raw, raw + n, n, b_.minmax_scratch.as<float>(), b_.minmax.as<float>(), exec_);
+    fk::gaussian_pair(raw, raw + n, tmp, tmp + n, b_.levels[0].i0.as<float>(),
+                      b_.levels[0].i1.as<float>(), w, h, presmooth_taps_, b_.minmax.as<float>(),
+                      exec_);
+    // 2. The pyramid by zoom_out.
+    for (std::size_t s = 1; s < b_.levels.size(); ++s) {
+      const Level& a = b_.levels[s - 1];
+      const Level& z = b_.levels[s];
+      fk::gaussian_pair(a.i0.as<float>(), a.i1.as<float>(), tmp, tmp + n, smooth, smooth + n,
+                        a.width, a.height, zoom_taps_, nullptr, exec_);
+      fk::zoom_out_sample_pair(smooth, smooth + n, a.width, a.height, z.i0.as<float>(),
+                               z.i1.as<float>(), z.width, z.height, p.zoom, exec_);
+    }
+    // 3. Coarse to fine.
+    int cur = 0;
+    {
+      const Level& c = b_.levels.back();
+      zero(b_.u[cur].as(), std::size_t(c.width) * c.height * pair_bytes());
+    }
+    const float factor = static_cast<float>(1.0 / p.zoom);
+    for (int s = int(b_.levels.size()) - 1; s >= 0; --s) {
+      const Level& l = b_.levels[std::size_t(s)];
+      const std::size_t ln = std::size_t(l.width) * l.height;
+      fk::packed_gradient(l.i1.as<float>(), l.width, l.height, b_.i1g.as<float4>(), exec_);
+      zero(b_.p1.as(), ln * pair_bytes());
+      zero(b_.p2.as(), ln * pair_bytes());
+      cuda::DeviceFields f;
+      f.width = l.width;
+      f.height = l.height;
+      f.storage = storage_;
+      f.grad = b_.grad.as();
+      f.rho_c = b_.rho_c.as();
+      f.u = b_.u[cur].as();
+      f.p1 = b_.p1.as();
+      f.p2 = b_.p2.as();
+      for (int k = 0; k < p.n_warpings; ++k) {
+        fk::warp(f16, l.i0.as<float>(), b_.i1g.as<float4>(), l.width, l.height, f.u, f.grad,
+                 f.rho_c, exec_);
+        schedule_->run(f, p.iterations, stream_);
+      }
+      if (s == 0) break;
+      const Level& finer = b_.levels[std::size_t(s - 1)];
+      fk::zoom_in_flow(f16, b_.u[cur].as(), l.width, l.height, b_.u[1 - cur].as(), finer.width,
+                       finer.height, factor, exec_);
+      cur = 1 - cur;
+    }
+    fk::flow_to_planar(f16, b_.u[cur].as(), w, h, b_.flow.as<float>(), exec_);
+    copy(b_.host_out.as(), b_.flow.as(), 2 * n * sizeof(float));
+  }
+
+  /// Records enqueue_frame() into a graph; on any failure leaves the stream usable, remembers
+  /// the failure and runs without a graph from then on.
+  void capture_graph() {
+    check(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal),
+          "cudaStreamBeginCapture");
+    cudaGraph_t graph = nullptr;
+    try {
+      enqueue_frame();
+    } catch (const std::exception&) {
+      cudaStreamEndCapture(stream_, &graph);
+      if (graph) cudaGraphDestroy(graph);
+      cudaGetLastError();
+      graph_failed_ = true;
+      return;
+    }
+    const cudaError_t e = cudaStreamEndCapture(stream_, &graph);
+    if (e != cudaSuccess || !graph ||
+        cudaGraphInstantiateWithFlags(&graph_exec_, graph, 0) != cudaSuccess) {
+      cudaGetLastError();
+      graph_exec_ = nullptr;
+      graph_failed_ = true;
+    }
+    if (graph) cudaGraphDestroy(graph);
+  }
+
+  void reset_graph() {
+    if (graph_exec_) cudaGraphExecDestroy(graph_exec_);
+    graph_exec_ = nullptr;
+  }
+
+  Config config_;
+  std::unique_ptr<cuda::IterationSchedule> schedule_;
+  cuda::FrameOptions options_;
+  cuda::Storage storage_ = cuda::Storage::f32;
+  fk::GaussTaps presmooth_taps_, zoom_taps_;
+  cudaStream_t stream_ = nullptr;
+  fk::Exec exec_;
+  FrameBuffers b_;
+  cudaGraphExec_t graph_exec_ = nullptr;
+  bool graph_failed_ = false;
+  long frames_at_size_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<FlowSolver> make_cuda_frame_solver(
+    const Config& config, std::unique_ptr<cuda::IterationSchedule> schedule,
+    const cuda::FrameOptions& options) {
+  return std::make_unique<CudaFrameSolver>(config, std::move(schedule), options);
+}
+
+}  // namespace flowtune

@@ -1,0 +1,58 @@
+// The whole TV-L1 frame on the GPU (IPOL 2013 multiscale driver, Sanchez Perez et al.;
+// kernels/tvl1_multiscale.hpp mirrored in float by kernels/cuda/frame) around one variant's
+// schedule of the inner iterations (Romera et al. 2023, sec. 3.3).
+#pragma once
+
+#include <memory>
+
+#include "variants/config.hpp"
+#include "variants/cuda/device_fields.hpp"
+#include "variants/variant.hpp"
+
+namespace flowtune {
+
+namespace cuda {
+
+/// How the frame pipeline runs; the defaults are the production path.
+struct FrameOptions {
+  /// Capture the whole frame (input copy, pyramid, every scale's warpings and iterations,
+  /// output copy) in a CUDA Graph once per frame size (after one direct warm-up frame, which
+  /// lets the schedule allocate its scratch) and replay it: one graph launch per frame
+  /// instead of ~25 + 2 x iterations x warpings x scales kernel launches. If capture fails
+  /// (a schedule that is not capturable), the solver falls back to direct launches.
+  bool use_cuda_graph = true;
+  /// Run every frame stage's per-pixel code on the host, on host memory (no GPU needed): a
+  /// test seam. The schedule must then work on host pointers and ignore the stream.
+  bool host_emulation = false;
+};
+
+}  // namespace cuda
+
+/// The whole TV-L1 frame on the GPU around an iteration schedule; compute() = one host call.
+///
+/// compute(i0, i1) copies the two frames to the device, then on the device: joint
+/// normalisation to [0, 255], Gaussian presmoothing (config.params.presmoothing_sigma), the
+/// pyramid (n_scales levels by zoom_out: Gaussian pre-filter of sigma 0.6 sqrt(1/zoom^2 - 1)
+/// then bicubic sampling; stops before a side < 4 px), and from the coarsest scale to the
+/// finest: centred gradient of I1, p = 0, n_warpings x {bicubic warping of I1 and its
+/// gradient at x + u0 (clamp-to-edge) giving grad and rho_c in the schedule's storage;
+/// schedule.run(fields, config.params.iterations)}, then the flow zoom_in-ed to the next scale
+/// times 1/zoom; finally the flow is copied back. Only the two frames and the flow cross the
+/// bus; every buffer is allocated once per frame size and reused.
+///
+/// Unlike the CPU reference, the GPU path runs exactly config.params.iterations iterations
+/// per warping: config.params.epsilon is ignored (no stopping test, which would need a
+/// device-to-host read per iteration).
+///
+/// Precision: the images, pyramid and gradients are float; grad, rho_c, u, p are stored as
+/// the schedule's storage (storage_of(config.precision): float2/float or half2/half),
+/// converted on the device. Frames: equal sizes, any range (normalised jointly), else
+/// compute() throws std::invalid_argument naming cuda_frame_solver. Throws
+/// std::invalid_argument for a null schedule or invalid params (tvl1_multiscale's rules, or a
+/// Gaussian wider than 32 taps), std::runtime_error when there is no CUDA device (unless
+/// options.host_emulation) or a CUDA call fails (message names the call and the error).
+std::unique_ptr<FlowSolver> make_cuda_frame_solver(
+    const Config& config, std::unique_ptr<cuda::IterationSchedule> schedule,
+    const cuda::FrameOptions& options = {});
+
+}  // namespace flowtune
