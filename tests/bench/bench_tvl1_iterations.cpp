@@ -1,0 +1,234 @@
+// Benchmark of the TV-L1 inner iterations of every CUDA variant x precision (Romera et al.
+// 2023, table 1 protocol): monoscale, 1 warping, 10 iterations, non-constant images, square
+// sizes 128^2 .. 4096^2, a small sweep of tunables. Manual time from CUDA events.
+// Counters: ns_per_px, GB/s (60 B/px per 10 iterations in f32, 30 in f16/mixed: DESIGN's
+// count - read grad x2, rho_c, u x2, p x4, write u x2, p x4 once per 10 fused iterations),
+// GFLOP/s (kFlopsPerPixelIteration). The memory floor comes from a device-to-device copy in
+// the same run. At the end a Markdown table (best tunables per variant x precision and size)
+// is printed and, when $FLOWTUNE_BENCH_MD is set, written there.
+#include <benchmark/benchmark.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "variants/cuda/cuda_driver.hpp"
+#include "variants/cuda/device_fields.hpp"
+
+using flowtune::Config;
+using namespace flowtune::cuda;
+
+namespace {
+
+constexpr int kIterations = 10;
+/// Floating-point operations per pixel and iteration, counted from tvl1_math.cuh (update_u:
+/// rho 4, |grad|^2 3, threshold 2, v 4, divergence 6, u 4; update_p: gradients 4, norms 6 +
+/// 2 sqrt, denominators 4 + 2 rcp, p 12), a sqrt, rcp or division counted as one.
+constexpr double kFlopsPerPixelIteration = 53;
+const std::vector<int> kSizes = {128, 256, 512, 1024, 2048, 4096};
+
+double bytes_per_px(const std::string& precision) {
+  return precision == "f32" ? 60.0 : 30.0;
+}
+
+struct Sweep {
+  std::string variant;
+  std::vector<std::map<std::string, int>> tunables;
+};
+
+std::vector<Sweep> sweeps() {
+  return {
+      {"global",
+       {{{"block_x", 32}, {"block_y", 4}},
+        {{"block_x", 64}, {"block_y", 4}},
+        {{"block_x", 32}, {"block_y", 8}},
+        {{"block_x", 128}, {"block_y", 2}},
+        {{"block_x", 64}, {"block_y", 8}}}},
+      {"shared_fusion",
+       {{{"block_x", 32}, {"block_y", 8}},
+        {{"block_x", 64}, {"block_y", 8}},
+        {{"block_x", 32}, {"block_y", 16}},
+        {{"block_x", 128}, {"block_y", 4}},
+        {{"block_x", 64}, {"block_y", 16}}}},
+  };
+}
+
+/// Device fields of one size and storage, random non-constant content.
+struct Fields {
+  std::vector<void*> buffers;
+  DeviceFields f;
+  Fields(int n, Storage storage) {
+    const std::size_t px = std::size_t(n) * n, pair = storage == Storage::f32 ? 8 : 4;
+    f.width = f.height = n;
+    f.storage = storage;
+    std::mt19937 rng(42u + unsigned(n));
+    auto upload = [&](void** dst, std::size_t count, float amp) {
+      std::uniform_real_distribution<float> d(-amp, amp);
+      check_cuda(cudaMalloc(dst, count * (pair / 2)), "cudaMalloc");
+      buffers.push_back(*dst);
+      if (storage == Storage::f32) {
+        std::vector<float> h(count);
+        for (auto& v : h) v = d(rng);
+        check_cuda(cudaMemcpy(*dst, h.data(), count * 4, cudaMemcpyHostToDevice), "upload");
+      } else {
+        std::vector<__half> h(count);
+        for (auto& v : h) v = __float2half(d(rng));
+        check_cuda(cudaMemcpy(*dst, h.data(), count * 2, cudaMemcpyHostToDevice), "upload");
+      }
+    };
+    upload(&f.grad, 2 * px, 40.f);
+    upload(&f.rho_c, px, 20.f);
+    upload(&f.u, 2 * px, 2.f);
+    upload(&f.p1, 2 * px, 0.5f);
+    upload(&f.p2, 2 * px, 0.5f);
+  }
+  ~Fields() {
+    for (void* b : buffers) cudaFree(b);
+  }
+};
+
+struct Result {
+  std::string label;
+  double ns_per_px = 0;
+};
+std::map<std::string, Result> g_best;  // "variant precision size" -> best result
+double g_copy_bytes_per_s = 0;
+
+/// Median of per-run times.
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+void bench_schedule(benchmark::State& state, Config config, int n) {
+  try {
+    auto schedule = make_iteration_schedule(config);
+    Fields fields(n, storage_of(config.precision));
+    cudaEvent_t start, stop;
+    check_cuda(cudaEventCreate(&start), "event");
+    check_cuda(cudaEventCreate(&stop), "event");
+    schedule->run(fields.f, kIterations, nullptr);  // warm-up (scratch allocation, caches)
+    check_cuda(cudaDeviceSynchronize(), "warm-up");
+    std::vector<double> times_s;
+    for (auto _ : state) {
+      check_cuda(cudaEventRecord(start, nullptr), "record");
+      schedule->run(fields.f, kIterations, nullptr);
+      check_cuda(cudaEventRecord(stop, nullptr), "record");
+      check_cuda(cudaEventSynchronize(stop), "sync");
+      float ms = 0;
+      check_cuda(cudaEventElapsedTime(&ms, start, stop), "elapsed");
+      state.SetIterationTime(ms * 1e-3);
+      times_s.push_back(ms * 1e-3);
+    }
+    check_cuda(cudaGetLastError(), "launches");
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    const double px = double(n) * n, t = median(times_s);
+    const double ns_px = t * 1e9 / px;
+    state.counters["ns_per_px"] = ns_px;
+    state.counters["GB_per_s"] = bytes_per_px(config.precision) * px / t * 1e-9;
+    state.counters["GFLOP_per_s"] = kFlopsPerPixelIteration * kIterations * px / t * 1e-9;
+    const std::string key = config.variant + " " + config.precision + " " + std::to_string(n);
+    auto it = g_best.find(key);
+    if (it == g_best.end() || ns_px < it->second.ns_per_px) g_best[key] = {config.label(), ns_px};
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+  }
+}
+
+/// Device-to-device copy bandwidth (bytes read + written per second) of a 1 GiB buffer.
+double measure_copy_bandwidth() {
+  const std::size_t bytes = std::size_t(1) << 30;
+  void *a = nullptr, *b = nullptr;
+  check_cuda(cudaMalloc(&a, bytes), "cudaMalloc");
+  check_cuda(cudaMalloc(&b, bytes), "cudaMalloc");
+  check_cuda(cudaMemset(a, 1, bytes), "memset");
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  std::vector<double> t;
+  for (int r = 0; r < 12; ++r) {
+    cudaEventRecord(start, nullptr);
+    check_cuda(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, nullptr), "copy");
+    cudaEventRecord(stop, nullptr);
+    cudaEventSynchronize(stop);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, start, stop);
+    if (r >= 2) t.push_back(ms * 1e-3);
+  }
+  cudaFree(a);
+  cudaFree(b);
+  return 2.0 * double(bytes) / median(t);
+}
+
+std::string markdown_table() {
+  std::ostringstream os;
+  cudaDeviceProp prop{};
+  cudaGetDeviceProperties(&prop, 0);
+  os << "## TV-L1 inner iterations, " << prop.name << " (monoscale, 1 warping, " << kIterations
+     << " iterations)\n\n";
+  os << "Copy bandwidth (device-to-device, read + write): " << g_copy_bytes_per_s * 1e-9
+     << " GB/s; floor = bytes/px (60 f32, 30 f16/mixed) / copy bandwidth.\n\n";
+  os << "| size | variant | precision | best tunables | ns/px | x floor | speed-up vs global f32 "
+        "|\n";
+  os << "|---|---|---|---|---|---|---|\n";
+  for (int n : kSizes) {
+    const auto base = g_best.find("global f32 " + std::to_string(n));
+    for (const auto& s : sweeps())
+      for (const std::string p : {"f32", "f16", "mixed"}) {
+        auto it = g_best.find(s.variant + " " + p + " " + std::to_string(n));
+        if (it == g_best.end()) continue;
+        const double floor_ns = bytes_per_px(p) / g_copy_bytes_per_s * 1e9;
+        char line[512];
+        std::snprintf(line, sizeof line, "| %d^2 | %s | %s | %s | %.4f | %.1f | %.2f |\n", n,
+                      s.variant.c_str(), p.c_str(), it->second.label.c_str(), it->second.ns_per_px,
+                      it->second.ns_per_px / floor_ns,
+                      base == g_best.end() ? 0.0 : base->second.ns_per_px / it->second.ns_per_px);
+        os << line;
+      }
+  }
+  return os.str();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (!device_available()) {
+    std::printf("bench_tvl1_iterations: no CUDA device, nothing to measure\n");
+    return 0;
+  }
+  g_copy_bytes_per_s = measure_copy_bandwidth();
+  std::printf("copy bandwidth: %.1f GB/s\n", g_copy_bytes_per_s * 1e-9);
+  for (int n : kSizes)
+    for (const auto& s : sweeps())
+      for (const std::string p : {"f32", "f16", "mixed"})
+        for (const auto& t : s.tunables) {
+          Config c;
+          c.variant = s.variant;
+          c.precision = p;
+          c.tunables = t;
+          c.params.n_scales = 1;
+          c.params.n_warpings = 1;
+          c.params.iterations = kIterations;
+          benchmark::RegisterBenchmark((c.label() + " " + std::to_string(n)).c_str(),
+                                       [c, n](benchmark::State& st) { bench_schedule(st, c, n); })
+              ->UseManualTime()
+              ->MinTime(0.05)
+              ->Unit(benchmark::kMicrosecond);
+        }
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  const std::string table = markdown_table();
+  std::printf("\n%s", table.c_str());
+  if (const char* path = std::getenv("FLOWTUNE_BENCH_MD")) std::ofstream(path) << table;
+  return 0;
+}
