@@ -177,7 +177,13 @@ void export_tuned_header(const db::Repository& repo, const std::string& board, O
     throw std::runtime_error(repo.path() + ": board '" + board +
                              "' has no measurements on dataset '" + chosen + "'");
   }
-  const db::MeasuredConfig best = select_config(measured, objective);
+  db::MeasuredConfig best;
+  try {
+    best = select_config(measured, objective);
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(repo.path() + ": board '" + board + "', dataset '" + chosen +
+                             "': " + e.what());
+  }
   detail::write_text_file(out_path, tuned_header_text(best, board, objective));
 }
 

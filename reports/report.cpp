@@ -154,7 +154,7 @@ std::string report_md(const std::string& board, const std::string& db_path,
   std::ostringstream s;
   s << "# flowtune report: board `" << md_cell(board) << "`\n\n"
     << "Database: `" << md_cell(db_path) << "`. " << n_measured << " measured configs, "
-    << pruned.size() << " pruned configs, " << runs.size() << " runs.\n\n"
+    << pruned.size() << " pruned configs, " << runs.size() << " run(s).\n\n"
     << "Files: [runs.csv](runs.csv), [measurements.csv](measurements.csv), "
        "[pruned.csv](pruned.csv), [pareto.csv](pareto.csv), "
        "[pareto_time_aepe.svg](pareto_time_aepe.svg).\n\n"

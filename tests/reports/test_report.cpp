@@ -112,7 +112,7 @@ TEST_F(ReportTest, WritesAllFilesWithTheRightRowCounts) {
   EXPECT_EQ(count_of(svg, "r=\"4\" fill=\"#d32f2f\""), 3u + 1u);
   const std::string md = read_all(out / "report.md");
   for (const char* part :
-       {"board `host`", "5 measured configs, 2 pruned configs, 2 runs",
+       {"board `host`", "5 measured configs, 2 pruned configs, 2 run(s)",
         "Pareto front: time vs AEPE (3 configs)", "interrupted", "tile_x 4096 > frame width 640",
         "| time | kokkos_global tile_x=8 |", "| aepe | kokkos_global tile_x=64 |"}) {
     EXPECT_NE(md.find(part), std::string::npos) << "missing: " << part;
