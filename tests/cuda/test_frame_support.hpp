@@ -6,6 +6,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -26,14 +27,22 @@ inline bool have_cuda_device() {
   return ok;
 }
 
-/// Middlebury folders: the repo's (RubberWhale, Grove2) and the shared one (8 sequences);
-/// $FLOWTUNE_SHARED_DATA overrides the shared data root (the device machine carries a copy).
+/// Middlebury folders: the repo's (RubberWhale, Grove2) and the shared one (8 sequences).
+/// $FLOWTUNE_REPO_DATA / $FLOWTUNE_SHARED_DATA override the compiled-in roots (the device
+/// machine holds the checkout elsewhere and gets the shared data carried); without them a
+/// compiled-in root that does not exist falls back to ./data (the device scripts run in the
+/// repository root).
+inline std::string data_root(const char* env_name, const char* compiled) {
+  const char* env = std::getenv(env_name);
+  if (env && *env) return env;
+  if (std::filesystem::exists(compiled)) return compiled;
+  return "data";
+}
 inline std::string repo_middlebury_dir() {
-  return std::string(FLOWTUNE_TEST_REPO_DATA) + "/middlebury";
+  return data_root("FLOWTUNE_REPO_DATA", FLOWTUNE_TEST_REPO_DATA) + "/middlebury";
 }
 inline std::string shared_middlebury_dir() {
-  const char* env = std::getenv("FLOWTUNE_SHARED_DATA");
-  return std::string(env && *env ? env : FLOWTUNE_TEST_SHARED_DATA) + "/middlebury";
+  return data_root("FLOWTUNE_SHARED_DATA", FLOWTUNE_TEST_SHARED_DATA) + "/middlebury";
 }
 
 /// Uniform random intensities in [lo, hi), width x height.
