@@ -1,0 +1,64 @@
+#include "tuner/constraints.hpp"
+
+#include <stdexcept>
+
+namespace flowtune {
+
+int qfloat_bytes(const std::string& precision) {
+  if (precision == "f32") return 8;
+  if (precision == "f16" || precision == "mixed") return 4;
+  throw std::invalid_argument("qfloat_bytes: unknown precision '" + precision +
+                              "' (f32, f16, mixed)");
+}
+
+std::int64_t shared_pipeline_shared_bytes(int qfloat, int w, int depth) {
+  if (qfloat <= 0 || w <= 0 || depth < 0)
+    throw std::invalid_argument(
+        "shared_pipeline_shared_bytes: need qfloat > 0, w > 0, depth >= 0; got " +
+        std::to_string(qfloat) + ", " + std::to_string(w) + ", " + std::to_string(depth));
+  return static_cast<std::int64_t>(qfloat) * 6 * w * (static_cast<std::int64_t>(depth) + 1);
+}
+
+ConstraintCheck check_constraints(const Board& board, const Variant& variant,
+                                  const Config& config) {
+  ConstraintCheck out;
+  const std::string label = config.label();
+  if (auto why = variant.invalid_reason(config)) {
+    out.prune_reason = label + ": " + *why;
+    return out;
+  }
+  if (variant.target() != board.target) {
+    out.prune_reason = label + ": " + variant.target() + " variant " + variant.name() +
+                       " cannot run on " + board.target + " board " + board.name;
+    return out;
+  }
+  if (board.target != "cuda") return out;
+
+  std::vector<KernelResources> resources;
+  try {
+    resources = variant.resources(config, board.arch());
+  } catch (const std::exception& e) {
+    out.prune_reason = label + ": build for " + board.arch() + " failed: " + e.what();
+    return out;
+  }
+  auto it = config.tunables.find("optin");
+  const bool optin = it != config.tunables.end() && it->second != 0;
+  for (const auto& r : resources) {
+    KernelOccupancy k{r, occupancy(board.limits, r, -1, optin)};
+    out.kernels.push_back(k);
+    if (!k.occupancy.error.empty() && !out.prune_reason) {
+      std::string reason = label + ": " + k.occupancy.error + " on " + board.name;
+      if (resources.size() > 1) reason += " (kernel " + r.kernel + ")";
+      if (r.estimated) reason += " (resources estimated from an " + r.built_for + " build)";
+      out.prune_reason = reason;
+    }
+  }
+  return out;
+}
+
+std::optional<std::string> prune_reason(const Board& board, const Variant& variant,
+                                        const Config& config) {
+  return check_constraints(board, variant, config).prune_reason;
+}
+
+}  // namespace flowtune

@@ -1,0 +1,51 @@
+// Pruning: which configs cannot run on a board, and why (before anything is measured).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "boards/board.hpp"
+#include "tuner/occupancy.hpp"
+#include "variants/config.hpp"
+#include "variants/variant.hpp"
+
+namespace flowtune {
+
+/// Bytes per element pair of the Shared_pipeline buffers: 8 for float2 (f32), 4 for half2
+/// (f16 and mixed, which store f16). Throws std::invalid_argument for another precision.
+int qfloat_bytes(const std::string& precision);
+
+/// Dynamic shared memory of Shared_pipeline, Romera et al. 2023 eq. 4:
+/// Q = Qfloat * 6 * w * (P + 1) bytes, with qfloat_bytes 8 (float2) or 4 (half2), w the
+/// threads of the 1D block and P = depth the pipeline depth. Example: f32, w = 128, P = 5:
+/// 36864 bytes (36 KiB). Throws std::invalid_argument for w <= 0, depth < 0 or qfloat <= 0.
+std::int64_t shared_pipeline_shared_bytes(int qfloat_bytes, int w, int depth);
+
+/// Occupancy of one kernel of a config on a board.
+struct KernelOccupancy {
+  KernelResources resources;
+  OccupancyResult occupancy;
+};
+
+/// Everything the constraint check found for one config.
+struct ConstraintCheck {
+  std::optional<std::string> prune_reason;  ///< nullopt = keep
+  std::vector<KernelOccupancy> kernels;     ///< per kernel (cuda configs that got resources)
+};
+
+/// The constraint check of prune_reason(), with the per-kernel occupancy kept for reports.
+ConstraintCheck check_constraints(const Board& board, const Variant& variant, const Config& config);
+
+/// nullopt = keep; else the human-readable reason, prefixed by config.label(), e.g.
+/// "shared_pipeline f32 w=256 depth=7: needs 96 KiB shared memory > 48 KiB per block on agx".
+/// Checks, in order: variant.invalid_reason(config); the target (a cpu variant on a cuda
+/// board and vice versa); then, for cuda, variant.resources(config, board.arch()) (a build
+/// failure is a reason) and occupancy() of every kernel on board.limits with the config's
+/// "optin" tunable (0 when absent). Resources estimated on a stand-in arch are flagged
+/// in the reason ("resources estimated from an sm_75 build").
+std::optional<std::string> prune_reason(const Board& board, const Variant& variant,
+                                        const Config& config);
+
+}  // namespace flowtune
