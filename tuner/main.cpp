@@ -1,6 +1,9 @@
-#include <cstdio>
+// `tune`: the flowtune command line (see tuner/cli.hpp and the README).
+#include <string>
+#include <vector>
 
-int main() {
-  std::puts("flowtune");
-  return 0;
+#include "tuner/cli.hpp"
+
+int main(int argc, char** argv) {
+  return flowtune::cli::run(std::vector<std::string>(argv + 1, argv + argc));
 }

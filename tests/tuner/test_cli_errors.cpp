@@ -1,0 +1,102 @@
+// Bad input gets a clear error naming the file and the problem, and a non-zero exit code.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+
+namespace flowtune {
+namespace {
+namespace fs = std::filesystem;
+
+struct Result {
+  int exit_code;
+  std::string output;
+};
+
+Result run_tune(const std::string& args) {
+  const std::string cmd = std::string(FLOWTUNE_TUNE_EXE) + " " + args + " 2>&1";
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
+  std::string out;
+  std::array<char, 512> buf{};
+  while (std::fgets(buf.data(), int(buf.size()), pipe.get())) out += buf.data();
+  const int status = pclose(pipe.release());
+  return {WEXITSTATUS(status), out};
+}
+
+class CliErrors : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("flowtune_cli_" + std::to_string(getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  std::string seq(const std::string& file) const {
+    return std::string(FLOWTUNE_TEST_REPO_DATA) + "/middlebury/RubberWhale/" + file;
+  }
+  fs::path dir_;
+};
+
+TEST_F(CliErrors, UnknownBoard) {
+  const Result r = run_tune("--board no_such_board --db " + path("a.db"));
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("no_such_board"), std::string::npos) << r.output;
+}
+
+TEST_F(CliErrors, UnreadableBoardFile) {
+  const std::string board = path("broken.toml");
+  std::ofstream(board) << "name = \"broken\"\n[[[ not toml\n";
+  const Result r = run_tune("space --board " + board);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("broken.toml"), std::string::npos) << r.output;
+}
+
+TEST_F(CliErrors, MissingPng) {
+  const Result r = run_tune("flow " + path("nope.png") + " " + seq("frame11.png") + " -o " + path("f.flo"));
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("nope.png"), std::string::npos) << r.output;
+}
+
+TEST_F(CliErrors, CorruptPng) {
+  const std::string bad = path("bad.png");
+  std::ofstream(bad) << "\x89PNG\r\n\x1a\n garbage that is not a PNG stream";
+  const Result r = run_tune("flow " + bad + " " + seq("frame11.png") + " -o " + path("f.flo"));
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("bad.png"), std::string::npos) << r.output;
+}
+
+TEST_F(CliErrors, FramesOfDifferentSizes) {
+  const std::string grove = std::string(FLOWTUNE_TEST_REPO_DATA) + "/middlebury/Grove2/frame11.png";
+  const Result r = run_tune("flow " + seq("frame10.png") + " " + grove + " -o " + path("f.flo"));
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("different sizes"), std::string::npos) << r.output;
+}
+
+TEST_F(CliErrors, BadFlo) {
+  const std::string bad = path("bad.flo");
+  std::ofstream(bad) << "NOPE and more bytes";
+  const Result r = run_tune("flow --iterations 1 --n-scales 1 " + seq("frame10.png") + " " +
+                            seq("frame11.png") + " -o " + path("f.flo") + " --gt " + bad);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("bad.flo"), std::string::npos) << r.output;
+}
+
+TEST_F(CliErrors, DbPathNotWritable) {
+  const std::string db = path("no_such_dir/sub/x.db");
+  const Result r = run_tune("--board host --db " + db);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("x.db"), std::string::npos) << r.output;
+}
+
+TEST_F(CliErrors, UnknownOptionIsAUsageError) {
+  const Result r = run_tune("--no-such-option");
+  EXPECT_EQ(r.exit_code, 2);
+}
+
+}  // namespace
+}  // namespace flowtune

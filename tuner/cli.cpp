@@ -1,0 +1,49 @@
+#include "tuner/cli.hpp"
+
+#include <iostream>
+
+namespace flowtune::cli {
+namespace {
+
+constexpr const char* kHelp =
+    "flowtune: autotuning and design-space exploration of TV-L1 optical flow\n"
+    "\n"
+    "  tune [--board B] [options]        tune, store every result, print the Pareto front\n"
+    "  tune boards [show NAME]           list the board profiles / print one\n"
+    "  tune space --board B              the space with the reason for every pruned config\n"
+    "  tune export --board B --objective time|aepe|energy -o tuned.h\n"
+    "  tune report --board B -o DIR      Pareto report (CSV, Markdown, SVG) from the DB\n"
+    "  tune flow [--tuned H] I0.png I1.png -o flow.flo [--viz flow.png]\n"
+    "\n"
+    "`tune SUBCOMMAND --help` gives the options of each.";
+
+}  // namespace
+
+int run(const std::vector<std::string>& args) {
+  try {
+    if (!args.empty()) {
+      const std::string& sub = args.front();
+      const std::vector<std::string> rest(args.begin() + 1, args.end());
+      if (sub == "help") {
+        std::cout << kHelp << '\n';
+        return 0;
+      }
+      if (sub == "tune") return run_tune(rest);
+      if (sub == "boards") return run_boards(rest);
+      if (sub == "space") return run_space(rest);
+      if (sub == "export") return run_export(rest);
+      if (sub == "report") return run_report(rest);
+      if (sub == "flow") return run_flow(rest);
+      if (sub.rfind("-", 0) != 0) throw UsageError("unknown sub-command '" + sub + "'\n" + kHelp);
+    }
+    return run_tune(args);
+  } catch (const UsageError& e) {
+    std::cerr << "tune: " << e.what() << '\n';
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "tune: error: " << e.what() << '\n';
+    return 1;
+  }
+}
+
+}  // namespace flowtune::cli

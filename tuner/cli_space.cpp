@@ -1,0 +1,73 @@
+#include <iomanip>
+#include <iostream>
+
+#include "boards/board.hpp"
+#include "tuner/cli.hpp"
+#include "tuner/cli_options.hpp"
+#include "tuner/constraints.hpp"
+#include "tuner/occupancy.hpp"
+#include "variants/variant.hpp"
+
+namespace flowtune::cli {
+namespace {
+
+// "blocks/SM 2 (limited by shared_memory), occupancy 25%" over the config's kernels (the
+// kernel with the fewest resident blocks decides).
+std::string occupancy_text(const Board& board, const Variant& variant, const Config& config) {
+  const std::vector<KernelResources> resources = variant.resources(config, board.arch());
+  if (resources.empty()) return "";
+  const bool optin = config.tunables.count("optin") && config.tunables.at("optin") != 0;
+  OccupancyResult worst;
+  worst.active_blocks_per_sm = -1;
+  std::string kernel;
+  for (const KernelResources& r : resources) {
+    const OccupancyResult o = occupancy(board.limits, r, -1, optin);
+    if (worst.active_blocks_per_sm < 0 || o.active_blocks_per_sm < worst.active_blocks_per_sm) {
+      worst = o;
+      kernel = r.kernel;
+    }
+  }
+  std::ostringstream os;
+  os << "blocks/SM " << worst.active_blocks_per_sm << " (" << kernel << ", limited by "
+     << worst.limited_by << "), occupancy " << int(worst.occupancy * 100 + 0.5) << "%"
+     << (resources.front().estimated ? " [estimated: built for " + resources.front().built_for + "]" : "");
+  return os.str();
+}
+
+}  // namespace
+
+int run_space(const std::vector<std::string>& args) {
+  std::string board_name = "host";
+  bool pruned_only = false;
+  SpaceArgs space;
+  space.iterations = "10";
+  po::options_description desc("space options");
+  desc.add_options()("help,h", "this help")
+      ("board", po::value(&board_name)->default_value(board_name), "board profile name, a .toml path, or auto")
+      ("pruned-only", po::bool_switch(&pruned_only), "print only the pruned configs");
+  add_space_options(desc, space);
+  po::variables_map vm;
+  if (parse(args, desc, {}, vm, "tune space --board B [--variant V] [options]")) return 0;
+  const Board board = load_board(resolve_board(board_name));
+  const std::vector<Config> configs = enumerate_space(board, to_space_options(space));
+  std::size_t kept = 0, pruned = 0;
+  for (const Config& c : configs) {
+    const Variant& variant = *find_variant(c.variant);
+    const std::optional<std::string> reason = prune_reason(board, variant, c);
+    if (reason) {
+      ++pruned;
+      std::cout << "pruned  " << *reason << '\n';
+    } else {
+      ++kept;
+      if (!pruned_only) std::cout << "kept    " << c.label() << "  " << occupancy_text(board, variant, c) << '\n';
+    }
+  }
+  std::cout << "board " << board.name << ": " << configs.size() << " configs, " << kept << " kept, "
+            << pruned << " pruned\n";
+  if (board.target == "cuda")
+    std::cout << "clock dimension: " << board.gpu_clocks_mhz.size()
+              << " supported clocks, explored only with `tune --allow-clock-control`\n";
+  return 0;
+}
+
+}  // namespace flowtune::cli
