@@ -11,6 +11,13 @@
 namespace flowtune::cli {
 namespace {
 
+std::string join_factors(const OccupancyResult& o) {
+  if (o.limiting_factors.empty()) return o.limited_by;
+  std::string s;
+  for (const std::string& f : o.limiting_factors) s += (s.empty() ? "" : " = ") + f;
+  return s;
+}
+
 // "blocks/SM 2 (limited by shared_memory), occupancy 25%" over the config's kernels (the
 // kernel with the fewest resident blocks decides).
 std::string occupancy_text(const Board& board, const Variant& variant, const Config& config) {
@@ -29,7 +36,7 @@ std::string occupancy_text(const Board& board, const Variant& variant, const Con
   }
   std::ostringstream os;
   os << "blocks/SM " << worst.active_blocks_per_sm << " (" << kernel << ", limited by "
-     << worst.limited_by << "), occupancy " << int(worst.occupancy * 100 + 0.5) << "%"
+     << join_factors(worst) << "), occupancy " << int(worst.occupancy * 100 + 0.5) << "%"
      << (resources.front().estimated ? " [estimated: built for " + resources.front().built_for + "]" : "");
   return os.str();
 }

@@ -1,0 +1,82 @@
+// Issue 4: on an H100/H200, for every buildable config of the board's space, the occupancy
+// model's blocks/SM equals the driver's cuOccupancyMaxActiveBlocksPerMultiprocessor.
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "boards/board.hpp"
+#include "tuner/constraints.hpp"
+#include "tuner/occupancy.hpp"
+#include "tuner/space.hpp"
+#include "variants/cuda/cuda_driver.hpp"
+#include "variants/cuda/cuda_variant.hpp"
+#include "variants/cuda/nvrtc_build.hpp"
+
+namespace flowtune {
+namespace {
+
+using OccupancyFn = decltype(&::cuOccupancyMaxActiveBlocksPerMultiprocessor);
+
+OccupancyFn driver_occupancy() {
+  void* p = nullptr;
+  cudaDriverEntryPointQueryResult status{};
+#if CUDART_VERSION >= 12050
+  const cudaError_t e = cudaGetDriverEntryPointByVersion(
+      "cuOccupancyMaxActiveBlocksPerMultiprocessor", &p, 12000, cudaEnableDefault, &status);
+#else
+  const cudaError_t e = cudaGetDriverEntryPoint("cuOccupancyMaxActiveBlocksPerMultiprocessor", &p,
+                                                cudaEnableDefault, &status);
+#endif
+  return e == cudaSuccess && status == cudaDriverEntryPointSuccess ? reinterpret_cast<OccupancyFn>(p)
+                                                                    : nullptr;
+}
+
+// The board profile of the present device's arch (sm_90 -> h200, same limits as h100).
+Board board_for(const std::string& arch) {
+  for (const std::string& name : list_boards()) {
+    const Board b = load_board(name);
+    if (b.target == "cuda" && b.arch() == arch) return b;
+  }
+  throw std::runtime_error("no board profile for " + arch);
+}
+
+TEST(OccupancyOnDevice, ModelEqualsDriverForEveryBuildableConfig) {
+  if (!cuda::device_available()) GTEST_SKIP() << "no CUDA device";
+  const OccupancyFn occupancy_fn = driver_occupancy();
+  ASSERT_NE(occupancy_fn, nullptr);
+  const std::string arch = cuda::current_device_arch();
+  const Board board = board_for(arch);
+  SpaceOptions options;
+  options.iterations = {10};
+  int compared = 0;
+  for (const Config& config : enumerate_space(board, options)) {
+    const auto* variant = dynamic_cast<const cuda::CudaVariant*>(find_variant(config.variant));
+    ASSERT_NE(variant, nullptr);
+    const ConstraintCheck check = check_constraints(board, *variant, config);
+    if (check.prune_reason) continue;
+    const auto build = cuda::nvrtc_build(cuda::device_source_of(config.variant),
+                                         cuda::nvrtc_defines(config), arch);
+    const cuda::LoadedModule module(build->cubin);
+    for (const KernelOccupancy& k : check.kernels) {
+      const KernelResources& r = k.resources;
+      if (r.dynamic_shared_bytes > board.limits.shared_bytes_per_block_default)
+        module.set_max_dynamic_shared(r.kernel, r.dynamic_shared_bytes);
+      int blocks = -1;
+      ASSERT_EQ(occupancy_fn(&blocks, module.function(r.kernel), r.threads_per_block,
+                             std::size_t(r.dynamic_shared_bytes)),
+                CUDA_SUCCESS);
+      EXPECT_EQ(k.occupancy.active_blocks_per_sm, blocks)
+          << config.label() << " kernel " << r.kernel << ": model limited by "
+          << k.occupancy.limited_by << ", registers " << r.registers_per_thread << ", smem "
+          << r.static_shared_bytes << "+" << r.dynamic_shared_bytes;
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 0);
+  std::printf("compared %d kernels of the %s space on %s\n", compared, board.name.c_str(), arch.c_str());
+}
+
+}  // namespace
+}  // namespace flowtune
