@@ -21,8 +21,8 @@ int run_tune(const std::vector<std::string>& args) {
       ("strategy", po::value(&o.strategy)->default_value(o.strategy), "brute_force | random_sample")
       ("max-evals", po::value(&o.max_evals)->default_value(0), "random_sample: configs to measure (0 = all)")
       ("seed", po::value(&o.seed)->default_value(1), "random seed of the strategy")
-      ("min-rounds", po::value(&o.measure.min_rounds)->default_value(o.measure.min_rounds), "timed rounds per config, at least")
-      ("min-window-ms", po::value(&o.measure.min_window_ms)->default_value(o.measure.min_window_ms), "timed window per config, at least (energy needs >= 200)")
+      ("min-rounds", po::value(&o.measure.min_rounds)->default_value(o.measure.min_rounds), "timed frames per sequence, at least")
+      ("min-window-ms", po::value(&o.measure.min_window_ms)->default_value(o.measure.min_window_ms), "timed window per sequence, at least (energy needs >= 200)")
       ("allow-clock-control", po::bool_switch(&o.allow_clock_control), "explore GPU clocks by setting them (needs privileges; never on shared machines)");
   add_space_options(desc, space);
   po::variables_map vm;

@@ -42,7 +42,7 @@ db::RunInfo collect_run_info(const Board& board, const std::string& command, con
   info.command = command;
   info.dataset = dataset;
   info.git_revision = first_line_of("git -C '" FLOWTUNE_SOURCE_DIR "' describe --always --dirty 2>/dev/null");
-  if (info.git_revision.empty()) info.git_revision = "unknown";
+  if (info.git_revision.empty()) info.git_revision = FLOWTUNE_GIT_REVISION " (at build time)";
   std::array<char, 256> host{};
   info.host = gethostname(host.data(), host.size() - 1) == 0 ? std::string(host.data()) : "unknown";
   info.host += " (" + cpu_model() + ")";

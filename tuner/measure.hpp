@@ -15,19 +15,22 @@ namespace flowtune {
 /// Repetition policy (DESIGN.md "Measuring": warm-up first, repeat to a minimum window,
 /// median and spread; energy windows of at least 200 ms).
 struct MeasureOptions {
-  int warmup_rounds = 1;        ///< untimed rounds over all sequences (build, caches, clocks)
-  int min_rounds = 3;           ///< timed rounds over all sequences, at least
+  int warmup_rounds = 1;        ///< untimed frames per sequence (build, caches, graph capture)
+  int min_rounds = 3;           ///< timed frames per sequence, at least
   int max_rounds = 200;         ///< and at most
-  double min_window_ms = 200;   ///< keep repeating until the timed window lasts this long
+  double min_window_ms = 200;   ///< per sequence, keep repeating until the timed window lasts this long
 };
 
-/// Measures solver on every sequence. A round computes each sequence's frame pair once; the
-/// first warm-up round's flows give the accuracy (AEPE/AAE vs ground truth, Baker et al.
-/// 2011, via flow_error). Per round r, frame time t_r = (wall time of the round) / n_seq; the
-/// row holds median/min/max of t_r in ms, ns_per_px = median over rounds of round time /
-/// round pixels. Energy: sensor (may be nullptr) spans all timed rounds; energy_mj is per
-/// frame, nj_per_px per pixel, power_w the mean power; they stay NULL (nullopt) when there
-/// is no sensor or it cannot be read, never 0. Throws whatever the solver throws.
+/// Measures solver on every sequence, one sequence after the other (a GPU solver keeps one
+/// frame size's buffers and CUDA graph, so alternating sizes would time re-allocation).
+/// Per sequence: warm-up frames (the first one's flow gives the accuracy: AEPE/AAE vs
+/// ground truth, Baker et al. 2011, via flow_error), then timed frames until both
+/// min_rounds and min_window_ms are reached. The row holds, averaged over sequences, the
+/// median/min/max frame time in ms; ns_per_px = sum of the medians / sum of the pixels.
+/// Energy: one sensor window (>= min_window_ms) per sequence's timed frames; energy_mj is
+/// per frame, nj_per_px per pixel, power_w the mean power over the windows. sensor may be
+/// nullptr; energy stays NULL (nullopt) when there is no sensor or any window cannot be
+/// read, never 0. Throws whatever the solver throws.
 db::MeasurementRow measure_frames(FlowSolver& solver, const std::vector<Sequence>& sequences,
                                   EnergySensor* sensor, const MeasureOptions& options);
 

@@ -47,7 +47,7 @@ TEST(Measure, AccuracyTimeAndRepeatsFollowTheProtocol) {
   FixedSolver solver(FlowField(40, 30), 5);  // zero flow: AEPE = |(3,4)| = 5 px
   MeasureOptions o;
   o.warmup_rounds = 1;
-  o.min_rounds = 4;
+  o.min_rounds = 4;  // frames per sequence
   o.min_window_ms = 0;
   const db::MeasurementRow m = measure_frames(solver, {seq}, nullptr, o);
   EXPECT_NEAR(m.aepe, 5.0, 1e-6);
