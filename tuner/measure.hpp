@@ -17,7 +17,7 @@ namespace flowtune {
 struct MeasureOptions {
   int warmup_rounds = 1;        ///< untimed frames per sequence (build, caches, graph capture)
   int min_rounds = 3;           ///< timed frames per sequence, at least
-  int max_rounds = 200;         ///< and at most
+  int max_rounds = 1000000;     ///< and at most (the window normally ends the loop first)
   double min_window_ms = 200;   ///< per sequence, keep repeating until the timed window lasts this long
 };
 
