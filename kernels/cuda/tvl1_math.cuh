@@ -45,14 +45,28 @@ struct MathF32 {
   static __device__ __forceinline__ V high2(V a) { return make_float2(a.y, a.y); }
   static __device__ __forceinline__ S lo(V a) { return a.x; }
   static __device__ __forceinline__ S hi(V a) { return a.y; }
-  static __device__ __forceinline__ V sqrt2(V a) { return make_float2(sqrtf(a.x), sqrtf(a.y)); }
-  static __device__ __forceinline__ V rcp2(V a) {
-    return make_float2(__frcp_rn(a.x), __frcp_rn(a.y));
+  /// Approximate square root and reciprocal (MUFU, relative error ~2^-22, i.e. ~1 ulp): the
+  /// IEEE-rounded versions expand to ~10-20 instructions with slow paths each, and this
+  /// math is instruction-bound in the pipelined schemes. Well inside the 1e-4 relative L2
+  /// contract (DESIGN.md).
+  static __device__ __forceinline__ S sqrts(S a) {
+    float r;
+    asm("sqrt.approx.f32 %0, %1;" : "=f"(r) : "f"(a));
+    return r;
   }
+  static __device__ __forceinline__ S rcps(S a) {
+    float r;
+    asm("rcp.approx.f32 %0, %1;" : "=f"(r) : "f"(a));
+    return r;
+  }
+  static __device__ __forceinline__ V sqrt2(V a) { return make_float2(sqrts(a.x), sqrts(a.y)); }
+  static __device__ __forceinline__ V rcp2(V a) { return make_float2(rcps(a.x), rcps(a.y)); }
+  static __device__ __forceinline__ S mins(S a, S b) { return fminf(a, b); }
+  static __device__ __forceinline__ S maxs(S a, S b) { return fmaxf(a, b); }
+  static __device__ __forceinline__ S abss(S a) { return fabsf(a); }
   static __device__ __forceinline__ S fmas(S a, S b, S c) { return fmaf(a, b, c); }
   static __device__ __forceinline__ S adds(S a, S b) { return a + b; }
   static __device__ __forceinline__ S muls(S a, S b) { return a * b; }
-  static __device__ __forceinline__ S divs(S a, S b) { return a / b; }
   static __device__ __forceinline__ S neg(S a) { return -a; }
   static __device__ __forceinline__ bool lt(S a, S b) { return a < b; }
   /// |grad|^2 below this counts as zero (v = u): the reference's 1e-10.
@@ -79,10 +93,13 @@ struct MathF16 {
   static __device__ __forceinline__ S hi(V a) { return __high2half(a); }
   static __device__ __forceinline__ V sqrt2(V a) { return h2sqrt(a); }
   static __device__ __forceinline__ V rcp2(V a) { return h2rcp(a); }
+  static __device__ __forceinline__ S rcps(S a) { return hrcp(a); }
+  static __device__ __forceinline__ S mins(S a, S b) { return __hmin(a, b); }
+  static __device__ __forceinline__ S maxs(S a, S b) { return __hmax(a, b); }
+  static __device__ __forceinline__ S abss(S a) { return __habs(a); }
   static __device__ __forceinline__ S fmas(S a, S b, S c) { return __hfma(a, b, c); }
   static __device__ __forceinline__ S adds(S a, S b) { return __hadd(a, b); }
   static __device__ __forceinline__ S muls(S a, S b) { return __hmul(a, b); }
-  static __device__ __forceinline__ S divs(S a, S b) { return __hdiv(a, b); }
   static __device__ __forceinline__ S neg(S a) { return __hneg(a); }
   static __device__ __forceinline__ bool lt(S a, S b) { return __hlt(a, b); }
   /// 1e-10 underflows in half: the smallest normal half (6.1e-5) is the stand-in. Inside
@@ -150,16 +167,11 @@ __device__ __forceinline__ typename M::V update_u(typename M::V u, typename M::V
   const S grad2 = M::adds(M::lo(gg), M::hi(gg));
   const S lt = M::s(prm.lt);
   const S ltg = M::muls(lt, grad2);
-  S fi;
-  if (M::lt(rho, M::neg(ltg))) {
-    fi = lt;
-  } else if (M::lt(ltg, rho)) {
-    fi = M::neg(lt);
-  } else if (M::lt(grad2, M::grad_zero())) {
-    fi = M::s(0.f);
-  } else {
-    fi = M::neg(M::divs(rho, grad2));
-  }
+  // The three cases rho < -lt |grad|^2 -> lt, rho > lt |grad|^2 -> -lt, else -rho / |grad|^2
+  // are one clamp of -rho / |grad|^2 to [-lt, lt] (|grad|^2 = 0 gives +-inf, clamped); the
+  // fourth, |grad|^2 ~ 0 with |rho| <= lt |grad|^2, is v = u. Branch-free: no divergence.
+  S fi = M::mins(M::maxs(M::muls(M::neg(rho), M::rcps(grad2)), M::neg(lt)), lt);
+  if (M::lt(grad2, M::grad_zero()) && !M::lt(ltg, M::abss(rho))) fi = M::s(0.f);
   const V v = M::fma(M::splat(fi), g, u);
   // Divergence (backward differences): (div p1, div p2) = (p11 - p11l + p12 - p12u, ...).
   const V div = M::add(M::sub(M::lows(p1, p2), M::lows(p1l, p2l)),

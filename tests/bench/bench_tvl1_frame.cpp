@@ -22,6 +22,7 @@
 
 #include "kernels/png_io.hpp"
 #include "variants/cuda/cuda_frame_solver.hpp"
+#include "variants/cuda/cuda_variant.hpp"
 #include "variants/cuda/device_fields.hpp"
 #include "variants/variant.hpp"
 
@@ -64,7 +65,9 @@ std::unique_ptr<FlowSolver> make(const Config& c, bool graph) {
 }
 
 /// The sweep's candidates: valid configs with block_x in {32, 64} and 128..512 threads per
-/// block (tunables outside block_x / block_y: their first value).
+/// block (tunables outside block_x / block_y: their first value); for the pipelines
+/// (tunable w) 128 threads (w = 128 in one part or 256 in two), depth in {5, 8}, skew 1 and 2,
+/// strip_h in {16, 32}, with optin exactly where the ring needs more than 48 KiB.
 std::vector<Config> candidates(const Variant& v, const std::string& precision) {
   std::vector<Config> out;
   const auto domains = v.tunables();
@@ -76,20 +79,29 @@ std::vector<Config> candidates(const Variant& v, const std::string& precision) {
     c.params = frame_params();
     for (std::size_t k = 0; k < domains.size(); ++k)
       c.tunables[domains[k].name] = domains[k].values[idx[k]];
-    bool first_elsewhere = true;  // tunables other than block_x / block_y: first value only
-    for (std::size_t k = 0; k < domains.size(); ++k)
-      if (domains[k].name != "block_x" && domains[k].name != "block_y" && idx[k] != 0)
-        first_elsewhere = false;
-    const int bx = c.tunables.count("block_x") ? c.tunables["block_x"] : 32;
-    const int by = c.tunables.count("block_y") ? c.tunables["block_y"] : 4;
-    if (first_elsewhere && (bx == 32 || bx == 64) && bx * by >= 128 && bx * by <= 512 &&
-        !v.invalid_reason(c))
-      out.push_back(c);
+    bool keep = false;
+    if (c.tunables.count("w")) {
+      const int w = c.tunables["w"], depth = c.tunables["depth"], h = c.tunables["strip_h"];
+      const int parts = c.tunables["parts"];
+      keep = ((w == 128 && parts == 1) || (w == 256 && parts == 2)) && (depth == 5 || depth == 8) &&
+             (h == 16 || h == 32);
+      if (c.tunables.count("optin"))
+        keep = keep && c.tunables["optin"] == (cuda::pipeline_ring_bytes(c) > 48 * 1024 ? 1 : 0);
+    } else {
+      bool first_elsewhere = true;  // tunables other than block_x / block_y: first value only
+      for (std::size_t k = 0; k < domains.size(); ++k)
+        if (domains[k].name != "block_x" && domains[k].name != "block_y" && idx[k] != 0)
+          first_elsewhere = false;
+      const int bx = c.tunables.count("block_x") ? c.tunables["block_x"] : 32;
+      const int by = c.tunables.count("block_y") ? c.tunables["block_y"] : 4;
+      keep = first_elsewhere && (bx == 32 || bx == 64) && bx * by >= 128 && bx * by <= 512;
+    }
+    if (keep && !v.invalid_reason(c)) out.push_back(c);
     std::size_t k = 0;
     while (k < idx.size() && ++idx[k] == domains[k].values.size()) idx[k++] = 0;
     if (k == idx.size()) break;
   }
-  if (out.size() > 6) out.resize(6);
+  if (out.size() > 16) out.resize(16);
   return out;
 }
 

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "variants/cuda/cuda_driver.hpp"
+#include "variants/cuda/cuda_variant.hpp"
 #include "variants/cuda/device_fields.hpp"
 
 using flowtune::Config;
@@ -36,7 +37,20 @@ constexpr int kIterations = 10;
 /// rho 4, |grad|^2 3, threshold 2, v 4, divergence 6, u 4; update_p: gradients 4, norms 6 +
 /// 2 sqrt, denominators 4 + 2 rcp, p 12), a sqrt, rcp or division counted as one.
 constexpr double kFlopsPerPixelIteration = 53;
-const std::vector<int> kSizes = {128, 256, 512, 1024, 2048, 4096};
+/// Square sizes measured: $FLOWTUNE_BENCH_SIZES (comma-separated, e.g. "2048") or all of
+/// 128^2 .. 4096^2.
+std::vector<int> bench_sizes() {
+  std::vector<int> sizes;
+  if (const char* env = std::getenv("FLOWTUNE_BENCH_SIZES")) {
+    std::stringstream ss(env);
+    std::string item;
+    while (std::getline(ss, item, ','))
+      if (!item.empty()) sizes.push_back(std::stoi(item));
+  }
+  if (sizes.empty()) sizes = {128, 256, 512, 1024, 2048, 4096};
+  return sizes;
+}
+const std::vector<int> kSizes = bench_sizes();
 
 double bytes_per_px(const std::string& precision) {
   return precision == "f32" ? 60.0 : 30.0;
@@ -61,6 +75,22 @@ std::vector<Sweep> sweeps() {
         {{"block_x", 32}, {"block_y", 16}},
         {{"block_x", 128}, {"block_y", 4}},
         {{"block_x", 64}, {"block_y", 16}}}},
+      // Protocol: pipelines run 10 iterations as 2 launches of depth 5; optin is set where
+      // the ring needs it (pipeline_ring_bytes > 48 KiB).
+      {"shared_pipeline",
+       {{{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 32}, {"optin", 0}},
+        {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 64}, {"optin", 0}},
+        {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 2}, {"strip_h", 16}, {"optin", 0}},
+        {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 2}, {"strip_h", 32}, {"optin", 0}},
+        {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 2}, {"strip_h", 64}, {"optin", 0}},
+        {{"w", 256}, {"parts", 1}, {"depth", 5}, {"skew", 2}, {"strip_h", 32}, {"optin", 0}},
+        {{"w", 256}, {"parts", 1}, {"depth", 5}, {"skew", 2}, {"strip_h", 64}, {"optin", 0}},
+        {{"w", 256}, {"parts", 2}, {"depth", 5}, {"skew", 2}, {"strip_h", 32}, {"optin", 0}},
+        {{"w", 512}, {"parts", 2}, {"depth", 5}, {"skew", 2}, {"strip_h", 64}, {"optin", 0}}}},
+      {"global_pipeline",
+       {{{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 32}},
+        {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 2}, {"strip_h", 32}},
+        {{"w", 256}, {"parts", 1}, {"depth", 5}, {"skew", 2}, {"strip_h", 32}}}},
   };
 }
 
@@ -192,9 +222,9 @@ std::string markdown_table() {
      << " iterations)\n\n";
   os << "Copy bandwidth (device-to-device, read + write): " << g_copy_bytes_per_s * 1e-9
      << " GB/s; floor = bytes/px (60 f32, 30 f16/mixed) / copy bandwidth.\n\n";
-  os << "| size | variant | precision | best tunables | ns/px | x floor | speed-up vs global f32 "
-        "|\n";
-  os << "|---|---|---|---|---|---|---|\n";
+  os << "| size | variant | precision | best tunables | ns/px | x floor | GB/s | GFLOP/s | "
+        "speed-up vs global f32 |\n";
+  os << "|---|---|---|---|---|---|---|---|---|\n";
   for (int n : kSizes) {
     const auto base = g_best.find("global f32 " + std::to_string(n));
     for (const auto& s : sweeps())
@@ -203,9 +233,11 @@ std::string markdown_table() {
         if (it == g_best.end()) continue;
         const double floor_ns = bytes_per_px(p) / g_copy_bytes_per_s * 1e9;
         char line[512];
-        std::snprintf(line, sizeof line, "| %d^2 | %s | %s | %s | %.4f | %.1f | %.2f |\n", n,
-                      s.variant.c_str(), p.c_str(), it->second.label.c_str(), it->second.ns_per_px,
-                      it->second.ns_per_px / floor_ns,
+        const double ns = it->second.ns_per_px;
+        std::snprintf(line, sizeof line,
+                      "| %d^2 | %s | %s | %s | %.4f | %.1f | %.0f | %.0f | %.2f |\n", n,
+                      s.variant.c_str(), p.c_str(), it->second.label.c_str(), ns, ns / floor_ns,
+                      bytes_per_px(p) / ns, kFlopsPerPixelIteration * kIterations / ns,
                       base == g_best.end() ? 0.0 : base->second.ns_per_px / it->second.ns_per_px);
         os << line;
       }
@@ -231,6 +263,8 @@ int main(int argc, char** argv) {
           c.variant = s.variant;
           c.precision = p;
           c.tunables = t;
+          if (c.tunables.count("optin"))
+            c.tunables["optin"] = pipeline_ring_bytes(c) > 48 * 1024 ? 1 : 0;
           c.params.n_scales = 1;
           c.params.n_warpings = 1;
           c.params.iterations = kIterations;

@@ -13,6 +13,7 @@
 #include "kernels/reference_tvl1.hpp"
 #include "variants/cuda/cuda_driver.hpp"
 #include "variants/cuda/device_fields.hpp"
+#include "variants/variant.hpp"
 
 namespace flowtune::cuda {
 namespace {
@@ -149,6 +150,20 @@ std::vector<Case> cases() {
       {"shared_fusion", {{"block_x", 32}, {"block_y", 8}}},
       {"shared_fusion", {{"block_x", 64}, {"block_y", 4}}},
       {"shared_fusion", {{"block_x", 16}, {"block_y", 16}}},
+      // The protocol's pipeline (10 = 2 launches of depth 5); 1000 = 8 strips of 118 + 56.
+      {"shared_pipeline",
+       {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 64}, {"optin", 0}}},
+      {"shared_pipeline",
+       {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 2}, {"strip_h", 32}, {"optin", 0}}},
+      // 10 = 3 + 3 + 3 + 1 (an odd number of launches: copy back), 777 = 48 * 16 + 9.
+      {"shared_pipeline",
+       {{"w", 64}, {"parts", 1}, {"depth", 3}, {"skew", 2}, {"strip_h", 16}, {"optin", 0}}},
+      // Two columns per thread; opt-in ring (f32: 82944 bytes; f16/mixed fit in 48 KiB and run
+      // with optin=0).
+      {"shared_pipeline",
+       {{"w", 256}, {"parts", 2}, {"depth", 8}, {"skew", 1}, {"strip_h", 32}, {"optin", 1}}},
+      {"global_pipeline", {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 32}}},
+      {"global_pipeline", {{"w", 128}, {"parts", 2}, {"depth", 2}, {"skew", 2}, {"strip_h", 64}}},
   };
 }
 
@@ -174,6 +189,11 @@ void check_against_reference(int iterations) {
       config.precision = precision;
       config.tunables = c.tunables;
       config.params = params;
+      const Variant* v = find_variant(c.variant);
+      ASSERT_NE(v, nullptr) << c.variant;
+      if (v->invalid_reason(config) && config.tunables.count("optin"))
+        config.tunables["optin"] = 0;  // the ring fits without the opt-in in this precision
+      ASSERT_FALSE(v->invalid_reason(config).has_value()) << *v->invalid_reason(config);
       SCOPED_TRACE(config.label());
       auto schedule = make_iteration_schedule(config);
       DeviceProblem dev(pb, storage_of(precision));

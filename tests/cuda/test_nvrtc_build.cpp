@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "boards/board.hpp"
+#include "tuner/constraints.hpp"
 #include "variants/cuda/cuda_variant.hpp"
 #include "variants/cuda/nvrtc_build.hpp"
 #include "variants/variant.hpp"
@@ -72,6 +74,19 @@ std::vector<Sample> samples() {
       // p1, p2, u_new: three float2 per thread.
       {"shared_fusion", {{"block_x", 32}, {"block_y", 8}}, {"ft_shared_fusion"}, 24},
       {"shared_fusion", {{"block_x", 64}, {"block_y", 16}}, {"ft_shared_fusion"}, 24},
+      // The pipelines' ring is dynamic shared memory (shared_pipeline) or global scratch.
+      {"shared_pipeline",
+       {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 64}, {"optin", 0}},
+       {"ft_shared_pipeline"},
+       0},
+      {"shared_pipeline",
+       {{"w", 512}, {"parts", 2}, {"depth", 8}, {"skew", 1}, {"strip_h", 32}, {"optin", 1}},
+       {"ft_shared_pipeline"},
+       0},
+      {"global_pipeline",
+       {{"w", 64}, {"parts", 2}, {"depth", 3}, {"skew", 2}, {"strip_h", 32}},
+       {"ft_global_pipeline"},
+       0},
   };
 }
 
@@ -95,7 +110,9 @@ TEST(NvrtcBuild, EveryVariantPrecisionAndSampleCompilesForHopperAndOrin) {
         auto names = s.kernels;
         std::sort(names.begin(), names.end());
         ASSERT_EQ(res.size(), s.kernels.size());
-        const int threads = s.tunables.at("block_x") * s.tunables.at("block_y");
+        const int threads = s.tunables.count("w")
+                                ? s.tunables.at("w") / s.tunables.at("parts")
+                                : s.tunables.at("block_x") * s.tunables.at("block_y");
         for (std::size_t k = 0; k < res.size(); ++k) {
           EXPECT_EQ(res[k].kernel, names[k]);
           std::printf("[resources] %s %s %s: %d registers, %d B smem, %d B stack, %d B spills\n",
@@ -142,6 +159,87 @@ TEST(NvrtcBuild, InvalidConfigsAreRejectedWithAReason) {
   EXPECT_THROW(find_variant("shared_fusion")->resources(c, "sm_90"), std::invalid_argument);
   c.precision = "f64";
   EXPECT_TRUE(find_variant("shared_fusion")->invalid_reason(c).has_value());
+}
+
+TEST(PipelineVariants, RingBytesAndLaunchShapeFollowTheRingLayout) {
+  // 4 pair planes + 1 scalar plane, depth + 1 lines of w: f32 (8 + 8 + 8 + 8 + 4) * 128 * 6.
+  EXPECT_EQ(pipeline_ring_bytes("f32", 128, 5, 1), 36 * 128 * 6);
+  EXPECT_EQ(pipeline_ring_bytes("f16", 128, 5, 1), 18 * 128 * 6);
+  EXPECT_EQ(pipeline_ring_bytes("mixed", 256, 7, 1), 18 * 256 * 8);
+  EXPECT_EQ(pipeline_ring_bytes("f16", 128, 5, 2), 18 * 128 * 11);  // skew 2: 2P + 1 lines
+  EXPECT_THROW(pipeline_ring_bytes("f64", 128, 5, 1), std::invalid_argument);
+  EXPECT_THROW(pipeline_ring_bytes("f32", 128, 5, 3), std::invalid_argument);
+  Config c;
+  c.variant = "shared_pipeline";
+  c.precision = "f32";
+  c.tunables = {{"w", 256}, {"parts", 2}, {"depth", 5}, {"skew", 1}, {"strip_h", 32}, {"optin", 1}};
+  const auto& sp = shared_pipeline_variant();
+  EXPECT_EQ(sp.launch_shape(c).threads_per_block, 128);              // w / parts
+  EXPECT_EQ(sp.launch_shape(c).dynamic_shared_bytes, 36 * 256 * 6);  // 55296 > 48 KiB
+  EXPECT_FALSE(sp.invalid_reason(c).has_value());
+  c.tunables["optin"] = 0;  // legal: whether 54 KiB fits is the board's question (constraints)
+  EXPECT_FALSE(sp.invalid_reason(c).has_value());
+  c.precision = "f16";  // 27648 bytes: the opt-in would be a duplicate point
+  c.tunables["optin"] = 1;
+  const auto dup = sp.invalid_reason(c);
+  ASSERT_TRUE(dup.has_value());
+  EXPECT_NE(dup->find("optin=1 adds nothing"), std::string::npos) << *dup;
+  c.tunables["optin"] = 2;
+  EXPECT_TRUE(sp.invalid_reason(c).has_value());
+}
+
+TEST(PipelineVariants, InvalidStripsAreRejectedWithAReason) {
+  Config c;
+  c.variant = "global_pipeline";
+  c.precision = "f32";
+  c.tunables = {{"w", 64}, {"parts", 1}, {"depth", 32}, {"skew", 1}, {"strip_h", 32}};
+  const auto& gp = global_pipeline_variant();
+  auto why = gp.invalid_reason(c);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("no output columns"), std::string::npos) << *why;
+  c.tunables = {{"w", 96 + 1}, {"parts", 1}, {"depth", 2}, {"skew", 1}, {"strip_h", 32}};
+  why = gp.invalid_reason(c);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("whole number of warps"), std::string::npos) << *why;
+  c.tunables = {{"w", 64}, {"parts", 4}, {"depth", 2}, {"skew", 1}, {"strip_h", 32}};  // 16 threads
+  EXPECT_TRUE(gp.invalid_reason(c).has_value());
+  c.tunables = {{"w", 64}, {"parts", 1}, {"depth", 0}, {"skew", 1}, {"strip_h", 32}};
+  EXPECT_TRUE(gp.invalid_reason(c).has_value());
+  c.tunables = {{"w", 64}, {"parts", 1}, {"depth", 2}, {"skew", 1}};
+  EXPECT_TRUE(gp.invalid_reason(c).has_value());  // strip_h missing
+}
+
+// The real shared_pipeline builds (NVRTC, no GPU) pruned by the board's shared memory: the
+// ring of f32 w=256 depth=8 (82944 B) needs the opt-in everywhere; with it, it fits Xavier's
+// 96 KiB and Hopper's 227 KiB; w=512 depth=8 (165888 B) fits only Hopper.
+TEST(PipelineVariants, BoardsPruneTheRingByTheirSharedMemory) {
+  auto config = [](int w, int depth, int optin) {
+    Config c;
+    c.variant = "shared_pipeline";
+    c.precision = "f32";
+    c.tunables = {{"w", w},    {"parts", 1},    {"depth", depth},
+                  {"skew", 1}, {"strip_h", 32}, {"optin", optin}};
+    return c;
+  };
+  const Variant& v = shared_pipeline_variant();
+  const Board agx = load_board("agx"), h200 = load_board("h200");
+  EXPECT_EQ(prune_reason(agx, v, config(128, 5, 0)), std::nullopt);
+  for (const Board* b : {&agx, &h200}) {
+    const auto check = check_constraints(*b, v, config(256, 8, 0));
+    for (const auto& k : check.kernels)
+      std::printf("[prune] %s %s: %d B dynamic + %d B static shared, %s, blocks/SM %d, '%s'\n",
+                  b->name.c_str(), k.resources.kernel.c_str(), k.resources.dynamic_shared_bytes,
+                  k.resources.static_shared_bytes, k.resources.built_for.c_str(),
+                  k.occupancy.active_blocks_per_sm, k.occupancy.error.c_str());
+    const auto why = check.prune_reason;
+    ASSERT_TRUE(why.has_value()) << b->name;
+    EXPECT_NE(why->find("shared memory"), std::string::npos) << *why;
+    EXPECT_EQ(prune_reason(*b, v, config(256, 8, 1)), std::nullopt) << b->name;
+  }
+  const auto why = prune_reason(agx, v, config(512, 8, 1));
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("shared memory"), std::string::npos) << *why;
+  EXPECT_EQ(prune_reason(h200, v, config(512, 8, 1)), std::nullopt);
 }
 
 TEST(NvrtcBuild, CompileErrorsCarryTheLog) {

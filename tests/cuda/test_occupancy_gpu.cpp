@@ -29,8 +29,9 @@ OccupancyFn driver_occupancy() {
   const cudaError_t e = cudaGetDriverEntryPoint("cuOccupancyMaxActiveBlocksPerMultiprocessor", &p,
                                                 cudaEnableDefault, &status);
 #endif
-  return e == cudaSuccess && status == cudaDriverEntryPointSuccess ? reinterpret_cast<OccupancyFn>(p)
-                                                                    : nullptr;
+  return e == cudaSuccess && status == cudaDriverEntryPointSuccess
+             ? reinterpret_cast<OccupancyFn>(p)
+             : nullptr;
 }
 
 // The board profile of the present device's arch (sm_90 -> h200, same limits as h100).
@@ -75,7 +76,8 @@ TEST(OccupancyOnDevice, ModelEqualsDriverForEveryBuildableConfig) {
     }
   }
   EXPECT_GT(compared, 0);
-  std::printf("compared %d kernels of the %s space on %s\n", compared, board.name.c_str(), arch.c_str());
+  std::printf("compared %d kernels of the %s space on %s\n", compared, board.name.c_str(),
+              arch.c_str());
 }
 
 }  // namespace

@@ -45,7 +45,10 @@ std::optional<std::string> CudaVariant::invalid_reason(const Config& config) con
   for (const auto& domain : tunables()) {
     auto it = config.tunables.find(domain.name);
     if (it == config.tunables.end()) return name() + ": tunable '" + domain.name + "' missing";
-    if (it->second <= 0)
+    // Positive, or 0 where the domain has 0 (a switch such as optin).
+    const bool zero_ok =
+        std::find(domain.values.begin(), domain.values.end(), 0) != domain.values.end();
+    if (it->second < 0 || (it->second == 0 && !zero_ok))
       return name() + ": tunable '" + domain.name + "' must be positive, got " +
              std::to_string(it->second);
   }

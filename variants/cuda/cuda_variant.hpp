@@ -14,8 +14,8 @@ namespace flowtune::cuda {
 
 /// NVRTC defines of config: FT_PRECISION_F32 | FT_PRECISION_F16 | FT_PRECISION_MIXED and
 /// FT_<NAME>=value for every tunable (upper-cased: block_x -> FT_BLOCK_X, w -> FT_W,
-/// strip_h -> FT_STRIP_H, depth -> FT_DEPTH, optin -> FT_OPTIN). Throws std::invalid_argument
-/// for an unknown precision.
+/// strip_h -> FT_STRIP_H, parts -> FT_PARTS, skew -> FT_SKEW, depth -> FT_DEPTH, optin ->
+/// FT_OPTIN). Throws std::invalid_argument for an unknown precision.
 std::vector<std::string> nvrtc_defines(const Config& config);
 
 /// Embedded device source of a CUDA variant: "tvl1_<variant>.cuh".
@@ -55,5 +55,18 @@ class CudaVariant : public Variant {
 /// The adaptors (one per scheme, defined in variants/cuda/<name>.cpp).
 const CudaVariant& global_variant();
 const CudaVariant& shared_fusion_variant();
+const CudaVariant& global_pipeline_variant();
+const CudaVariant& shared_pipeline_variant();
+
+/// Bytes of one block's ring of lines in the pipelined schemes (kernels/cuda/tvl1_pipeline.cuh):
+/// 4 pair planes (u, p1, p2, grad) and one scalar plane (rho_c) of skew * depth + 1 lines of
+/// w elements, i.e. 4.5 * Qfloat * w * (skew * depth + 1) with Qfloat 8 (f32) or 4 (f16,
+/// mixed). Romera et al. 2023 eq. 4 (skew 1) counts 6 pairs per pixel line
+/// (tuner/constraints.hpp); this schedule needs 4.5. Example: f32, w = 128, depth = 5,
+/// skew = 1: 27648 bytes. Throws std::invalid_argument for an unknown precision or a skew
+/// other than 1 or 2.
+int pipeline_ring_bytes(const std::string& precision, int w, int depth, int skew);
+/// The same for a pipeline config (tunables w, depth, skew).
+int pipeline_ring_bytes(const Config& config);
 
 }  // namespace flowtune::cuda

@@ -4,7 +4,8 @@
 namespace flowtune {
 
 std::vector<const Variant*> cuda_variants() {
-  return {&cuda::global_variant(), &cuda::shared_fusion_variant()};
+  return {&cuda::global_variant(), &cuda::shared_fusion_variant(), &cuda::global_pipeline_variant(),
+          &cuda::shared_pipeline_variant()};
 }
 
 }  // namespace flowtune

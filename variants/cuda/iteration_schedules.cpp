@@ -1,6 +1,8 @@
 // IterationSchedule implementations: one per scheme, each launching the NVRTC build of its
 // kernels/cuda/tvl1_<scheme>.cuh (Romera et al. 2023, sec. 3.3).
+#include <algorithm>
 #include <stdexcept>
+#include <string>
 
 #include "variants/cuda/cuda_driver.hpp"
 #include "variants/cuda/cuda_variant.hpp"
@@ -31,8 +33,9 @@ class ScheduleBase : public IterationSchedule {
         storage_(storage_of(config.precision)),
         prm_(kernel_params(config.params)) {
     const CudaVariant* v = nullptr;
-    if (config.variant == "global") v = &global_variant();
-    if (config.variant == "shared_fusion") v = &shared_fusion_variant();
+    for (const CudaVariant* c : {&global_variant(), &shared_fusion_variant(),
+                                 &global_pipeline_variant(), &shared_pipeline_variant()})
+      if (config.variant == c->name()) v = c;
     if (!v)
       throw std::runtime_error("make_iteration_schedule: '" + config.variant +
                                "' is not a CUDA variant");
@@ -178,6 +181,91 @@ class SharedFusionSchedule final : public ScheduleBase {
   Scratch scratch_;
 };
 
+/// `global_pipeline` / `shared_pipeline` (tvl1_pipeline.cuh): launches of FT_DEPTH
+/// iterations (the last one of the remainder), ping-pong between the caller's set and a
+/// scratch set as in shared_fusion; global_pipeline also gets one ring per block in a
+/// device scratch, shared_pipeline its ring as dynamic shared memory (with the opt-in above
+/// 48 KiB when optin = 1).
+class PipelineSchedule final : public ScheduleBase {
+ public:
+  explicit PipelineSchedule(const Config& c)
+      : ScheduleBase(c), global_ring_(c.variant == "global_pipeline") {
+    const std::string name = "ft_" + c.variant;
+    kernel_ = module_->function(name);
+    ring_bytes_ = pipeline_ring_bytes(c);
+    if (!global_ring_) {
+      if (c.tunable("optin") == 1) {
+        module_->set_max_dynamic_shared(name, ring_bytes_);
+      } else if (ring_bytes_ > 48 * 1024) {
+        throw std::invalid_argument("make_iteration_schedule: " + c.label() + " needs " +
+                                    std::to_string(ring_bytes_) +
+                                    " bytes of shared memory per block > 48 KiB without optin=1");
+      }
+    }
+  }
+  void run(const DeviceFields& f, int iterations, cudaStream_t stream) override {
+    check_fields(f, iterations);
+    if (iterations == 0) return;
+    const std::size_t bytes = pair_bytes() * std::size_t(f.width) * std::size_t(f.height);
+    scratch_.ensure(bytes);
+    const int w = config_.tunable("w"), depth_max = config_.tunable("depth");
+    const int strip_h = config_.tunable("strip_h");
+    const dim3 block{unsigned(w / config_.tunable("parts")), 1, 1};
+    const dim3 grid(unsigned(ceil_div(f.width, w - 2 * depth_max)),
+                    unsigned(ceil_div(f.height, strip_h)));
+    void* rings = nullptr;
+    if (global_ring_) {
+      const std::size_t need = std::size_t(grid.x) * grid.y * std::size_t(ring_bytes_);
+      if (need > rings_bytes_) {
+        if (rings_) cudaFree(rings_);
+        rings_ = nullptr;
+        rings_bytes_ = 0;
+        check_cuda(cudaMalloc(&rings_, need), "cudaMalloc global_pipeline rings");
+        rings_bytes_ = need;
+      }
+      rings = rings_;
+    }
+    const unsigned shared = global_ring_ ? 0u : unsigned(ring_bytes_);
+    int wd = f.width, h = f.height;
+    void* grad = f.grad;
+    void* rho = f.rho_c;
+    void* a[3] = {f.u, f.p1, f.p2};
+    void* b[3] = {scratch_[0], scratch_[1], scratch_[2]};
+    int launches = 0;
+    for (int done = 0; done < iterations; ++launches) {
+      int depth = std::min(depth_max, iterations - done);
+      done += depth;
+      void* const* src = (launches % 2 == 0) ? a : b;
+      void* const* dst = (launches % 2 == 0) ? b : a;
+      void* su = src[0];
+      void* sp1 = src[1];
+      void* sp2 = src[2];
+      void* du = dst[0];
+      void* dp1 = dst[1];
+      void* dp2 = dst[2];
+      // ft_shared_pipeline takes 12 parameters: cuLaunchKernel reads only those, not `rings`.
+      void* args[] = {&grad, &rho, &su, &sp1,  &sp2,   &du,   &dp1,
+                      &dp2,  &wd,  &h,  &prm_, &depth, &rings};
+      module_->launch(kernel_, grid, block, shared, stream, args);
+    }
+    if (launches % 2 == 1)
+      for (int k = 0; k < 3; ++k)
+        check_cuda(cudaMemcpyAsync(a[k], b[k], bytes, cudaMemcpyDeviceToDevice, stream),
+                   "copy back of the ping-pong set");
+  }
+  ~PipelineSchedule() override {
+    if (rings_) cudaFree(rings_);
+  }
+
+ private:
+  bool global_ring_;
+  CUfunction kernel_ = nullptr;
+  int ring_bytes_ = 0;
+  Scratch scratch_;
+  void* rings_ = nullptr;
+  std::size_t rings_bytes_ = 0;
+};
+
 }  // namespace
 
 Storage storage_of(const std::string& precision) {
@@ -190,8 +278,11 @@ Storage storage_of(const std::string& precision) {
 std::unique_ptr<IterationSchedule> make_iteration_schedule(const Config& config) {
   if (config.variant == "global") return std::make_unique<GlobalSchedule>(config);
   if (config.variant == "shared_fusion") return std::make_unique<SharedFusionSchedule>(config);
+  if (config.variant == "global_pipeline" || config.variant == "shared_pipeline")
+    return std::make_unique<PipelineSchedule>(config);
   throw std::runtime_error("make_iteration_schedule: '" + config.variant +
-                           "' is not a CUDA variant (global, shared_fusion)");
+                           "' is not a CUDA variant (global, shared_fusion, global_pipeline, "
+                           "shared_pipeline)");
 }
 
 }  // namespace flowtune::cuda

@@ -1,0 +1,104 @@
+// Adaptors of the pipelined schemes (kernels/cuda/tvl1_pipeline.cuh; Romera et al. 2023,
+// sec. 3.3, fig. 6 and 7): `shared_pipeline` (ring of lines in shared memory) and
+// `global_pipeline` (the same ring in a per-block global scratch). Tunables: w (strip width =
+// ring line width), parts (columns per thread: the 1D block has w / parts threads), depth
+// (pipeline depth P = iterations per launch), skew (rows between consecutive iterations: 1 =
+// the paper's P + 1 line ring, 2 = 2 barriers per row, 2P + 1 lines; kernels/cuda/
+// tvl1_pipeline.cuh), strip_h (output rows per block) and, for
+// shared_pipeline, optin (1 = opt in to more than 48 KiB of shared memory per block, Volta
+// and newer).
+#include <stdexcept>
+#include <string>
+
+#include "variants/cuda/cuda_variant.hpp"
+#include "variants/cuda/device_fields.hpp"
+
+namespace flowtune::cuda {
+
+int pipeline_ring_bytes(const std::string& precision, int w, int depth, int skew) {
+  if (skew != 1 && skew != 2)
+    throw std::invalid_argument("pipeline_ring_bytes: skew must be 1 or 2, got " +
+                                std::to_string(skew));
+  const int pair = storage_of(precision) == Storage::f32 ? 8 : 4;
+  return (4 * pair + pair / 2) * w * (skew * depth + 1);
+}
+
+int pipeline_ring_bytes(const Config& c) {
+  return pipeline_ring_bytes(c.precision, c.tunable("w"), c.tunable("depth"), c.tunable("skew"));
+}
+
+namespace {
+
+constexpr int kDefaultSharedPerBlock = 48 * 1024;
+
+std::optional<std::string> pipeline_invalid_reason(const std::string& name, const Config& c) {
+  const int w = c.tunable("w"), depth = c.tunable("depth"), parts = c.tunable("parts");
+  if (w % parts != 0 || (w / parts) % 32 != 0)
+    return name + ": w=" + std::to_string(w) + " in parts=" + std::to_string(parts) +
+           " does not give a whole number of warps per block";
+  if (c.tunable("skew") > 2)
+    return name + ": skew must be 1 or 2, got " + std::to_string(c.tunable("skew"));
+  if (w / parts > 1024) return name + ": block of " + std::to_string(w / parts) + " threads > 1024";
+  if (w <= 2 * depth)
+    return name + ": w=" + std::to_string(w) + " leaves no output columns at depth " +
+           std::to_string(depth) + " (a strip needs w > 2 * depth: depth halo columns per side)";
+  return std::nullopt;
+}
+
+class SharedPipelineVariant final : public CudaVariant {
+ public:
+  std::string name() const override { return "shared_pipeline"; }
+  std::vector<TunableDomain> tunables() const override {
+    return {{"w", {64, 128, 256, 512}}, {"parts", {1, 2}},         {"depth", {2, 3, 5, 8}},
+            {"skew", {1, 2}},           {"strip_h", {16, 32, 64}}, {"optin", {0, 1}}};
+  }
+  LaunchShape launch_shape(const Config& c) const override {
+    return {c.tunable("w") / c.tunable("parts"), pipeline_ring_bytes(c)};
+  }
+
+ protected:
+  std::optional<std::string> scheme_invalid_reason(const Config& c) const override {
+    if (auto why = pipeline_invalid_reason(name(), c)) return why;
+    const int bytes = pipeline_ring_bytes(c);
+    if (c.tunable("optin") > 1)
+      return name() + ": optin must be 0 or 1, got " + std::to_string(c.tunable("optin"));
+    if (c.tunable("optin") == 1 && bytes <= kDefaultSharedPerBlock)
+      return name() + ": optin=1 adds nothing, the ring needs " + std::to_string(bytes) +
+             " bytes <= 48 KiB (same kernel as optin=0)";
+    return std::nullopt;
+  }
+};
+
+class GlobalPipelineVariant final : public CudaVariant {
+ public:
+  std::string name() const override { return "global_pipeline"; }
+  std::vector<TunableDomain> tunables() const override {
+    return {{"w", {64, 128, 256}},
+            {"parts", {1, 2}},
+            {"depth", {2, 3, 5}},
+            {"skew", {1, 2}},
+            {"strip_h", {16, 32, 64}}};
+  }
+  LaunchShape launch_shape(const Config& c) const override {
+    return {c.tunable("w") / c.tunable("parts"), 0};
+  }
+
+ protected:
+  std::optional<std::string> scheme_invalid_reason(const Config& c) const override {
+    return pipeline_invalid_reason(name(), c);
+  }
+};
+
+}  // namespace
+
+const CudaVariant& shared_pipeline_variant() {
+  static const SharedPipelineVariant v;
+  return v;
+}
+
+const CudaVariant& global_pipeline_variant() {
+  static const GlobalPipelineVariant v;
+  return v;
+}
+
+}  // namespace flowtune::cuda
