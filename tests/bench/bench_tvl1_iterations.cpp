@@ -78,19 +78,17 @@ std::vector<Sweep> sweeps() {
       // Protocol: pipelines run 10 iterations as 2 launches of depth 5; optin is set where
       // the ring needs it (pipeline_ring_bytes > 48 KiB).
       {"shared_pipeline",
-       {{{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 32}, {"optin", 0}},
+       {{{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 16}, {"optin", 0}},
+        {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 32}, {"optin", 0}},
         {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 64}, {"optin", 0}},
-        {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 2}, {"strip_h", 16}, {"optin", 0}},
+        {{"w", 256}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 64}, {"optin", 0}},
         {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 2}, {"strip_h", 32}, {"optin", 0}},
         {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 2}, {"strip_h", 64}, {"optin", 0}},
-        {{"w", 256}, {"parts", 1}, {"depth", 5}, {"skew", 2}, {"strip_h", 32}, {"optin", 0}},
-        {{"w", 256}, {"parts", 1}, {"depth", 5}, {"skew", 2}, {"strip_h", 64}, {"optin", 0}},
-        {{"w", 256}, {"parts", 2}, {"depth", 5}, {"skew", 2}, {"strip_h", 32}, {"optin", 0}},
-        {{"w", 512}, {"parts", 2}, {"depth", 5}, {"skew", 2}, {"strip_h", 64}, {"optin", 0}}}},
+        {{"w", 256}, {"parts", 2}, {"depth", 5}, {"skew", 2}, {"strip_h", 32}, {"optin", 0}}}},
       {"global_pipeline",
        {{{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 32}},
-        {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 2}, {"strip_h", 32}},
-        {{"w", 256}, {"parts", 1}, {"depth", 5}, {"skew", 2}, {"strip_h", 32}}}},
+        {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 64}},
+        {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 2}, {"strip_h", 32}}}},
   };
 }
 
