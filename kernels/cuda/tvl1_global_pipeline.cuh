@@ -8,7 +8,7 @@
 
 /// `depth` (1..FT_DEPTH) iterations from (u, p1, p2) to (u_out, p1_out, p2_out). Grid:
 /// ceil(width / (FT_W - 2 FT_DEPTH)) x ceil(height / FT_STRIP_H) blocks of
-/// ft::kThreads = FT_W / FT_PARTS threads;
+/// ft::kThreads = FT_W / (FT_PARTS x 2 for f16, x 1 otherwise) threads;
 /// rings: gridDim.x * gridDim.y * ft::kRingBytes bytes of device memory.
 extern "C" __global__ void __launch_bounds__(ft::kThreads)
     ft_global_pipeline(const ft::Store2* __restrict__ grad, const ft::Store1* __restrict__ rho_c,
@@ -17,6 +17,6 @@ extern "C" __global__ void __launch_bounds__(ft::kThreads)
                        ft::Store2* __restrict__ p1_out, ft::Store2* __restrict__ p2_out, int width,
                        int height, ft::Params prm, int depth, unsigned char* rings) {
   const size_t block = size_t(blockIdx.y) * gridDim.x + blockIdx.x;
-  ft::pipeline_strip(rings + block * size_t(ft::kRingBytes), grad, rho_c, u, p1, p2, u_out, p1_out,
-                     p2_out, width, height, prm, depth);
+  const ft::PipelineArgs args{grad, rho_c, u, p1, p2, u_out, p1_out, p2_out, width, prm};
+  ft::pipeline_strip(rings + block * size_t(ft::kRingBytes), args, height, depth);
 }

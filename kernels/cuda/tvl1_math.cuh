@@ -68,7 +68,10 @@ struct MathF32 {
   static __device__ __forceinline__ S adds(S a, S b) { return a + b; }
   static __device__ __forceinline__ S muls(S a, S b) { return a * b; }
   static __device__ __forceinline__ S neg(S a) { return -a; }
-  static __device__ __forceinline__ bool lt(S a, S b) { return a < b; }
+  /// fi, or 0 where |grad|^2 is ~0 and |rho| <= lt |grad|^2 (v = u there).
+  static __device__ __forceinline__ S zero_where_flat(S fi, S grad2, S ltg, S rho) {
+    return (grad2 < grad_zero() && !(ltg < fabsf(rho))) ? 0.f : fi;
+  }
   /// |grad|^2 below this counts as zero (v = u): the reference's 1e-10.
   static __device__ __forceinline__ S grad_zero() { return 1e-10f; }
 };
@@ -101,10 +104,68 @@ struct MathF16 {
   static __device__ __forceinline__ S adds(S a, S b) { return __hadd(a, b); }
   static __device__ __forceinline__ S muls(S a, S b) { return __hmul(a, b); }
   static __device__ __forceinline__ S neg(S a) { return __hneg(a); }
-  static __device__ __forceinline__ bool lt(S a, S b) { return __hlt(a, b); }
+  static __device__ __forceinline__ S zero_where_flat(S fi, S grad2, S ltg, S rho) {
+    return (__hlt(grad2, grad_zero()) && !__hlt(ltg, __habs(rho))) ? __float2half_rn(0.f) : fi;
+  }
   /// 1e-10 underflows in half: the smallest normal half (6.1e-5) is the stand-in. Inside
   /// the thresholds |rho| <= lt |grad|^2, so the step it drops is below lt * 1e-2 * |grad|.
   static __device__ __forceinline__ S grad_zero() { return __float2half_rn(6.1035156e-05f); }
+};
+
+/// Two adjacent pixels of a pair field: c1 = (component 1 of pixel a, of pixel b), c2 the same
+/// for component 2 (e.g. u1 and u2 of two pixels).
+struct HalfPixelPair {
+  __half2 c1, c2;
+};
+
+/// half2 math across two adjacent pixels (the pipelines' f16 layout, sub-word parallelism
+/// over pixels): a scalar S is one value of each of the two pixels (__half2) and a pair V
+/// is HalfPixelPair, so every operation of update_u / update_p is one half2 instruction
+/// per component for two pixels, without shuffles between the lanes.
+struct MathF16Pair {
+  typedef __half2 S;
+  typedef HalfPixelPair V;
+  static __device__ __forceinline__ V make(S x, S y) { return {x, y}; }
+  static __device__ __forceinline__ V zero() {
+    return {__float2half2_rn(0.f), __float2half2_rn(0.f)};
+  }
+  static __device__ __forceinline__ S s(float x) { return __float2half2_rn(x); }
+  static __device__ __forceinline__ V add(V a, V b) {
+    return {__hadd2(a.c1, b.c1), __hadd2(a.c2, b.c2)};
+  }
+  static __device__ __forceinline__ V sub(V a, V b) {
+    return {__hsub2(a.c1, b.c1), __hsub2(a.c2, b.c2)};
+  }
+  static __device__ __forceinline__ V mul(V a, V b) {
+    return {__hmul2(a.c1, b.c1), __hmul2(a.c2, b.c2)};
+  }
+  static __device__ __forceinline__ V fma(V a, V b, V c) {
+    return {__hfma2(a.c1, b.c1, c.c1), __hfma2(a.c2, b.c2, c.c2)};
+  }
+  static __device__ __forceinline__ V splat(S a) { return {a, a}; }
+  static __device__ __forceinline__ V lows(V a, V b) { return {a.c1, b.c1}; }
+  static __device__ __forceinline__ V highs(V a, V b) { return {a.c2, b.c2}; }
+  static __device__ __forceinline__ V low2(V a) { return {a.c1, a.c1}; }
+  static __device__ __forceinline__ V high2(V a) { return {a.c2, a.c2}; }
+  static __device__ __forceinline__ S lo(V a) { return a.c1; }
+  static __device__ __forceinline__ S hi(V a) { return a.c2; }
+  static __device__ __forceinline__ V sqrt2(V a) { return {h2sqrt(a.c1), h2sqrt(a.c2)}; }
+  static __device__ __forceinline__ V rcp2(V a) { return {h2rcp(a.c1), h2rcp(a.c2)}; }
+  static __device__ __forceinline__ S fmas(S a, S b, S c) { return __hfma2(a, b, c); }
+  static __device__ __forceinline__ S adds(S a, S b) { return __hadd2(a, b); }
+  static __device__ __forceinline__ S muls(S a, S b) { return __hmul2(a, b); }
+  static __device__ __forceinline__ S neg(S a) { return __hneg2(a); }
+  static __device__ __forceinline__ S rcps(S a) { return h2rcp(a); }
+  static __device__ __forceinline__ S mins(S a, S b) { return __hmin2(a, b); }
+  static __device__ __forceinline__ S maxs(S a, S b) { return __hmax2(a, b); }
+  static __device__ __forceinline__ S abss(S a) { return __habs2(a); }
+  static __device__ __forceinline__ S grad_zero() { return __float2half2_rn(6.1035156e-05f); }
+  /// Per pixel: fi, or 0 where |grad|^2 is ~0 and |rho| <= lt |grad|^2. The masks are 1 / 0
+  /// per lane and fi is finite (see update_u), so the product is an exact select.
+  static __device__ __forceinline__ S zero_where_flat(S fi, S grad2, S ltg, S rho) {
+    const S flat = __hmul2(__hlt2(grad2, grad_zero()), __hle2(__habs2(rho), ltg));
+    return __hmul2(fi, __hsub2(__float2half2_rn(1.f), flat));
+  }
 };
 
 #if defined(FT_PRECISION_F32)
@@ -168,10 +229,13 @@ __device__ __forceinline__ typename M::V update_u(typename M::V u, typename M::V
   const S lt = M::s(prm.lt);
   const S ltg = M::muls(lt, grad2);
   // The three cases rho < -lt |grad|^2 -> lt, rho > lt |grad|^2 -> -lt, else -rho / |grad|^2
-  // are one clamp of -rho / |grad|^2 to [-lt, lt] (|grad|^2 = 0 gives +-inf, clamped); the
-  // fourth, |grad|^2 ~ 0 with |rho| <= lt |grad|^2, is v = u. Branch-free: no divergence.
-  S fi = M::mins(M::maxs(M::muls(M::neg(rho), M::rcps(grad2)), M::neg(lt)), lt);
-  if (M::lt(grad2, M::grad_zero()) && !M::lt(ltg, M::abss(rho))) fi = M::s(0.f);
+  // are one clamp of -rho / |grad|^2 to [-lt, lt]; the divisor is at least grad_zero, so fi
+  // is finite (a flat pixel with lt |grad|^2 < |rho| < lt grad_zero, i.e. |rho| below 5e-12
+  // in f32, gets -rho / grad_zero instead of +-lt). The fourth case, |grad|^2 ~ 0 with
+  // |rho| <= lt |grad|^2, is v = u. Branch-free: no divergence.
+  S fi = M::mins(M::maxs(M::muls(M::neg(rho), M::rcps(M::maxs(grad2, M::grad_zero()))), M::neg(lt)),
+                 lt);
+  fi = M::zero_where_flat(fi, grad2, ltg, rho);
   const V v = M::fma(M::splat(fi), g, u);
   // Divergence (backward differences): (div p1, div p2) = (p11 - p11l + p12 - p12u, ...).
   const V div = M::add(M::sub(M::lows(p1, p2), M::lows(p1l, p2l)),

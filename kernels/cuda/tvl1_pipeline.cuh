@@ -66,148 +66,336 @@ constexpr int kStripOutW = FT_W - 2 * FT_DEPTH;
 /// Bytes of one block's ring (shared or global): 4 pair planes + 1 scalar plane.
 constexpr int kRingBytes = (4 * int(sizeof(Store2)) + int(sizeof(Store1))) * FT_W * kRingLines;
 
-/// The ring of one block: plane[line * FT_W + column].
-struct Ring {
-  Store2* u;
-  Store2* p1;
-  Store2* p2;
-  Store2* grad;
-  Store1* rho_c;
-  __device__ __forceinline__ explicit Ring(void* base) {
-    Store2* pairs = static_cast<Store2*>(base);
-    const int plane = FT_W * kRingLines;
-    u = pairs;
-    p1 = pairs + plane;
-    p2 = pairs + 2 * plane;
-    grad = pairs + 3 * plane;
-    rho_c = reinterpret_cast<Store1*>(pairs + 4 * plane);
+#if defined(FT_PRECISION_F16)
+/// f16: a thread column is two adjacent pixels (MathF16Pair: half2 across pixels).
+constexpr int kPixelsPerColumn = 2;
+#else
+constexpr int kPixelsPerColumn = 1;
+#endif
+/// Thread columns of the strip.
+constexpr int kColumns = FT_W / kPixelsPerColumn;
+/// Threads per block: each thread handles FT_PARTS thread columns, tx + c * kThreads (a line
+/// wider than the block is processed in parts, paper sec. 3.3).
+constexpr int kThreads = kColumns / FT_PARTS;
+static_assert(kColumns % FT_PARTS == 0, "FT_PARTS must divide the strip's thread columns");
+
+/// The fields a pipeline reads and writes, and where this block works.
+struct PipelineArgs {
+  const Store2* __restrict__ grad;
+  const Store1* __restrict__ rho_c;
+  const Store2* __restrict__ u;
+  const Store2* __restrict__ p1;
+  const Store2* __restrict__ p2;
+  Store2* u_out;
+  Store2* p1_out;
+  Store2* p2_out;
+  int width;
+  Params prm;
+};
+
+#if !defined(FT_PRECISION_F16)
+/// Row operations with one pixel per thread column (f32, mixed): the ring holds the
+/// fields as stored (Store2 pairs (u1, u2), (p11, p12), ...), plane[line * kColumns + column].
+struct RowOps {
+  typedef Math M;
+  struct Column {
+    int x;            ///< image column
+    bool in_image;    ///< 0 <= x < width
+    bool left_edge;   ///< strip or image border on the left: p = 0 there
+    bool right_edge;  ///< strip or image border on the right: zero forward gradient
+    bool stores;      ///< one of the strip's output columns
+  };
+  struct PixelIn {  ///< a pixel between its global load and its write into the ring
+    Store2 u, p1, p2, grad;
+    Store1 rho_c;
+  };
+  PipelineArgs a;
+  Store2 *ring_u, *ring_p1, *ring_p2, *ring_grad;
+  Store1* ring_rho_c;
+  Column col[FT_PARTS];
+  PixelIn next[FT_PARTS];
+
+  __device__ __forceinline__ RowOps(void* ring, const PipelineArgs& args, int strip_x0) : a(args) {
+    Store2* planes = static_cast<Store2*>(ring);
+    const int plane = kColumns * kRingLines;
+    ring_u = planes;
+    ring_p1 = planes + plane;
+    ring_p2 = planes + 2 * plane;
+    ring_grad = planes + 3 * plane;
+    ring_rho_c = reinterpret_cast<Store1*>(planes + 4 * plane);
+#pragma unroll
+    for (int c = 0; c < FT_PARTS; ++c) {
+      const int sx = int(threadIdx.x) + c * kThreads;  // column in the strip
+      const int x = strip_x0 + sx;
+      col[c].x = x;
+      col[c].in_image = x >= 0 && x < a.width;
+      // Strip border = fake image border (see the file comment); the real one where they meet.
+      col[c].left_edge = sx == 0 || x == 0;
+      col[c].right_edge = sx == FT_W - 1 || x == a.width - 1;
+      col[c].stores = col[c].in_image && sx >= FT_DEPTH && sx < FT_W - FT_DEPTH;
+    }
+  }
+  __device__ __forceinline__ int index(int line, int c) const {
+    return line * kColumns + int(threadIdx.x) + c * kThreads;
+  }
+  /// Global loads of row r into registers (issued a step before they are needed).
+  __device__ __forceinline__ void fetch(int r) {
+#pragma unroll
+    for (int c = 0; c < FT_PARTS; ++c) {
+      if (col[c].in_image) {
+        const int i = r * a.width + col[c].x;
+        next[c] = {a.u[i], a.p1[i], a.p2[i], a.grad[i], a.rho_c[i]};
+      } else {
+        next[c] = {Store2(), Store2(), Store2(), Store2(), Store1()};
+      }
+    }
+  }
+  /// The last fetched row into ring line `line`.
+  __device__ __forceinline__ void put(int line) {
+#pragma unroll
+    for (int c = 0; c < FT_PARTS; ++c) {
+      const int i = index(line, c);
+      ring_u[i] = next[c].u;
+      ring_p1[i] = next[c].p1;
+      ring_p2[i] = next[c].p2;
+      ring_grad[i] = next[c].grad;
+      ring_rho_c[i] = next[c].rho_c;
+    }
+  }
+  /// u of one ring line; p above it in line_above (top: first row of the strip, p = 0).
+  __device__ __forceinline__ void update_u_row(int line, int line_above, bool top) {
+    const M::V zero = M::zero();
+#pragma unroll
+    for (int c = 0; c < FT_PARTS; ++c) {
+      if (!col[c].in_image) continue;
+      const int i = index(line, c), ia = index(line_above, c);
+      const bool left = col[c].left_edge;
+      const M::V un =
+          update_u<M>(load2(ring_u, i), load2(ring_grad, i), load1(ring_rho_c, i),
+                      load2(ring_p1, i), load2(ring_p2, i), left ? zero : load2(ring_p1, i - 1),
+                      left ? zero : load2(ring_p2, i - 1), top ? zero : load2(ring_p1, ia),
+                      top ? zero : load2(ring_p2, ia), a.prm);
+      store2(ring_u, i, un);
+    }
+  }
+  /// p of one ring line; u below it in line_below (bottom: last row, zero gradient).
+  __device__ __forceinline__ void update_p_row(int line, int line_below, bool bottom) {
+#pragma unroll
+    for (int c = 0; c < FT_PARTS; ++c) {
+      if (!col[c].in_image) continue;
+      const int i = index(line, c), ib = index(line_below, c);
+      const M::V uc = load2(ring_u, i);
+      const M::V ur = col[c].right_edge ? uc : load2(ring_u, i + 1);
+      const M::V ud = bottom ? uc : load2(ring_u, ib);
+      M::V q1 = load2(ring_p1, i);
+      M::V q2 = load2(ring_p2, i);
+      update_p<M>(uc, ur, ud, q1, q2, a.prm);
+      store2(ring_p1, i, q1);
+      store2(ring_p2, i, q2);
+    }
+  }
+  /// Final row rf (ring line `line`) out, on this strip's output columns.
+  __device__ __forceinline__ void store_row(int rf, int line) const {
+#pragma unroll
+    for (int c = 0; c < FT_PARTS; ++c) {
+      if (!col[c].stores) continue;
+      const int i = index(line, c);
+      const int o = rf * a.width + col[c].x;
+      a.u_out[o] = ring_u[i];
+      a.p1_out[o] = ring_p1[i];
+      a.p2_out[o] = ring_p2[i];
+    }
   }
 };
+#else  // FT_PRECISION_F16
+/// Bits of a half2 and back.
+__device__ __forceinline__ unsigned h2_bits(__half2 h) {
+  return *reinterpret_cast<const unsigned*>(&h);
+}
+__device__ __forceinline__ __half2 bits_h2(unsigned u) {
+  return *reinterpret_cast<const __half2*>(&u);
+}
+/// (high lane of lo_src, low lane of hi_src): the pixel pair shifted by one pixel.
+__device__ __forceinline__ __half2 shift_pair(__half2 lo_src, __half2 hi_src) {
+  return bits_h2(__byte_perm(h2_bits(lo_src), h2_bits(hi_src), 0x5432));
+}
 
-/// One pixel of the input fields, held in registers between its global load and its write
-/// into the ring (the load of row t+1 is issued before the iterations of step t).
-struct PixelIn {
-  Store2 u, p1, p2, grad;
-  Store1 rho_c;
+/// Row operations with two adjacent pixels per thread column (f16, MathF16Pair): the ring
+/// holds u, p1, p2, grad as HalfPixelPair ((u1a, u1b), (u2a, u2b)) and rho_c as (a, b);
+/// loads and stores transpose between this layout and the fields' (u1, u2) per pixel.
+/// Left / right neighbours are the pair shifted by one pixel (one byte permute per half2);
+/// border pixels are lane masks, as a border can fall on either pixel of a pair.
+struct RowOps {
+  typedef MathF16Pair M;
+  typedef HalfPixelPair V;
+  struct Column {
+    int xa;              ///< image column of pixel a (pixel b: xa + 1)
+    bool in_a, in_b;     ///< pixel inside the image
+    bool any_in;         ///< in_a || in_b
+    bool first, last;    ///< first / last thread column of the strip
+    unsigned keep_left;  ///< lane bits kept for the left neighbour (0 at a left border)
+    unsigned use_own;    ///< lane bits where the right neighbour is the pixel itself
+    bool stores_a, stores_b;
+  };
+  struct PairIn {  ///< two pixels between their global loads and the ring
+    Store2 u[2], p1[2], p2[2], grad[2];
+    Store1 rho_c[2];
+  };
+  PipelineArgs a;
+  V *ring_u, *ring_p1, *ring_p2, *ring_grad;
+  __half2* ring_rho_c;
+  Column col[FT_PARTS];
+  PairIn next[FT_PARTS];
+
+  __device__ __forceinline__ RowOps(void* ring, const PipelineArgs& args, int strip_x0) : a(args) {
+    V* planes = static_cast<V*>(ring);
+    const int plane = kColumns * kRingLines;
+    ring_u = planes;
+    ring_p1 = planes + plane;
+    ring_p2 = planes + 2 * plane;
+    ring_grad = planes + 3 * plane;
+    ring_rho_c = reinterpret_cast<__half2*>(planes + 4 * plane);
+#pragma unroll
+    for (int c = 0; c < FT_PARTS; ++c) {
+      const int j = int(threadIdx.x) + c * kThreads;  // thread column in the strip
+      const int sa = 2 * j, sb = sa + 1;              // strip columns of pixels a, b
+      const int xa = strip_x0 + sa, xb = xa + 1;
+      Column& k = col[c];
+      k.xa = xa;
+      k.in_a = xa >= 0 && xa < a.width;
+      k.in_b = xb >= 0 && xb < a.width;
+      k.any_in = k.in_a || k.in_b;
+      k.first = j == 0;
+      k.last = j == kColumns - 1;
+      // Strip border = fake image border (see the file comment); the real one where they meet.
+      const bool left_a = sa == 0 || xa == 0, left_b = xb == 0;
+      const bool right_a = xa == a.width - 1, right_b = sb == FT_W - 1 || xb == a.width - 1;
+      k.keep_left = (left_a ? 0u : 0x0000FFFFu) | (left_b ? 0u : 0xFFFF0000u);
+      k.use_own = (right_a ? 0x0000FFFFu : 0u) | (right_b ? 0xFFFF0000u : 0u);
+      k.stores_a = k.in_a && sa >= FT_DEPTH && sa < FT_W - FT_DEPTH;
+      k.stores_b = k.in_b && sb >= FT_DEPTH && sb < FT_W - FT_DEPTH;
+    }
+  }
+  __device__ __forceinline__ int index(int line, int c) const {
+    return line * kColumns + int(threadIdx.x) + c * kThreads;
+  }
+  __device__ __forceinline__ void fetch(int r) {
+#pragma unroll
+    for (int c = 0; c < FT_PARTS; ++c) {
+#pragma unroll
+      for (int l = 0; l < 2; ++l) {
+        const bool in = l == 0 ? col[c].in_a : col[c].in_b;
+        const int i = r * a.width + col[c].xa + l;
+        next[c].u[l] = in ? a.u[i] : Store2();
+        next[c].p1[l] = in ? a.p1[i] : Store2();
+        next[c].p2[l] = in ? a.p2[i] : Store2();
+        next[c].grad[l] = in ? a.grad[i] : Store2();
+        next[c].rho_c[l] = in ? a.rho_c[i] : Store1();
+      }
+    }
+  }
+  /// Per-pixel (c1, c2) of pixels a and b -> the pair layout.
+  static __device__ __forceinline__ V to_pair(Store2 pa, Store2 pb) {
+    return {__lows2half2(pa, pb), __highs2half2(pa, pb)};
+  }
+  __device__ __forceinline__ void put(int line) {
+#pragma unroll
+    for (int c = 0; c < FT_PARTS; ++c) {
+      const int i = index(line, c);
+      ring_u[i] = to_pair(next[c].u[0], next[c].u[1]);
+      ring_p1[i] = to_pair(next[c].p1[0], next[c].p1[1]);
+      ring_p2[i] = to_pair(next[c].p2[0], next[c].p2[1]);
+      ring_grad[i] = to_pair(next[c].grad[0], next[c].grad[1]);
+      ring_rho_c[i] = __halves2half2(next[c].rho_c[0], next[c].rho_c[1]);
+    }
+  }
+  /// Left neighbours of the pair at i: (b of the previous pair, a of this one), 0 at a left
+  /// border lane.
+  __device__ __forceinline__ V left_of(const V* plane, int i, const Column& k) const {
+    const V own = plane[i];
+    const V prev = plane[k.first ? i : i - 1];
+    return {bits_h2(h2_bits(shift_pair(prev.c1, own.c1)) & k.keep_left),
+            bits_h2(h2_bits(shift_pair(prev.c2, own.c2)) & k.keep_left)};
+  }
+  /// Right neighbours of the pair at i: (b of this pair, a of the next one); the pixel
+  /// itself at a right border lane.
+  __device__ __forceinline__ V right_of(const V* plane, int i, const Column& k, V own) const {
+    const V next_pair = plane[k.last ? i : i + 1];
+    const unsigned m = k.use_own;
+    return {bits_h2((h2_bits(shift_pair(own.c1, next_pair.c1)) & ~m) | (h2_bits(own.c1) & m)),
+            bits_h2((h2_bits(shift_pair(own.c2, next_pair.c2)) & ~m) | (h2_bits(own.c2) & m))};
+  }
+  __device__ __forceinline__ void update_u_row(int line, int line_above, bool top) {
+    const V zero = M::zero();
+#pragma unroll
+    for (int c = 0; c < FT_PARTS; ++c) {
+      const Column& k = col[c];
+      if (!k.any_in) continue;
+      const int i = index(line, c), ia = index(line_above, c);
+      const V p1l = left_of(ring_p1, i, k), p2l = left_of(ring_p2, i, k);
+      ring_u[i] = update_u<M>(ring_u[i], ring_grad[i], ring_rho_c[i], ring_p1[i], ring_p2[i], p1l,
+                              p2l, top ? zero : ring_p1[ia], top ? zero : ring_p2[ia], a.prm);
+    }
+  }
+  __device__ __forceinline__ void update_p_row(int line, int line_below, bool bottom) {
+#pragma unroll
+    for (int c = 0; c < FT_PARTS; ++c) {
+      const Column& k = col[c];
+      if (!k.any_in) continue;
+      const int i = index(line, c), ib = index(line_below, c);
+      const V uc = ring_u[i];
+      const V ur = right_of(ring_u, i, k, uc);
+      const V ud = bottom ? uc : ring_u[ib];
+      V q1 = ring_p1[i];
+      V q2 = ring_p2[i];
+      update_p<M>(uc, ur, ud, q1, q2, a.prm);
+      ring_p1[i] = q1;
+      ring_p2[i] = q2;
+    }
+  }
+  __device__ __forceinline__ void store_row(int rf, int line) const {
+#pragma unroll
+    for (int c = 0; c < FT_PARTS; ++c) {
+      const Column& k = col[c];
+      if (!k.stores_a && !k.stores_b) continue;
+      const int i = index(line, c);
+      const int o = rf * a.width + k.xa;
+      const V u = ring_u[i], q1 = ring_p1[i], q2 = ring_p2[i];
+      if (k.stores_a) {
+        a.u_out[o] = __lows2half2(u.c1, u.c2);
+        a.p1_out[o] = __lows2half2(q1.c1, q1.c2);
+        a.p2_out[o] = __lows2half2(q2.c1, q2.c2);
+      }
+      if (k.stores_b) {
+        a.u_out[o + 1] = __highs2half2(u.c1, u.c2);
+        a.p1_out[o + 1] = __highs2half2(q1.c1, q1.c2);
+        a.p2_out[o + 1] = __highs2half2(q2.c1, q2.c2);
+      }
+    }
+  }
 };
-
-/// Threads per block: each thread handles FT_PARTS columns of the strip, tx + c * kThreads
-/// (a line wider than the block is processed in parts, paper sec. 3.3).
-constexpr int kThreads = FT_W / FT_PARTS;
-
-/// One column of the strip as one thread sees it.
-struct Column {
-  int x;            ///< image column
-  bool in_image;    ///< 0 <= x < width
-  bool left_edge;   ///< strip or image border on the left: p = 0 there
-  bool right_edge;  ///< strip or image border on the right: zero forward gradient
-  bool stores;      ///< one of the strip's output columns
-};
+#endif  // FT_PRECISION_F16
 
 /// The pipeline of one block over its strip: `depth` (1..FT_DEPTH) iterations from (u, p1,
 /// p2) to (u_out, p1_out, p2_out), fields width x height row-major; ring = this block's ring
 /// memory of kRingBytes. Grid: ceil(width / kStripOutW) x ceil(height / FT_STRIP_H) blocks
 /// of kThreads threads.
-__device__ __forceinline__ void pipeline_strip(
-    void* ring_memory, const Store2* __restrict__ grad, const Store1* __restrict__ rho_c,
-    const Store2* __restrict__ u, const Store2* __restrict__ p1, const Store2* __restrict__ p2,
-    Store2* u_out, Store2* p1_out, Store2* p2_out, int width, int height, Params prm, int depth) {
-  typedef Math M;
-  Ring ring(ring_memory);
-  const int tx = int(threadIdx.x);
-  Column col[FT_PARTS];
-#pragma unroll
-  for (int c = 0; c < FT_PARTS; ++c) {
-    const int sx = tx + c * kThreads;  // column in the strip
-    const int x = int(blockIdx.x) * kStripOutW - FT_DEPTH + sx;
-    col[c].x = x;
-    col[c].in_image = x >= 0 && x < width;
-    // Strip border = fake image border (see the file comment); the real one where they meet.
-    col[c].left_edge = sx == 0 || x == 0;
-    col[c].right_edge = sx == FT_W - 1 || x == width - 1;
-    col[c].stores = col[c].in_image && sx >= FT_DEPTH && sx < FT_W - FT_DEPTH;
-  }
+__device__ __forceinline__ void pipeline_strip(void* ring_memory, const PipelineArgs& args,
+                                               int height, int depth) {
+  RowOps rows(ring_memory, args, int(blockIdx.x) * kStripOutW - FT_DEPTH);
   const int out_y0 = int(blockIdx.y) * FT_STRIP_H;
   const int out_y1 = min(height, out_y0 + FT_STRIP_H);
   const int r0 = max(0, out_y0 - FT_DEPTH);
   const int r1 = min(height, out_y1 + FT_DEPTH);
-  const M::V zero = M::zero();
-  const Store2 zero2 = Store2();
-  const Store1 zero1 = Store1();
-
-  PixelIn next[FT_PARTS];
-  auto fetch = [&](int r) {
-#pragma unroll
-    for (int c = 0; c < FT_PARTS; ++c) {
-      if (col[c].in_image) {
-        const int i = r * width + col[c].x;
-        next[c].u = u[i];
-        next[c].p1 = p1[i];
-        next[c].p2 = p2[i];
-        next[c].grad = grad[i];
-        next[c].rho_c = rho_c[i];
-      } else {
-        next[c].u = next[c].p1 = next[c].p2 = next[c].grad = zero2;
-        next[c].rho_c = zero1;
-      }
-    }
+  auto fetch = [&](int r) { rows.fetch(r); };
+  auto put_row = [&](int line) { rows.put(line); };
+  auto update_u_row = [&](int line, int above, bool top) { rows.update_u_row(line, above, top); };
+  auto update_p_row = [&](int line, int below, bool bottom) {
+    rows.update_p_row(line, below, bottom);
   };
-  // Updates of one ring position, for every column of this thread. Lines: of the row
-  // updated, of the row above (u) / below (p); top / bottom: that row is the first / last
-  // of the strip, where the fake border applies.
-  auto update_u_row = [&](int line, int line_above, bool top) {
-#pragma unroll
-    for (int c = 0; c < FT_PARTS; ++c) {
-      if (!col[c].in_image) continue;
-      const int i = line * FT_W + tx + c * kThreads, ia = line_above * FT_W + tx + c * kThreads;
-      const bool left = col[c].left_edge;
-      const M::V un =
-          update_u<M>(load2(ring.u, i), load2(ring.grad, i), load1(ring.rho_c, i),
-                      load2(ring.p1, i), load2(ring.p2, i), left ? zero : load2(ring.p1, i - 1),
-                      left ? zero : load2(ring.p2, i - 1), top ? zero : load2(ring.p1, ia),
-                      top ? zero : load2(ring.p2, ia), prm);
-      store2(ring.u, i, un);
-    }
-  };
-  auto update_p_row = [&](int line, int line_below, bool bottom) {
-#pragma unroll
-    for (int c = 0; c < FT_PARTS; ++c) {
-      if (!col[c].in_image) continue;
-      const int i = line * FT_W + tx + c * kThreads, ib = line_below * FT_W + tx + c * kThreads;
-      const M::V uc = load2(ring.u, i);
-      const M::V ur = col[c].right_edge ? uc : load2(ring.u, i + 1);
-      const M::V ud = bottom ? uc : load2(ring.u, ib);
-      M::V q1 = load2(ring.p1, i);
-      M::V q2 = load2(ring.p2, i);
-      update_p<M>(uc, ur, ud, q1, q2, prm);
-      store2(ring.p1, i, q1);
-      store2(ring.p2, i, q2);
-    }
-  };
-  // Row r (in ring line `line`) into the ring from the registers of the last fetch.
-  auto put_row = [&](int line) {
-#pragma unroll
-    for (int c = 0; c < FT_PARTS; ++c) {
-      const int i = line * FT_W + tx + c * kThreads;
-      ring.u[i] = next[c].u;
-      ring.p1[i] = next[c].p1;
-      ring.p2[i] = next[c].p2;
-      ring.grad[i] = next[c].grad;
-      ring.rho_c[i] = next[c].rho_c;
-    }
-  };
-  // Final row rf (ring line `line`) out, where it is one of this strip's outputs.
+  // Final row rf out, where it is one of this strip's output rows.
   auto store_row = [&](int rf, int line) {
-    if (rf < out_y0 || rf >= out_y1) return;
-#pragma unroll
-    for (int c = 0; c < FT_PARTS; ++c) {
-      if (!col[c].stores) continue;
-      const int i = line * FT_W + tx + c * kThreads;
-      const int o = rf * width + col[c].x;
-      u_out[o] = ring.u[i];
-      p1_out[o] = ring.p1[i];
-      p2_out[o] = ring.p2[i];
-    }
+    if (rf >= out_y0 && rf < out_y1) rows.store_row(rf, line);
   };
   // Line of the row `back` rows before row t, whose line is line_t (back < kRingLines).
   auto line_back = [](int line_t, int back) {

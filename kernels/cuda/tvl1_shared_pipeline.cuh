@@ -9,7 +9,7 @@
 
 /// `depth` (1..FT_DEPTH) iterations from (u, p1, p2) to (u_out, p1_out, p2_out). Grid:
 /// ceil(width / (FT_W - 2 FT_DEPTH)) x ceil(height / FT_STRIP_H) blocks of
-/// ft::kThreads = FT_W / FT_PARTS threads,
+/// ft::kThreads = FT_W / (FT_PARTS x 2 for f16, x 1 otherwise) threads,
 /// ft::kRingBytes of dynamic shared memory.
 extern "C" __global__ void __launch_bounds__(ft::kThreads)
     ft_shared_pipeline(const ft::Store2* __restrict__ grad, const ft::Store1* __restrict__ rho_c,
@@ -18,6 +18,6 @@ extern "C" __global__ void __launch_bounds__(ft::kThreads)
                        ft::Store2* __restrict__ p1_out, ft::Store2* __restrict__ p2_out, int width,
                        int height, ft::Params prm, int depth) {
   extern __shared__ __align__(16) unsigned char ft_ring[];
-  ft::pipeline_strip(ft_ring, grad, rho_c, u, p1, p2, u_out, p1_out, p2_out, width, height, prm,
-                     depth);
+  const ft::PipelineArgs args{grad, rho_c, u, p1, p2, u_out, p1_out, p2_out, width, prm};
+  ft::pipeline_strip(ft_ring, args, height, depth);
 }

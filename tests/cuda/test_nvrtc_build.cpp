@@ -84,7 +84,7 @@ std::vector<Sample> samples() {
        {"ft_shared_pipeline"},
        0},
       {"global_pipeline",
-       {{"w", 64}, {"parts", 2}, {"depth", 3}, {"skew", 2}, {"strip_h", 32}},
+       {{"w", 128}, {"parts", 2}, {"depth", 3}, {"skew", 2}, {"strip_h", 32}},
        {"ft_global_pipeline"},
        0},
   };
@@ -110,9 +110,11 @@ TEST(NvrtcBuild, EveryVariantPrecisionAndSampleCompilesForHopperAndOrin) {
         auto names = s.kernels;
         std::sort(names.begin(), names.end());
         ASSERT_EQ(res.size(), s.kernels.size());
-        const int threads = s.tunables.count("w")
-                                ? s.tunables.at("w") / s.tunables.at("parts")
-                                : s.tunables.at("block_x") * s.tunables.at("block_y");
+        // Pipelines: w / parts threads, halved in f16 (two pixels per thread column).
+        const int threads =
+            s.tunables.count("w")
+                ? s.tunables.at("w") / s.tunables.at("parts") / (precision == "f16" ? 2 : 1)
+                : s.tunables.at("block_x") * s.tunables.at("block_y");
         for (std::size_t k = 0; k < res.size(); ++k) {
           EXPECT_EQ(res[k].kernel, names[k]);
           std::printf("[resources] %s %s %s: %d registers, %d B smem, %d B stack, %d B spills\n",
@@ -177,9 +179,11 @@ TEST(PipelineVariants, RingBytesAndLaunchShapeFollowTheRingLayout) {
   EXPECT_EQ(sp.launch_shape(c).threads_per_block, 128);              // w / parts
   EXPECT_EQ(sp.launch_shape(c).dynamic_shared_bytes, 36 * 256 * 6);  // 55296 > 48 KiB
   EXPECT_FALSE(sp.invalid_reason(c).has_value());
+  EXPECT_EQ(pipeline_threads(c), 128);
   c.tunables["optin"] = 0;  // legal: whether 54 KiB fits is the board's question (constraints)
   EXPECT_FALSE(sp.invalid_reason(c).has_value());
-  c.precision = "f16";  // 27648 bytes: the opt-in would be a duplicate point
+  c.precision = "f16";                 // 27648 bytes: the opt-in would be a duplicate point
+  EXPECT_EQ(pipeline_threads(c), 64);  // two pixels per thread column
   c.tunables["optin"] = 1;
   const auto dup = sp.invalid_reason(c);
   ASSERT_TRUE(dup.has_value());

@@ -68,5 +68,10 @@ const CudaVariant& shared_pipeline_variant();
 int pipeline_ring_bytes(const std::string& precision, int w, int depth, int skew);
 /// The same for a pipeline config (tunables w, depth, skew).
 int pipeline_ring_bytes(const Config& config);
+/// Pixels per thread column of the pipelines: 2 in f16 (half2 across two adjacent pixels,
+/// MathF16Pair in kernels/cuda/tvl1_math.cuh), 1 in f32 and mixed.
+int pixels_per_thread_column(const std::string& precision);
+/// Threads per block of a pipeline config: w / pixels_per_thread_column / parts.
+int pipeline_threads(const Config& config);
 
 }  // namespace flowtune::cuda

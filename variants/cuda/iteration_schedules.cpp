@@ -210,7 +210,7 @@ class PipelineSchedule final : public ScheduleBase {
     scratch_.ensure(bytes);
     const int w = config_.tunable("w"), depth_max = config_.tunable("depth");
     const int strip_h = config_.tunable("strip_h");
-    const dim3 block{unsigned(w / config_.tunable("parts")), 1, 1};
+    const dim3 block{unsigned(pipeline_threads(config_)), 1, 1};
     const dim3 grid(unsigned(ceil_div(f.width, w - 2 * depth_max)),
                     unsigned(ceil_div(f.height, strip_h)));
     void* rings = nullptr;

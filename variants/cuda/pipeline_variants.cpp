@@ -23,6 +23,14 @@ int pipeline_ring_bytes(const std::string& precision, int w, int depth, int skew
   return (4 * pair + pair / 2) * w * (skew * depth + 1);
 }
 
+int pixels_per_thread_column(const std::string& precision) {
+  return precision == "f16" ? 2 : 1;
+}
+
+int pipeline_threads(const Config& c) {
+  return c.tunable("w") / pixels_per_thread_column(c.precision) / c.tunable("parts");
+}
+
 int pipeline_ring_bytes(const Config& c) {
   return pipeline_ring_bytes(c.precision, c.tunable("w"), c.tunable("depth"), c.tunable("skew"));
 }
@@ -33,12 +41,16 @@ constexpr int kDefaultSharedPerBlock = 48 * 1024;
 
 std::optional<std::string> pipeline_invalid_reason(const std::string& name, const Config& c) {
   const int w = c.tunable("w"), depth = c.tunable("depth"), parts = c.tunable("parts");
-  if (w % parts != 0 || (w / parts) % 32 != 0)
+  const int columns = w / pixels_per_thread_column(c.precision);
+  if (columns * pixels_per_thread_column(c.precision) != w || columns % parts != 0 ||
+      (columns / parts) % 32 != 0)
     return name + ": w=" + std::to_string(w) + " in parts=" + std::to_string(parts) +
-           " does not give a whole number of warps per block";
+           " does not give a whole number of warps per block (" + c.precision + ": " +
+           std::to_string(pixels_per_thread_column(c.precision)) + " pixel(s) per thread column)";
   if (c.tunable("skew") > 2)
     return name + ": skew must be 1 or 2, got " + std::to_string(c.tunable("skew"));
-  if (w / parts > 1024) return name + ": block of " + std::to_string(w / parts) + " threads > 1024";
+  if (columns / parts > 1024)
+    return name + ": block of " + std::to_string(columns / parts) + " threads > 1024";
   if (w <= 2 * depth)
     return name + ": w=" + std::to_string(w) + " leaves no output columns at depth " +
            std::to_string(depth) + " (a strip needs w > 2 * depth: depth halo columns per side)";
@@ -53,7 +65,7 @@ class SharedPipelineVariant final : public CudaVariant {
             {"skew", {1, 2}},           {"strip_h", {16, 32, 64}}, {"optin", {0, 1}}};
   }
   LaunchShape launch_shape(const Config& c) const override {
-    return {c.tunable("w") / c.tunable("parts"), pipeline_ring_bytes(c)};
+    return {pipeline_threads(c), pipeline_ring_bytes(c)};
   }
 
  protected:
@@ -79,9 +91,7 @@ class GlobalPipelineVariant final : public CudaVariant {
             {"skew", {1, 2}},
             {"strip_h", {16, 32, 64}}};
   }
-  LaunchShape launch_shape(const Config& c) const override {
-    return {c.tunable("w") / c.tunable("parts"), 0};
-  }
+  LaunchShape launch_shape(const Config& c) const override { return {pipeline_threads(c), 0}; }
 
  protected:
   std::optional<std::string> scheme_invalid_reason(const Config& c) const override {
