@@ -81,6 +81,8 @@ std::vector<Sweep> sweeps() {
        {{{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 16}, {"optin", 0}},
         {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 32}, {"optin", 0}},
         {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 64}, {"optin", 0}},
+        {{"w", 256}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 16}, {"optin", 0}},
+        {{"w", 256}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 32}, {"optin", 0}},
         {{"w", 256}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 64}, {"optin", 0}},
         {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 2}, {"strip_h", 32}, {"optin", 0}},
         {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 2}, {"strip_h", 64}, {"optin", 0}},
