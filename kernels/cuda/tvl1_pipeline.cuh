@@ -387,12 +387,6 @@ __device__ __forceinline__ void pipeline_strip(void* ring_memory, const Pipeline
   const int out_y1 = min(height, out_y0 + FT_STRIP_H);
   const int r0 = max(0, out_y0 - FT_DEPTH);
   const int r1 = min(height, out_y1 + FT_DEPTH);
-  auto fetch = [&](int r) { rows.fetch(r); };
-  auto put_row = [&](int line) { rows.put(line); };
-  auto update_u_row = [&](int line, int above, bool top) { rows.update_u_row(line, above, top); };
-  auto update_p_row = [&](int line, int below, bool bottom) {
-    rows.update_p_row(line, below, bottom);
-  };
   // Final row rf out, where it is one of this strip's output rows.
   auto store_row = [&](int rf, int line) {
     if (rf >= out_y0 && rf < out_y1) rows.store_row(rf, line);
@@ -403,14 +397,14 @@ __device__ __forceinline__ void pipeline_strip(void* ring_memory, const Pipeline
     return l < 0 ? l + kRingLines : l;
   };
 
-  fetch(r0);
+  rows.fetch(r0);
   // Ring line of row t, advanced with t (modular indexing without a division per access).
   int line_t = r0 % kRingLines;
 #if FT_SKEW == 1
   for (int t = r0; t < r1 + depth; ++t) {
     if (t < r1) {  // row t enters the ring; the load of row t+1 is issued now
-      put_row(line_t);
-      if (t + 1 < r1) fetch(t + 1);
+      rows.put(line_t);
+      if (t + 1 < r1) rows.fetch(t + 1);
     }
     __syncthreads();
 #pragma unroll
@@ -419,17 +413,17 @@ __device__ __forceinline__ void pipeline_strip(void* ring_memory, const Pipeline
       const int line_u = line_back(line_t, k - 1);  // row t-k+1: u of iteration k
       const int line_p = line_back(line_t, k);      // row t-k: p of iteration k
       const int ru = t - k + 1, rp = t - k;
-      if (ru >= r0 && ru < r1) update_u_row(line_u, line_p, ru == r0);
+      if (ru >= r0 && ru < r1) rows.update_u_row(line_u, line_p, ru == r0);
       __syncthreads();
-      if (rp >= r0 && rp < r1) update_p_row(line_p, line_u, rp == r1 - 1);
+      if (rp >= r0 && rp < r1) rows.update_p_row(line_p, line_u, rp == r1 - 1);
       __syncthreads();
     }
     store_row(t - depth, line_back(line_t, depth));  // own columns only: no barrier needed
     line_t = line_t + 1 == kRingLines ? 0 : line_t + 1;
   }
 #else  // FT_SKEW == 2
-  put_row(line_t);
-  if (r0 + 1 < r1) fetch(r0 + 1);
+  rows.put(line_t);
+  if (r0 + 1 < r1) rows.fetch(r0 + 1);
   __syncthreads();
   for (int t = r0; t < r1 + 2 * depth - 1; ++t) {
     // Phase u: iteration k on row t-2k+2 (p above it on row t-2k+1), all k at once.
@@ -437,7 +431,7 @@ __device__ __forceinline__ void pipeline_strip(void* ring_memory, const Pipeline
     for (int k = 1; k <= FT_DEPTH; ++k) {
       const int ru = t - 2 * k + 2;
       if (k <= depth && ru >= r0 && ru < r1)
-        update_u_row(line_back(line_t, 2 * k - 2), line_back(line_t, 2 * k - 1), ru == r0);
+        rows.update_u_row(line_back(line_t, 2 * k - 2), line_back(line_t, 2 * k - 1), ru == r0);
     }
     __syncthreads();
     // Phase p: iteration k on row t-2k+1 (u below it on row t-2k+2), all k at once.
@@ -445,15 +439,15 @@ __device__ __forceinline__ void pipeline_strip(void* ring_memory, const Pipeline
     for (int k = 1; k <= FT_DEPTH; ++k) {
       const int rp = t - 2 * k + 1;
       if (k <= depth && rp >= r0 && rp < r1)
-        update_p_row(line_back(line_t, 2 * k - 1), line_back(line_t, 2 * k - 2), rp == r1 - 1);
+        rows.update_p_row(line_back(line_t, 2 * k - 1), line_back(line_t, 2 * k - 2), rp == r1 - 1);
     }
     // Row t-2 depth+1 is final (its last p update was this thread's own); row t+1 goes to
     // the line of row t-2 FT_DEPTH, which no update of this step touches.
     store_row(t - 2 * depth + 1, line_back(line_t, 2 * depth - 1));
     const int line_next = line_t + 1 == kRingLines ? 0 : line_t + 1;
     if (t + 1 < r1) {
-      put_row(line_next);
-      if (t + 2 < r1) fetch(t + 2);
+      rows.put(line_next);
+      if (t + 2 < r1) rows.fetch(t + 2);
     }
     __syncthreads();
     line_t = line_next;
