@@ -1,6 +1,7 @@
 // IterationSchedule implementations: one per scheme, each launching the NVRTC build of its
 // kernels/cuda/tvl1_<scheme>.cuh (Romera et al. 2023, sec. 3.3).
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 #include <string>
 
@@ -138,6 +139,29 @@ class Scratch {
   std::size_t bytes_ = 0;
 };
 
+/// The ping-pong of the fused schemes between the caller's (u, p1, p2) and a scratch set:
+/// launch k reads set k % 2 and writes the other; after an odd number of launches finish()
+/// copies the result back into the caller's set.
+class PingPong {
+ public:
+  PingPong(const DeviceFields& f, const Scratch& scratch, std::size_t bytes_each)
+      : sets_{{f.u, f.p1, f.p2}, {scratch[0], scratch[1], scratch[2]}}, bytes_(bytes_each) {}
+  /// (u, p1, p2) that launch k reads / writes.
+  std::array<void*, 3> src(int k) const { return sets_[k % 2]; }
+  std::array<void*, 3> dst(int k) const { return sets_[(k + 1) % 2]; }
+  void finish(int launches, cudaStream_t stream) const {
+    if (launches % 2 == 0) return;
+    for (int i = 0; i < 3; ++i)
+      check_cuda(
+          cudaMemcpyAsync(sets_[0][i], sets_[1][i], bytes_, cudaMemcpyDeviceToDevice, stream),
+          "copy back of the ping-pong set");
+  }
+
+ private:
+  std::array<void*, 3> sets_[2];
+  std::size_t bytes_;
+};
+
 /// `shared_fusion`: one ft_shared_fusion launch per iteration, ping-pong between the caller's
 /// (u, p1, p2) and a scratch set; an odd count ends with a copy back.
 class SharedFusionSchedule final : public ScheduleBase {
@@ -156,24 +180,14 @@ class SharedFusionSchedule final : public ScheduleBase {
     int w = f.width, h = f.height;
     void* grad = f.grad;
     void* rho = f.rho_c;
-    void* a[3] = {f.u, f.p1, f.p2};
-    void* b[3] = {scratch_[0], scratch_[1], scratch_[2]};
+    const PingPong sets(f, scratch_, bytes);
     for (int it = 0; it < iterations; ++it) {
-      void* const* src = (it % 2 == 0) ? a : b;
-      void* const* dst = (it % 2 == 0) ? b : a;
-      void* su = src[0];
-      void* sp1 = src[1];
-      void* sp2 = src[2];
-      void* du = dst[0];
-      void* dp1 = dst[1];
-      void* dp2 = dst[2];
-      void* args[] = {&grad, &rho, &su, &sp1, &sp2, &du, &dp1, &dp2, &w, &h, &prm_};
+      auto src = sets.src(it), dst = sets.dst(it);
+      void* args[] = {&grad,   &rho,    &src[0], &src[1], &src[2], &dst[0],
+                      &dst[1], &dst[2], &w,      &h,      &prm_};
       module_->launch(kernel_, grid, block, 0, stream, args);
     }
-    if (iterations % 2 == 1)
-      for (int k = 0; k < 3; ++k)
-        check_cuda(cudaMemcpyAsync(a[k], b[k], bytes, cudaMemcpyDeviceToDevice, stream),
-                   "copy back of the ping-pong set");
+    sets.finish(iterations, stream);
   }
 
  private:
@@ -229,29 +243,18 @@ class PipelineSchedule final : public ScheduleBase {
     int wd = f.width, h = f.height;
     void* grad = f.grad;
     void* rho = f.rho_c;
-    void* a[3] = {f.u, f.p1, f.p2};
-    void* b[3] = {scratch_[0], scratch_[1], scratch_[2]};
+    const PingPong sets(f, scratch_, bytes);
     int launches = 0;
     for (int done = 0; done < iterations; ++launches) {
       int depth = std::min(depth_max, iterations - done);
       done += depth;
-      void* const* src = (launches % 2 == 0) ? a : b;
-      void* const* dst = (launches % 2 == 0) ? b : a;
-      void* su = src[0];
-      void* sp1 = src[1];
-      void* sp2 = src[2];
-      void* du = dst[0];
-      void* dp1 = dst[1];
-      void* dp2 = dst[2];
+      auto src = sets.src(launches), dst = sets.dst(launches);
       // ft_shared_pipeline takes 12 parameters: cuLaunchKernel reads only those, not `rings`.
-      void* args[] = {&grad, &rho, &su, &sp1,  &sp2,   &du,   &dp1,
-                      &dp2,  &wd,  &h,  &prm_, &depth, &rings};
+      void* args[] = {&grad,   &rho, &src[0], &src[1], &src[2], &dst[0], &dst[1],
+                      &dst[2], &wd,  &h,      &prm_,   &depth,  &rings};
       module_->launch(kernel_, grid, block, shared, stream, args);
     }
-    if (launches % 2 == 1)
-      for (int k = 0; k < 3; ++k)
-        check_cuda(cudaMemcpyAsync(a[k], b[k], bytes, cudaMemcpyDeviceToDevice, stream),
-                   "copy back of the ping-pong set");
+    sets.finish(launches, stream);
   }
   ~PipelineSchedule() override {
     if (rings_) cudaFree(rings_);
