@@ -168,23 +168,17 @@ struct MathF16Pair {
   }
 };
 
+#if defined(FT_PRECISION_F32) || defined(FT_PRECISION_F16)
 #if defined(FT_PRECISION_F32)
 typedef float2 Store2;
 typedef float Store1;
 typedef MathF32 Math;
-__device__ __forceinline__ Math::V load2(const Store2* a, int i) {
-  return a[i];
-}
-__device__ __forceinline__ Math::S load1(const Store1* a, int i) {
-  return a[i];
-}
-__device__ __forceinline__ void store2(Store2* a, int i, Math::V v) {
-  a[i] = v;
-}
-#elif defined(FT_PRECISION_F16)
+#else
 typedef __half2 Store2;
 typedef __half Store1;
 typedef MathF16 Math;
+#endif
+// Storage is the math type: loads and stores are plain accesses.
 __device__ __forceinline__ Math::V load2(const Store2* a, int i) {
   return a[i];
 }
