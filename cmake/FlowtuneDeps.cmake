@@ -13,6 +13,7 @@ find_package(PNG REQUIRED)
 find_package(SQLite3 REQUIRED)
 find_package(SQLiteCpp REQUIRED)
 find_package(tomlplusplus REQUIRED)
+find_package(nlohmann_json 3 REQUIRED)
 find_package(Boost REQUIRED COMPONENTS program_options)
 find_package(Kokkos MODULE REQUIRED)  # cmake/FindKokkos.cmake: see there why not CONFIG
 

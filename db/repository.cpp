@@ -4,8 +4,11 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <map>
+#include <sstream>
 #include <utility>
 
 #include "db/schema.hpp"
@@ -18,27 +21,21 @@ constexpr int kBusyTimeoutMs = 30000;
 
 // Columns of configs in the order read by read_config (table alias c).
 constexpr const char* kConfigColumns =
-    "c.board, c.config_key, c.label, c.variant, c.precision, c.tunables_json, c.clock_mhz, "
-    "c.iterations, c.n_scales, c.n_warpings, c.zoom, c.epsilon, c.tau, c.lambda, c.theta";
-constexpr int kConfigColumnCount = 15;
+    "c.board, c.config_key, c.label, c.workload, c.variant, c.precision, c.tunables_json, "
+    "c.clock_mhz, c.params_json";
+constexpr int kConfigColumnCount = 9;
 
 ConfigRow read_config(SQLite::Statement& q, int first) {
   ConfigRow c;
   c.board = q.getColumn(first + 0).getString();
   c.key = q.getColumn(first + 1).getString();
   c.label = q.getColumn(first + 2).getString();
-  c.variant = q.getColumn(first + 3).getString();
-  c.precision = q.getColumn(first + 4).getString();
-  c.tunables_json = q.getColumn(first + 5).getString();
-  c.clock_mhz = q.getColumn(first + 6).getInt();
-  c.iterations = q.getColumn(first + 7).getInt();
-  c.n_scales = q.getColumn(first + 8).getInt();
-  c.n_warpings = q.getColumn(first + 9).getInt();
-  c.zoom = q.getColumn(first + 10).getDouble();
-  c.epsilon = q.getColumn(first + 11).getDouble();
-  c.tau = q.getColumn(first + 12).getDouble();
-  c.lambda = q.getColumn(first + 13).getDouble();
-  c.theta = q.getColumn(first + 14).getDouble();
+  c.workload = q.getColumn(first + 3).getString();
+  c.variant = q.getColumn(first + 4).getString();
+  c.precision = q.getColumn(first + 5).getString();
+  c.tunables = parse_tunables_json(q.getColumn(first + 6).getString());
+  c.clock_mhz = q.getColumn(first + 7).getInt();
+  c.params = parse_params_json(q.getColumn(first + 8).getString());
   return c;
 }
 
@@ -115,7 +112,9 @@ Repository::Repository(const std::string& path) : path_(path) {
   }
 
   try {
-    db_->exec("PRAGMA foreign_keys = ON");
+    // Foreign keys stay off while migrations rebuild tables (SQLite's ALTER TABLE recipe);
+    // they are checked and switched on afterwards.
+    db_->exec("PRAGMA foreign_keys = OFF");
     db_->exec("PRAGMA synchronous = FULL");
     db_->execAndGet("PRAGMA journal_mode = WAL");
 
@@ -132,15 +131,37 @@ Repository::Repository(const std::string& path) : path_(path) {
     for (const Migration& m : migrations()) {
       if (m.version <= current) continue;
       db_->exec(m.sql);
+      if (m.rekey) rekey_configs();
       SQLite::Statement ins(*db_, "INSERT INTO schema_version(version, description) VALUES (?, ?)");
       ins.bind(1, m.version);
       ins.bind(2, m.description);
       ins.exec();
     }
     db_->exec("PRAGMA application_id = " + std::to_string(kApplicationId));
+    SQLite::Statement fk(*db_, "PRAGMA foreign_key_check");
+    if (fk.executeStep()) fail("foreign key violation in table " + fk.getColumn(0).getString());
     tx.commit();
+    db_->exec("PRAGMA foreign_keys = ON");
   } catch (const SQLite::Exception& e) {
     fail(std::string("cannot initialise the flowtune schema (") + e.what() + ")");
+  } catch (const std::invalid_argument& e) {
+    fail(std::string("cannot migrate the configs (") + e.what() + ")");
+  }
+}
+
+// Recomputes configs.config_key from the stored columns (after a migration that changed
+// what a key holds), so that a resumed run finds the migrated points.
+void Repository::rekey_configs() {
+  std::vector<std::pair<std::int64_t, std::string>> keys;
+  SQLite::Statement q(*db_, std::string("SELECT c.id, ") + kConfigColumns + " FROM configs c");
+  while (q.executeStep())
+    keys.emplace_back(q.getColumn(0).getInt64(), config_key(read_config(q, 1)));
+  SQLite::Statement u(*db_, "UPDATE configs SET config_key = ? WHERE id = ?");
+  for (const auto& [id, key] : keys) {
+    u.bind(1, key);
+    u.bind(2, id);
+    u.exec();
+    u.reset();
   }
 }
 
@@ -165,11 +186,12 @@ std::string Repository::journal_mode() const {
 }
 
 std::int64_t Repository::begin_run(const RunInfo& info) {
+  if (info.workload.empty()) fail("a run needs a workload");
   try {
     SQLite::Statement q(*db_,
                         "INSERT INTO runs(board, command, git_revision, host, gpu_name, "
-                        "driver_version, cuda_version, clocks_observed, dataset, status) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running')");
+                        "driver_version, cuda_version, clocks_observed, dataset, status, "
+                        "workload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?)");
     q.bind(1, info.board);
     q.bind(2, info.command);
     q.bind(3, info.git_revision);
@@ -179,6 +201,7 @@ std::int64_t Repository::begin_run(const RunInfo& info) {
     q.bind(7, info.cuda_version);
     q.bind(8, info.clocks_observed);
     q.bind(9, info.dataset);
+    q.bind(10, info.workload);
     q.exec();
     return db_->getLastInsertRowid();
   } catch (const SQLite::Exception& e) {
@@ -236,26 +259,19 @@ bool Repository::is_pruned(const std::string& board, const std::string& config_k
 // Inside a transaction: the id of (board, key), inserting the row when new.
 std::int64_t Repository::upsert_config(const ConfigRow& c) {
   SQLite::Statement ins(*db_,
-                        "INSERT INTO configs(board, config_key, label, variant, precision, "
-                        "tunables_json, clock_mhz, iterations, n_scales, n_warpings, zoom, "
-                        "epsilon, tau, lambda, theta) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                        "INSERT INTO configs(board, config_key, label, workload, variant, "
+                        "precision, tunables_json, clock_mhz, params_json) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
                         "ON CONFLICT(board, config_key) DO NOTHING");
   ins.bind(1, c.board);
   ins.bind(2, c.key);
   ins.bind(3, c.label);
-  ins.bind(4, c.variant);
-  ins.bind(5, c.precision);
-  ins.bind(6, c.tunables_json.empty() ? std::string("{}") : c.tunables_json);
-  ins.bind(7, c.clock_mhz);
-  ins.bind(8, c.iterations);
-  ins.bind(9, c.n_scales);
-  ins.bind(10, c.n_warpings);
-  ins.bind(11, c.zoom);
-  ins.bind(12, c.epsilon);
-  ins.bind(13, c.tau);
-  ins.bind(14, c.lambda);
-  ins.bind(15, c.theta);
+  ins.bind(4, c.workload);
+  ins.bind(5, c.variant);
+  ins.bind(6, c.precision);
+  ins.bind(7, tunables_json(c.tunables));
+  ins.bind(8, c.clock_mhz);
+  ins.bind(9, params_json(c.params));
   ins.exec();
   SQLite::Statement sel(*db_, "SELECT id FROM configs WHERE board = ? AND config_key = ?");
   sel.bind(1, c.board);
@@ -266,8 +282,9 @@ std::int64_t Repository::upsert_config(const ConfigRow& c) {
 
 void Repository::record_measurement(const ConfigRow& config, const MeasurementRow& m) {
   if (config.board.empty() || config.key.empty()) fail("a config needs a board and a key");
+  if (config.workload.empty()) fail("config '" + config.key + "' has no workload");
   if (!std::isfinite(m.time_ms_median) || !std::isfinite(m.time_ms_min) ||
-      !std::isfinite(m.time_ms_max) || !std::isfinite(m.ns_per_px)) {
+      !std::isfinite(m.time_ms_max) || !std::isfinite(m.ns_per_unit)) {
     fail("non-finite time in the measurement of '" + config.key + "'");
   }
   if (is_measured(config.board, config.key, m.dataset)) {
@@ -279,9 +296,9 @@ void Repository::record_measurement(const ConfigRow& config, const MeasurementRo
     const std::int64_t config_id = upsert_config(config);
     SQLite::Statement q(*db_,
                         "INSERT INTO measurements(config_id, run_id, dataset, time_ms_median, "
-                        "time_ms_min, time_ms_max, n_repeats, ns_per_px, energy_mj, nj_per_px, "
-                        "power_w, clock_mhz_observed, aepe, aae_deg, resources_json) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                        "time_ms_min, time_ms_max, n_repeats, ns_per_unit, energy_mj, "
+                        "nj_per_unit, power_w, clock_mhz_observed, resources_json) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     q.bind(1, config_id);
     q.bind(2, m.run_id);
     q.bind(3, m.dataset);
@@ -289,27 +306,37 @@ void Repository::record_measurement(const ConfigRow& config, const MeasurementRo
     q.bind(5, m.time_ms_min);
     q.bind(6, m.time_ms_max);
     q.bind(7, m.n_repeats);
-    q.bind(8, m.ns_per_px);
+    q.bind(8, m.ns_per_unit);
     bind_optional(q, 9, m.energy_mj);
-    bind_optional(q, 10, m.nj_per_px);
+    bind_optional(q, 10, m.nj_per_unit);
     bind_optional(q, 11, m.power_w);
     bind_optional(q, 12, m.clock_mhz_observed);
-    bind_double_or_null(q, 13, m.aepe);
-    bind_double_or_null(q, 14, m.aae_deg);
-    q.bind(15, m.resources_json);
+    q.bind(13, m.resources_json);
     q.exec();
     const std::int64_t measurement_id = db_->getLastInsertRowid();
+    SQLite::Statement mq(
+        *db_, "INSERT INTO metrics(measurement_id, item, name, value) VALUES (?, ?, ?, ?)");
+    const auto insert_metrics = [&](const std::string& item,
+                                    const std::map<std::string, double>& metrics) {
+      for (const auto& [name, value] : metrics) {
+        mq.bind(1, measurement_id);
+        mq.bind(2, item);
+        mq.bind(3, name);
+        bind_double_or_null(mq, 4, value);
+        mq.exec();
+        mq.reset();
+      }
+    };
+    insert_metrics("", m.metrics);
     SQLite::Statement s(*db_,
-                        "INSERT INTO sequence_results(measurement_id, sequence, time_ms, aepe, "
-                        "aae_deg) VALUES (?, ?, ?, ?, ?)");
-    for (const SequenceResult& r : m.sequences) {
+                        "INSERT INTO item_results(measurement_id, item, time_ms) VALUES (?, ?, ?)");
+    for (const ItemResult& r : m.items) {
       s.bind(1, measurement_id);
-      s.bind(2, r.sequence);
+      s.bind(2, r.item);
       s.bind(3, r.time_ms);
-      bind_double_or_null(s, 4, r.aepe);
-      bind_double_or_null(s, 5, r.aae_deg);
       s.exec();
       s.reset();
+      insert_metrics(r.item, r.metrics);
     }
     tx.commit();
   } catch (const SQLite::Exception& e) {
@@ -344,9 +371,9 @@ std::vector<MeasuredConfig> Repository::measured(const std::string& board,
   try {
     SQLite::Statement q(*db_, std::string("SELECT ") + kConfigColumns +
                                   ", m.id, m.measured_at, m.run_id, m.dataset, m.time_ms_median, "
-                                  "m.time_ms_min, m.time_ms_max, m.n_repeats, m.ns_per_px, "
-                                  "m.energy_mj, m.nj_per_px, m.power_w, m.clock_mhz_observed, "
-                                  "m.aepe, m.aae_deg, m.resources_json "
+                                  "m.time_ms_min, m.time_ms_max, m.n_repeats, m.ns_per_unit, "
+                                  "m.energy_mj, m.nj_per_unit, m.power_w, m.clock_mhz_observed, "
+                                  "m.resources_json "
                                   "FROM measurements m JOIN configs c ON c.id = m.config_id "
                                   "WHERE c.board = ?1 AND (?2 = '' OR m.dataset = ?2) "
                                   "ORDER BY m.id");
@@ -366,22 +393,20 @@ std::vector<MeasuredConfig> Repository::measured(const std::string& board,
       m.time_ms_min = q.getColumn(i++).getDouble();
       m.time_ms_max = q.getColumn(i++).getDouble();
       m.n_repeats = q.getColumn(i++).getInt();
-      m.ns_per_px = q.getColumn(i++).getDouble();
+      m.ns_per_unit = q.getColumn(i++).getDouble();
       m.energy_mj = optional_double(q.getColumn(i++));
-      m.nj_per_px = optional_double(q.getColumn(i++));
+      m.nj_per_unit = optional_double(q.getColumn(i++));
       m.power_w = optional_double(q.getColumn(i++));
       const SQLite::Column clock = q.getColumn(i++);
       if (!clock.isNull()) m.clock_mhz_observed = clock.getInt();
-      m.aepe = nan_if_null(q.getColumn(i++));
-      m.aae_deg = nan_if_null(q.getColumn(i++));
       m.resources_json = q.getColumn(i++).getString();
       index_of[mc.measurement_id] = out.size();
       out.push_back(std::move(mc));
     }
 
     SQLite::Statement s(*db_,
-                        "SELECT s.measurement_id, s.sequence, s.time_ms, s.aepe, s.aae_deg "
-                        "FROM sequence_results s JOIN measurements m ON m.id = s.measurement_id "
+                        "SELECT s.measurement_id, s.item, s.time_ms "
+                        "FROM item_results s JOIN measurements m ON m.id = s.measurement_id "
                         "JOIN configs c ON c.id = m.config_id "
                         "WHERE c.board = ?1 AND (?2 = '' OR m.dataset = ?2) "
                         "ORDER BY s.measurement_id, s.rowid");
@@ -390,15 +415,165 @@ std::vector<MeasuredConfig> Repository::measured(const std::string& board,
     while (s.executeStep()) {
       const auto it = index_of.find(s.getColumn(0).getInt64());
       if (it == index_of.end()) continue;  // written between the two reads
-      SequenceResult r;
-      r.sequence = s.getColumn(1).getString();
+      ItemResult r;
+      r.item = s.getColumn(1).getString();
       r.time_ms = s.getColumn(2).getDouble();
-      r.aepe = nan_if_null(s.getColumn(3));
-      r.aae_deg = nan_if_null(s.getColumn(4));
-      out[it->second].measurement.sequences.push_back(std::move(r));
+      out[it->second].measurement.items.push_back(std::move(r));
+    }
+
+    SQLite::Statement x(*db_,
+                        "SELECT x.measurement_id, x.item, x.name, x.value "
+                        "FROM metrics x JOIN measurements m ON m.id = x.measurement_id "
+                        "JOIN configs c ON c.id = m.config_id "
+                        "WHERE c.board = ?1 AND (?2 = '' OR m.dataset = ?2)");
+    x.bind(1, board);
+    x.bind(2, dataset);
+    while (x.executeStep()) {
+      const auto it = index_of.find(x.getColumn(0).getInt64());
+      if (it == index_of.end()) continue;
+      MeasurementRow& m = out[it->second].measurement;
+      const std::string item = x.getColumn(1).getString();
+      const double value = nan_if_null(x.getColumn(3));
+      if (item.empty()) {
+        m.metrics[x.getColumn(2).getString()] = value;
+        continue;
+      }
+      for (ItemResult& r : m.items)
+        if (r.item == item) r.metrics[x.getColumn(2).getString()] = value;
     }
   } catch (const SQLite::Exception& e) {
     fail(std::string("cannot read measurements (") + e.what() + ")");
+  }
+  return out;
+}
+
+std::string Repository::failure_class(const std::string& board, const std::string& config_key,
+                                      const std::string& dataset) const {
+  try {
+    SQLite::Statement q(
+        *db_,
+        "SELECT f.failure_class FROM failures f JOIN configs c ON c.id = f.config_id "
+        "WHERE c.board = ? AND c.config_key = ? AND f.dataset = ? "
+        "ORDER BY f.id DESC LIMIT 1");
+    q.bind(1, board);
+    q.bind(2, config_key);
+    q.bind(3, dataset);
+    return q.executeStep() ? q.getColumn(0).getString() : std::string();
+  } catch (const SQLite::Exception& e) {
+    fail(std::string("cannot query failures (") + e.what() + ")");
+  }
+}
+
+void Repository::record_failure(std::int64_t run_id, const ConfigRow& config,
+                                const std::string& dataset, const std::string& failure_class,
+                                const std::string& message) {
+  static const char* const kClasses[] = {"compile", "launch",   "runtime",
+                                         "timeout", "accuracy", "environment"};
+  if (std::find(std::begin(kClasses), std::end(kClasses), failure_class) == std::end(kClasses))
+    fail("unknown failure class '" + failure_class +
+         "' (allowed: compile, launch, runtime, timeout, accuracy, environment)");
+  if (config.board.empty() || config.key.empty()) fail("a config needs a board and a key");
+  try {
+    SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+    const std::int64_t config_id = upsert_config(config);
+    SQLite::Statement q(*db_,
+                        "INSERT INTO failures(config_id, run_id, dataset, failure_class, message) "
+                        "VALUES (?, ?, ?, ?, ?)");
+    q.bind(1, config_id);
+    q.bind(2, run_id);
+    q.bind(3, dataset);
+    q.bind(4, failure_class);
+    q.bind(5, message);
+    q.exec();
+    tx.commit();
+  } catch (const SQLite::Exception& e) {
+    fail("cannot record the failure of '" + config.key + "' (run " + std::to_string(run_id) +
+         "): " + e.what());
+  }
+}
+
+void Repository::record_workload(const WorkloadRow& w) {
+  std::string objectives;
+  for (const std::string& o : w.front_objectives) objectives += (objectives.empty() ? "" : " ") + o;
+  try {
+    SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+    SQLite::Statement q(*db_,
+                        "INSERT INTO workloads(name, work_unit, front_objectives) VALUES (?, ?, ?) "
+                        "ON CONFLICT(name) DO UPDATE SET work_unit = excluded.work_unit, "
+                        "front_objectives = excluded.front_objectives");
+    q.bind(1, w.name);
+    q.bind(2, w.work_unit);
+    q.bind(3, objectives);
+    q.exec();
+    SQLite::Statement m(*db_,
+                        "INSERT INTO metric_specs(workload, name, unit, minimize, description) "
+                        "VALUES (?, ?, ?, ?, ?) ON CONFLICT(workload, name) DO UPDATE SET "
+                        "unit = excluded.unit, minimize = excluded.minimize, "
+                        "description = excluded.description");
+    for (const MetricSpecRow& spec : w.metrics) {
+      m.bind(1, w.name);
+      m.bind(2, spec.name);
+      m.bind(3, spec.unit);
+      m.bind(4, spec.minimize ? 1 : 0);
+      m.bind(5, spec.doc);
+      m.exec();
+      m.reset();
+    }
+    tx.commit();
+  } catch (const SQLite::Exception& e) {
+    fail("cannot record workload '" + w.name + "': " + e.what());
+  }
+}
+
+WorkloadRow Repository::workload(const std::string& name) const {
+  WorkloadRow w;
+  try {
+    SQLite::Statement q(*db_, "SELECT work_unit, front_objectives FROM workloads WHERE name = ?");
+    q.bind(1, name);
+    if (!q.executeStep()) fail("workload '" + name + "' is not recorded in this database");
+    w.name = name;
+    w.work_unit = q.getColumn(0).getString();
+    std::istringstream objectives(q.getColumn(1).getString());
+    for (std::string o; objectives >> o;) w.front_objectives.push_back(o);
+    SQLite::Statement m(*db_,
+                        "SELECT name, unit, minimize, description FROM metric_specs "
+                        "WHERE workload = ? ORDER BY rowid");
+    m.bind(1, name);
+    while (m.executeStep()) {
+      MetricSpecRow spec;
+      spec.name = m.getColumn(0).getString();
+      spec.unit = m.getColumn(1).getString();
+      spec.minimize = m.getColumn(2).getInt() != 0;
+      spec.doc = m.getColumn(3).getString();
+      w.metrics.push_back(std::move(spec));
+    }
+  } catch (const SQLite::Exception& e) {
+    fail("cannot read workload '" + name + "': " + e.what());
+  }
+  return w;
+}
+
+std::vector<FailureRow> Repository::failures(const std::string& board) const {
+  std::vector<FailureRow> out;
+  try {
+    SQLite::Statement q(*db_, std::string("SELECT ") + kConfigColumns +
+                                  ", f.run_id, f.dataset, f.failure_class, f.message, f.failed_at "
+                                  "FROM failures f JOIN configs c ON c.id = f.config_id "
+                                  "WHERE c.board = ? ORDER BY f.id");
+    q.bind(1, board);
+    while (q.executeStep()) {
+      FailureRow f;
+      f.config = read_config(q, 0);
+      int i = kConfigColumnCount;
+      f.run_id = q.getColumn(i++).getInt64();
+      f.dataset = q.getColumn(i++).getString();
+      f.failure_class = q.getColumn(i++).getString();
+      f.message = q.getColumn(i++).getString();
+      f.failed_at = q.getColumn(i++).getString();
+      out.push_back(std::move(f));
+    }
+  } catch (const SQLite::Exception& e) {
+    fail(std::string("cannot read failures (") + e.what() + ")");
   }
   return out;
 }
@@ -430,7 +605,7 @@ std::vector<RunRow> Repository::runs(const std::string& board) const {
     SQLite::Statement q(*db_,
                         "SELECT id, board, command, git_revision, host, gpu_name, "
                         "driver_version, cuda_version, clocks_observed, dataset, started_at, "
-                        "coalesce(ended_at, ''), status FROM runs "
+                        "coalesce(ended_at, ''), status, workload FROM runs "
                         "WHERE ?1 = '' OR board = ?1 ORDER BY id");
     q.bind(1, board);
     while (q.executeStep()) {
@@ -448,6 +623,7 @@ std::vector<RunRow> Repository::runs(const std::string& board) const {
       r.started_at = q.getColumn(10).getString();
       r.ended_at = q.getColumn(11).getString();
       r.status = q.getColumn(12).getString();
+      r.info.workload = q.getColumn(13).getString();
       out.push_back(std::move(r));
     }
   } catch (const SQLite::Exception& e) {

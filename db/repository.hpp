@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -16,37 +17,63 @@ namespace flowtune::db {
 
 /// The environment recorded with each run (DESIGN.md "Storage").
 struct RunInfo {
-  std::string board, command, git_revision, host, gpu_name, driver_version, cuda_version,
+  std::string board, workload, command, git_revision, host, gpu_name, driver_version, cuda_version,
       clocks_observed, dataset;  ///< dataset: e.g. "middlebury:Grove2,RubberWhale"
 };
 
 /// One point of the space as stored (mirrors flowtune::Config; db/ does not depend on
-/// variants/). key is Config::key(), the identity of the point on a board.
+/// variants/). key is config_key(*this), the identity of the point on a board.
 struct ConfigRow {
-  std::string board, key, label, variant, precision, tunables_json;
-  int clock_mhz = 0, iterations = 0, n_scales = 0, n_warpings = 0;
-  double zoom = 0, epsilon = 0, tau = 0, lambda = 0, theta = 0;
+  std::string board, key, label, workload, variant, precision;
+  std::map<std::string, int> tunables;
+  int clock_mhz = 0;
+  std::map<std::string, double> params;  ///< algorithm parameters by name
 };
 
-/// Result of one config on one sequence of the dataset. time_ms per frame; aepe in px and
-/// aae_deg in degrees against ground truth (Baker et al. 2011); NaN is stored as NULL.
-struct SequenceResult {
-  std::string sequence;
-  double time_ms = 0, aepe = 0, aae_deg = 0;
+/// The canonical identity of a config: workload, variant, precision, tunables, clock and
+/// every parameter, e.g. `tvl1 global f32 {"block_x":32,"block_y":8} clock=0
+/// {"epsilon":0,"iterations":10,...}` (JSON objects with sorted keys; whole numbers written
+/// as integers, other values as the shortest round-trip decimal). Two configs are the same
+/// point iff their keys are equal. The board is not part of it.
+std::string config_key(const ConfigRow& config);
+/// {"tile_x":32,"tile_y":4}: the tunables as a JSON object with sorted keys.
+std::string tunables_json(const std::map<std::string, int>& tunables);
+/// {"lambda":0.15,"n_warpings":5}: parameters as a JSON object (whole numbers as integers).
+std::string params_json(const std::map<std::string, double>& params);
+/// Inverse of params_json; throws std::invalid_argument on malformed text.
+std::map<std::string, double> parse_params_json(const std::string& text);
+/// Inverse of tunables_json; throws std::invalid_argument on malformed text or non-integers.
+std::map<std::string, int> parse_tunables_json(const std::string& text);
+
+/// The config as one JSON object {"workload", "variant", "precision", "tunables", "params",
+/// "clock_mhz"} (what a tuned header carries); board, key and label are not included.
+std::string config_json(const ConfigRow& config);
+/// Inverse of config_json (key and label recomputed); throws std::invalid_argument naming
+/// the problem for malformed text or a missing field.
+ConfigRow parse_config_json(const std::string& text);
+
+/// Result of one config on one item of the dataset (a sequence, a graph): time_ms per
+/// execution and the workload's metrics by name (NaN is stored as NULL).
+struct ItemResult {
+  std::string item;
+  double time_ms = 0;
+  std::map<std::string, double> metrics;
 };
 
 /// One measurement of one config on one dataset.
 struct MeasurementRow {
   std::int64_t run_id = 0;
   std::string dataset;
-  double time_ms_median = 0, time_ms_min = 0, time_ms_max = 0;  ///< per frame, over repeats
+  double time_ms_median = 0, time_ms_min = 0, time_ms_max = 0;  ///< per execution, mean over items
   int n_repeats = 0;
-  double ns_per_px = 0;                                 ///< time per frame / pixels of the frame
-  std::optional<double> energy_mj, nj_per_px, power_w;  ///< NULL where no sensor, never 0
+  double ns_per_unit = 0;  ///< time / work of the workload's unit (ns per pixel, per relaxation)
+  std::optional<double> energy_mj, nj_per_unit, power_w;  ///< NULL where no sensor, never 0
   std::optional<int> clock_mhz_observed;
-  double aepe = 0, aae_deg = 0;  ///< mean over sequences; NaN <-> NULL
-  std::string resources_json;    ///< registers/shared per kernel, "" for CPU
-  std::vector<SequenceResult> sequences;
+  std::map<std::string, double> metrics;  ///< the workload's metrics, mean over items; NaN <-> NULL
+  std::string resources_json;             ///< registers/shared per kernel, "" for CPU
+  std::vector<ItemResult> items;
+  /// metrics[name], or NaN when absent.
+  double metric(const std::string& name) const;
 };
 
 /// A measured config as read back; measured_at is ISO 8601 UTC ("2024-05-01T12:00:00.123Z").
@@ -55,6 +82,9 @@ struct MeasuredConfig {
   MeasurementRow measurement;
   std::int64_t measurement_id = 0;
   std::string measured_at;
+  /// A figure by name: "time_ms" (median), "energy_mj", "power_w", "ns_per_unit", or a
+  /// metric of the workload; NaN when the measurement has no such figure.
+  double value(const std::string& name) const;
 };
 
 /// A config rejected by a constraint, with its human-readable reason.
@@ -62,6 +92,25 @@ struct PrunedRow {
   std::int64_t run_id = 0;
   ConfigRow config;
   std::string reason;
+};
+
+/// A config that was tried on a dataset and produced no valid measurement. failure_class is
+/// one of "compile", "launch", "runtime", "timeout", "accuracy", "environment".
+struct FailureRow {
+  std::int64_t run_id = 0;
+  ConfigRow config;
+  std::string dataset, failure_class, message, failed_at;
+};
+
+/// What the DB knows of a workload, so that reports need nothing but the DB.
+struct MetricSpecRow {
+  std::string name, unit, doc;
+  bool minimize = true;
+};
+struct WorkloadRow {
+  std::string name, work_unit;
+  std::vector<std::string> front_objectives;  ///< e.g. {"time_ms", "aepe"}
+  std::vector<MetricSpecRow> metrics;
 };
 
 /// A tuning run; started_at/ended_at ISO 8601 UTC ("" while running); status is one of
@@ -113,6 +162,9 @@ class Repository {
                    const std::string& dataset) const;
   /// True iff (board, config_key) was recorded as pruned.
   bool is_pruned(const std::string& board, const std::string& config_key) const;
+  /// The class of the last failure of (board, config_key) on dataset, or "" when none.
+  std::string failure_class(const std::string& board, const std::string& config_key,
+                            const std::string& dataset) const;
 
   /// Stores the config (first write wins for its descriptive columns), the measurement and
   /// its per-sequence results in one transaction. Throws DbError if the config already has
@@ -122,12 +174,22 @@ class Repository {
   /// Records config as pruned with reason; a second call for the same (board, key) is a
   /// no-op (the first reason is kept).
   void record_pruned(std::int64_t run_id, const ConfigRow& config, const std::string& reason);
+  /// Records that config failed on dataset in run_id (one row per attempt). Throws DbError
+  /// for an unknown failure class.
+  void record_failure(std::int64_t run_id, const ConfigRow& config, const std::string& dataset,
+                      const std::string& failure_class, const std::string& message);
+  /// Stores (replaces) what the DB knows of a workload: work unit, front objectives, metrics.
+  void record_workload(const WorkloadRow& workload);
+  /// The workload as recorded; throws DbError when it was never recorded.
+  WorkloadRow workload(const std::string& name) const;
 
   /// Measured configs of board in measurement order; dataset "" = all datasets.
   std::vector<MeasuredConfig> measured(const std::string& board,
                                        const std::string& dataset = "") const;
   /// Pruned configs of board in the order they were recorded.
   std::vector<PrunedRow> pruned(const std::string& board) const;
+  /// Failures of board in the order they were recorded.
+  std::vector<FailureRow> failures(const std::string& board) const;
   /// Runs in id order; board "" = all boards.
   std::vector<RunRow> runs(const std::string& board = "") const;
   /// Boards that have measurements, sorted.
@@ -138,6 +200,7 @@ class Repository {
  private:
   [[noreturn]] void fail(const std::string& problem) const;
   std::int64_t upsert_config(const ConfigRow& config);
+  void rekey_configs();
 
   std::string path_;
   std::unique_ptr<SQLite::Database> db_;

@@ -1,4 +1,4 @@
-// Schema v1 of the flowtune database; the meaning and units of every column are in
+// Schema v1 and v2 of the flowtune database; the meaning and units of every column are in
 // db/SCHEMA.md (keep both in sync).
 #include "db/schema.hpp"
 
@@ -88,6 +88,152 @@ CREATE TABLE pruned (
 );
 )sql";
 
+// v2: workload-generic configs and results (parameters as JSON, a metrics table, failures,
+// the workloads' metric specs, views). v1 rows are TV-L1 configs: their parameters move into
+// params_json (presmoothing_sigma, fixed at 0.8 in v1, becomes explicit), aepe/aae_deg move
+// into metrics, sequence_results into item_results. The config keys are recomputed by the
+// repository after this SQL (Migration::rekey). Foreign keys are off during migrations.
+constexpr const char* kSchemaV2 = R"sql(
+ALTER TABLE runs ADD COLUMN workload TEXT NOT NULL DEFAULT 'tvl1';
+
+CREATE TABLE workloads (
+  name             TEXT PRIMARY KEY,
+  work_unit        TEXT NOT NULL,
+  front_objectives TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE metric_specs (
+  workload    TEXT NOT NULL REFERENCES workloads(name),
+  name        TEXT NOT NULL,
+  unit        TEXT NOT NULL DEFAULT '',
+  minimize    INTEGER NOT NULL DEFAULT 1,
+  description TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (workload, name)
+);
+INSERT INTO workloads(name, work_unit, front_objectives)
+  SELECT 'tvl1', 'px', 'time_ms aepe' WHERE EXISTS (SELECT 1 FROM configs);
+INSERT INTO metric_specs(workload, name, unit, minimize, description)
+  SELECT 'tvl1', 'aepe', 'px', 1, 'average endpoint error vs ground truth (Baker et al. 2011)'
+  WHERE EXISTS (SELECT 1 FROM configs)
+  UNION ALL
+  SELECT 'tvl1', 'aae_deg', 'deg', 1, 'average angular error vs ground truth (Baker et al. 2011)'
+  WHERE EXISTS (SELECT 1 FROM configs);
+
+CREATE TABLE configs_v2 (
+  id            INTEGER PRIMARY KEY,
+  board         TEXT NOT NULL,
+  config_key    TEXT NOT NULL,
+  label         TEXT NOT NULL DEFAULT '',
+  workload      TEXT NOT NULL,
+  variant       TEXT NOT NULL,
+  precision     TEXT NOT NULL,
+  tunables_json TEXT NOT NULL DEFAULT '{}',
+  clock_mhz     INTEGER NOT NULL DEFAULT 0,
+  params_json   TEXT NOT NULL DEFAULT '{}',
+  UNIQUE (board, config_key)
+);
+INSERT INTO configs_v2(id, board, config_key, label, workload, variant, precision, tunables_json,
+                       clock_mhz, params_json)
+  SELECT id, board, config_key, label, 'tvl1', variant, precision, tunables_json, clock_mhz,
+         json_object('epsilon', epsilon, 'iterations', iterations, 'lambda', lambda,
+                     'n_scales', n_scales, 'n_warpings', n_warpings, 'presmoothing_sigma', 0.8,
+                     'tau', tau, 'theta', theta, 'zoom', zoom)
+  FROM configs;
+
+CREATE TABLE measurements_v2 (
+  id                 INTEGER PRIMARY KEY,
+  config_id          INTEGER NOT NULL REFERENCES configs(id),
+  run_id             INTEGER NOT NULL REFERENCES runs(id),
+  dataset            TEXT NOT NULL,
+  measured_at        TEXT NOT NULL DEFAULT )sql" FLOWTUNE_NOW R"sql(,
+  time_ms_median     REAL NOT NULL,
+  time_ms_min        REAL NOT NULL,
+  time_ms_max        REAL NOT NULL,
+  n_repeats          INTEGER NOT NULL,
+  ns_per_unit        REAL NOT NULL,
+  energy_mj          REAL,
+  nj_per_unit        REAL,
+  power_w            REAL,
+  clock_mhz_observed INTEGER,
+  resources_json     TEXT NOT NULL DEFAULT '',
+  UNIQUE (config_id, dataset)
+);
+INSERT INTO measurements_v2(id, config_id, run_id, dataset, measured_at, time_ms_median,
+                            time_ms_min, time_ms_max, n_repeats, ns_per_unit, energy_mj,
+                            nj_per_unit, power_w, clock_mhz_observed, resources_json)
+  SELECT id, config_id, run_id, dataset, measured_at, time_ms_median, time_ms_min, time_ms_max,
+         n_repeats, ns_per_px, energy_mj, nj_per_px, power_w, clock_mhz_observed, resources_json
+  FROM measurements;
+
+CREATE TABLE metrics (
+  measurement_id INTEGER NOT NULL REFERENCES measurements(id) ON DELETE CASCADE,
+  item           TEXT NOT NULL DEFAULT '',
+  name           TEXT NOT NULL,
+  value          REAL,
+  PRIMARY KEY (measurement_id, item, name)
+);
+INSERT INTO metrics(measurement_id, item, name, value)
+  SELECT id, '', 'aepe', aepe FROM measurements
+  UNION ALL SELECT id, '', 'aae_deg', aae_deg FROM measurements
+  UNION ALL SELECT measurement_id, sequence, 'aepe', aepe FROM sequence_results
+  UNION ALL SELECT measurement_id, sequence, 'aae_deg', aae_deg FROM sequence_results;
+
+CREATE TABLE item_results (
+  measurement_id INTEGER NOT NULL REFERENCES measurements(id) ON DELETE CASCADE,
+  item           TEXT NOT NULL,
+  time_ms        REAL NOT NULL,
+  PRIMARY KEY (measurement_id, item)
+);
+INSERT INTO item_results(measurement_id, item, time_ms)
+  SELECT measurement_id, sequence, time_ms FROM sequence_results ORDER BY rowid;
+
+DROP TABLE sequence_results;
+DROP TABLE measurements;
+ALTER TABLE measurements_v2 RENAME TO measurements;
+CREATE INDEX measurements_run ON measurements(run_id);
+DROP TABLE configs;
+ALTER TABLE configs_v2 RENAME TO configs;
+CREATE INDEX configs_workload ON configs(workload);
+
+CREATE TABLE failures (
+  id            INTEGER PRIMARY KEY,
+  config_id     INTEGER NOT NULL REFERENCES configs(id),
+  run_id        INTEGER NOT NULL REFERENCES runs(id),
+  dataset       TEXT NOT NULL,
+  failure_class TEXT NOT NULL CHECK (failure_class IN
+                  ('compile', 'launch', 'runtime', 'timeout', 'accuracy', 'environment')),
+  message       TEXT NOT NULL,
+  failed_at     TEXT NOT NULL DEFAULT )sql" FLOWTUNE_NOW R"sql(
+);
+CREATE INDEX failures_config ON failures(config_id, dataset);
+
+CREATE VIEW results AS
+  SELECT m.id AS measurement_id, c.board, c.workload, m.dataset, c.label, c.variant,
+         c.precision, c.tunables_json, c.params_json, c.clock_mhz,
+         m.time_ms_median AS time_ms, m.ns_per_unit, m.energy_mj, m.power_w,
+         (SELECT json_group_object(x.name, x.value) FROM metrics x
+          WHERE x.measurement_id = m.id AND x.item = '') AS metrics_json,
+         m.run_id, m.measured_at, c.config_key
+  FROM measurements m JOIN configs c ON c.id = m.config_id;
+
+CREATE VIEW result_values AS
+  SELECT r.measurement_id, r.board, r.workload, r.dataset, r.label, 'param' AS kind,
+         j.key AS name, j.value AS value
+  FROM results r, json_each(r.params_json) j
+  UNION ALL
+  SELECT r.measurement_id, r.board, r.workload, r.dataset, r.label, 'tunable', j.key, j.value
+  FROM results r, json_each(r.tunables_json) j
+  UNION ALL
+  SELECT r.measurement_id, r.board, r.workload, r.dataset, r.label, 'metric', x.name, x.value
+  FROM results r JOIN metrics x ON x.measurement_id = r.measurement_id AND x.item = ''
+  UNION ALL
+  SELECT r.measurement_id, r.board, r.workload, r.dataset, r.label, 'measure', 'time_ms', r.time_ms
+  FROM results r
+  UNION ALL
+  SELECT r.measurement_id, r.board, r.workload, r.dataset, r.label, 'measure', 'energy_mj',
+         r.energy_mj
+  FROM results r WHERE r.energy_mj IS NOT NULL;
+)sql";
+
 constexpr const char* kSchemaVersionTable = R"sql(
 CREATE TABLE IF NOT EXISTS schema_version (
   version     INTEGER PRIMARY KEY,
@@ -102,7 +248,9 @@ CREATE TABLE IF NOT EXISTS schema_version (
 
 const std::vector<Migration>& migrations() {
   static const std::vector<Migration> kMigrations = {
-      {1, "runs, configs, measurements, sequence_results, pruned", kSchemaV1},
+      {1, "runs, configs, measurements, sequence_results, pruned", kSchemaV1, false},
+      {2, "workload-generic: params_json, metrics, item_results, failures, metric_specs, views",
+       kSchemaV2, true},
   };
   return kMigrations;
 }

@@ -13,13 +13,14 @@ struct Migration {
   int version;              ///< the schema version reached after this step (1, 2, ...)
   const char* description;  ///< one line, stored in schema_version.description
   const char* sql;          ///< statements separated by ';', executed with sqlite3_exec
+  bool rekey;               ///< after the SQL, recompute every configs.config_key (config_key())
 };
 
 /// All migrations in ascending version order; the last one's version is kSchemaVersion.
 const std::vector<Migration>& migrations();
 
 /// The schema version this build writes and understands (see db/SCHEMA.md).
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 /// PRAGMA application_id stamped on every flowtune database ("FTun" in ASCII), so that an
 /// unrelated SQLite file is recognised and refused instead of being written into.

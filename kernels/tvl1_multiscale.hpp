@@ -24,9 +24,9 @@ inline void check_tvl1_params(const Tvl1Params& p) {
   if (!(p.zoom > 0 && p.zoom < 1))
     throw std::invalid_argument("Tvl1Params: zoom must be in (0, 1), got " +
                                 std::to_string(p.zoom));
-  if (p.n_scales < 1 || p.n_warpings < 1 || p.iterations < 0)
+  if (p.n_scales < 0 || p.n_warpings < 1 || p.iterations < 0)
     throw std::invalid_argument(
-        "Tvl1Params: need n_scales >= 1, n_warpings >= 1, iterations >= 0, got n_scales " +
+        "Tvl1Params: need n_scales >= 0, n_warpings >= 1, iterations >= 0, got n_scales " +
         std::to_string(p.n_scales) + ", n_warpings " + std::to_string(p.n_warpings) +
         ", iterations " + std::to_string(p.iterations));
   if (!(p.theta > 0) || !(p.tau > 0) || !(p.lambda >= 0))
@@ -37,7 +37,8 @@ inline void check_tvl1_params(const Tvl1Params& p) {
 /// Multiscale TV-L1 (IPOL Dual_TVL1_optic_flow_multiscale):
 ///  1. i0, i1 converted to Real and normalised jointly to [0, 255] (normalize_pair), then
 ///     smoothed with a Gaussian of sigma p.presmoothing_sigma;
-///  2. pyramids of p.n_scales levels built with zoom_out(p.zoom); building stops early if the
+///  2. pyramids of effective_n_scales(p, w, h) levels built with zoom_out(p.zoom); building stops
+///  early if the
 ///     next level's smaller side would drop below 4 px (the bicubic stencil's width);
 ///  3. from the coarsest level (flow 0) to the finest: the centred gradient of I1 once per
 ///     scale, the dual variables p reset to 0 (as IPOL), then p.n_warpings times
@@ -68,7 +69,8 @@ FlowField tvl1_multiscale(const Image& i0, const Image& i1, const Tvl1Params& p,
     i0s.push_back(gaussian_smooth(a, p.presmoothing_sigma));
     i1s.push_back(gaussian_smooth(b, p.presmoothing_sigma));
   }
-  for (int s = 1; s < p.n_scales; ++s) {
+  const int n_scales = effective_n_scales(p, i0.width, i0.height);
+  for (int s = 1; s < n_scales; ++s) {
     const Plane<Real>& prev = i0s.back();
     if (std::min(zoom_size(prev.width, p.zoom), zoom_size(prev.height, p.zoom)) < 4) break;
     i0s.push_back(zoom_out(i0s.back(), p.zoom));

@@ -1,20 +1,38 @@
 // Algorithm parameters of TV-L1 (Zach et al. 2007; Sanchez Perez et al., IPOL 2013).
 #pragma once
 
+#include <cmath>
+
 namespace flowtune {
 
-/// TV-L1 parameters. Defaults are IPOL 2013's (tau 0.25, lambda 0.15, theta 0.3,
-/// zoom 0.5, epsilon 0.01) with the paper's monoscale-free defaults for the schedule.
+/// TV-L1 parameters of the numerical kernels. The member initialisers are the kernels'
+/// test defaults (a short 3-scale, 1-warping, 10-iteration schedule); the product defaults
+/// (IPOL 2013's) are the TV-L1 workload's parameter schema (workloads/tvl1, `tune params`).
 struct Tvl1Params {
-  double tau = 0.25;      ///< time step of the dual (p) update; tau <= 0.25 converges
-  double lambda = 0.15;   ///< data-term weight (the threshold is lambda * theta)
-  double theta = 0.3;     ///< coupling between u and v
-  double zoom = 0.5;      ///< pyramid down-sampling factor per scale, in (0, 1)
-  int n_scales = 3;       ///< pyramid levels (1 = monoscale)
-  int n_warpings = 1;     ///< outer warpings per scale
-  int iterations = 10;    ///< inner iterations per warping (an upper bound when epsilon > 0)
-  double epsilon = 0.0;   ///< stopping threshold on mean squared |u - u_prev|; 0 = run all iterations
-  double presmoothing_sigma = 0.8;  ///< Gaussian sigma applied to both frames before the pyramid (IPOL)
+  double tau = 0.25;     ///< time step of the dual (p) update; tau <= 0.25 converges
+  double lambda = 0.15;  ///< data-term weight (the threshold is lambda * theta)
+  double theta = 0.3;    ///< coupling between u and v
+  double zoom = 0.5;     ///< pyramid down-sampling factor per scale, in (0, 1)
+  int n_scales =
+      3;  ///< pyramid levels (1 = monoscale; 0 = from the image size, see effective_n_scales)
+  int n_warpings = 1;   ///< outer warpings per scale
+  int iterations = 10;  ///< inner iterations per warping (an upper bound when epsilon > 0)
+  double epsilon =
+      0.0;  ///< stopping threshold on mean squared |u - u_prev|; 0 = run all iterations
+  double presmoothing_sigma =
+      0.8;  ///< Gaussian sigma applied to both frames before the pyramid (IPOL)
 };
+
+/// Pyramid levels used for a width x height frame: p.n_scales when > 0; when 0, IPOL 2013's
+/// rule (Sanchez Perez et al., tvl1flow main.c): N = 1 + log(hypot(w, h) / 16) / log(1 / zoom),
+/// truncated, at least 1, so the coarsest level is about 16 px on its diagonal scale
+/// (640x480, zoom 0.5: 6 levels). The pyramid builder may still stop earlier when a level's
+/// smaller side would drop below 4 px.
+inline int effective_n_scales(const Tvl1Params& p, int width, int height) {
+  if (p.n_scales > 0) return p.n_scales;
+  const double n =
+      1.0 + std::log(std::hypot(double(width), double(height)) / 16.0) / std::log(1.0 / p.zoom);
+  return n < 1.0 ? 1 : static_cast<int>(n);
+}
 
 }  // namespace flowtune

@@ -8,7 +8,6 @@
 #include <stdexcept>
 
 #include "reports/text_format.hpp"
-#include "reports/tunables_json.hpp"
 
 namespace flowtune::reports {
 
@@ -58,8 +57,7 @@ std::string camel_case(const std::string& name) {
                 std::isdigit(static_cast<unsigned char>(c)) || c == '_');
   }
   if (!ok) {
-    throw std::invalid_argument("tuned header: tunable name '" + name +
-                                "' is not a lower-case identifier");
+    throw std::invalid_argument("tuned header: name '" + name + "' is not a lower-case identifier");
   }
   std::string out;
   bool upper = true;
@@ -80,86 +78,80 @@ std::string upper_case(const std::string& name) {
   return out;
 }
 
-std::string objective_description(Objective objective) {
-  switch (objective) {
-    case Objective::time:
-      return "time (least time per frame on the Pareto front over time and AEPE)";
-    case Objective::aepe:
-      return "aepe (least AEPE on the Pareto front over time and AEPE)";
-    case Objective::energy:
-      return "energy (least energy per frame on the Pareto front over energy and AEPE)";
-  }
-  return "";
-}
-
 }  // namespace
 
 std::string tuned_header_text(const db::MeasuredConfig& config, const std::string& board,
-                              Objective objective) {
+                              const Objective& objective) {
   const db::ConfigRow& c = config.config;
   const db::MeasurementRow& m = config.measurement;
-  const auto tunables = parse_tunables_json(c.tunables_json);
 
-  const std::set<std::string> fixed_names = {
-      "Board", "Variant", "Precision", "ConfigKey", "Iterations", "NScales", "NWarpings",
-      "Zoom",  "Epsilon", "Tau",       "Lambda",    "Theta",      "ClockMhz"};
-  std::set<std::string> used;
-  for (const auto& kv : tunables) {
-    const std::string camel = camel_case(kv.first);
-    if (fixed_names.count(camel) != 0 || !used.insert(camel).second) {
-      throw std::invalid_argument("tuned header: tunable '" + kv.first +
-                                  "' collides with another constant (k" + camel + ")");
-    }
+  std::set<std::string> used = {"Workload",  "Board",     "Variant",
+                                "Precision", "ConfigKey", "ClockMhz"};
+  const auto claim = [&](const std::string& name) {
+    const std::string camel = camel_case(name);
+    if (!used.insert(camel).second)
+      throw std::invalid_argument("tuned header: '" + name + "' collides with another constant (k" +
+                                  camel + ")");
+    return camel;
+  };
+  std::vector<std::pair<std::string, int>> tunables;
+  for (const auto& [name, value] : c.tunables) tunables.emplace_back(claim(name), value);
+  std::vector<std::pair<std::string, std::string>> params;  // (camel name, "int k = v" / "double")
+  for (const auto& [name, value] : c.params) {
+    const std::string camel = claim(name);
+    if (!std::isfinite(value))
+      throw std::invalid_argument("tuned header: parameter " + name + " is not finite");
+    const bool whole = value == std::floor(value) && std::fabs(value) < 2.0e9;
+    params.emplace_back(
+        camel, whole ? "int k" + camel + " = " + std::to_string(static_cast<long long>(value))
+                     : "double k" + camel + " = " + cpp_double(name, value));
   }
 
   std::ostringstream h;
-  h << "// Tuned TV-L1 configuration for board '" << comment_text(board)
-    << "', exported by flowtune (tune export) from its database.\n"
-    << "// Objective: " << objective_description(objective) << ".\n"
+  h << "// Tuned " << comment_text(c.workload) << " configuration for board '"
+    << comment_text(board) << "', exported by flowtune (tune export) from its database.\n"
+    << "// Objective: " << comment_text(objective.name) << " ("
+    << (objective.minimize ? "least" : "greatest")
+    << " on the Pareto front of the workload's objectives).\n"
     << "// Measured figures (dataset " << comment_text(m.dataset) << ", measured at "
     << config.measured_at << ", run " << m.run_id << ", measurement " << config.measurement_id
     << "):\n"
-    << "//   time per frame : " << detail::fixed(m.time_ms_median, 3) << " ms (median of "
+    << "//   time per run   : " << detail::fixed(m.time_ms_median, 3) << " ms (median of "
     << m.n_repeats << " repeats, min " << detail::fixed(m.time_ms_min, 3) << ", max "
     << detail::fixed(m.time_ms_max, 3) << ")\n"
-    << "//   time per pixel : " << detail::fixed(m.ns_per_px, 3) << " ns/px\n"
+    << "//   time per unit  : " << detail::fixed(m.ns_per_unit, 4) << " ns\n"
     << "//   energy         : "
-    << (m.energy_mj ? detail::fixed(*m.energy_mj, 3) + " mJ per frame" : std::string("n/a")) << "\n"
-    << "//   AEPE           : " << detail::fixed(m.aepe, 4) << " px\n"
-    << "//   AAE            : " << detail::fixed(m.aae_deg, 3) << " deg\n"
-    << "//   config key     : " << comment_text(c.key) << "\n"
+    << (m.energy_mj ? detail::fixed(*m.energy_mj, 3) + " mJ per run" : std::string("n/a")) << "\n";
+  for (const auto& [name, value] : m.metrics)
+    h << "//   " << comment_text(name) << std::string(name.size() < 15 ? 15 - name.size() : 0, ' ')
+      << ": " << detail::shortest_double(value) << "\n";
+  h << "//   config key     : " << comment_text(c.key) << "\n"
     << "//   label          : " << comment_text(c.label) << "\n"
     << "// Deployment: compile the CUDA kernels with the same -D constants, e.g. "
        "-DFLOWTUNE_TUNED_<TUNABLE>=<value>\n"
     << "// as defined below (identical redefinitions are allowed).\n"
+    << "// flowtune-config: " << comment_text(db::config_json(c)) << "\n"
     << "#pragma once\n\n";
-  for (const auto& kv : tunables) {
-    h << "#define FLOWTUNE_TUNED_" << upper_case(kv.first) << " " << kv.second << "\n";
-  }
-  if (!tunables.empty()) h << "\n";
+  for (const auto& [name, value] : c.tunables)
+    h << "#define FLOWTUNE_TUNED_" << upper_case(name) << " " << value << "\n";
+  if (!c.tunables.empty()) h << "\n";
   h << "namespace flowtune::tuned {\n\n"
+    << "inline constexpr const char* kWorkload = " << cpp_string(c.workload) << ";\n"
     << "inline constexpr const char* kBoard = " << cpp_string(board) << ";\n"
     << "inline constexpr const char* kVariant = " << cpp_string(c.variant) << ";\n"
     << "inline constexpr const char* kPrecision = " << cpp_string(c.precision) << ";\n"
     << "inline constexpr const char* kConfigKey = " << cpp_string(c.key) << ";\n\n";
-  for (const auto& kv : tunables) {
-    h << "inline constexpr int k" << camel_case(kv.first) << " = " << kv.second << ";\n";
-  }
-  h << "inline constexpr int kIterations = " << c.iterations << ";\n"
-    << "inline constexpr int kNScales = " << c.n_scales << ";\n"
-    << "inline constexpr int kNWarpings = " << c.n_warpings << ";\n"
-    << "inline constexpr double kZoom = " << cpp_double("zoom", c.zoom) << ";\n"
-    << "inline constexpr double kEpsilon = " << cpp_double("epsilon", c.epsilon) << ";\n"
-    << "inline constexpr double kTau = " << cpp_double("tau", c.tau) << ";\n"
-    << "inline constexpr double kLambda = " << cpp_double("lambda", c.lambda) << ";\n"
-    << "inline constexpr double kTheta = " << cpp_double("theta", c.theta) << ";\n"
-    << "inline constexpr int kClockMhz = " << c.clock_mhz << ";  // 0 = clock not controlled\n\n"
+  for (const auto& [camel, value] : tunables)
+    h << "inline constexpr int k" << camel << " = " << value << ";\n";
+  for (const auto& [camel, decl] : params) h << "inline constexpr " << decl << ";\n";
+  h << "inline constexpr int kClockMhz = " << c.clock_mhz << ";  // 0 = clock not controlled\n\n"
     << "}  // namespace flowtune::tuned\n";
   return h.str();
 }
 
-void export_tuned_header(const db::Repository& repo, const std::string& board, Objective objective,
-                         const std::string& out_path, const std::string& dataset) {
+void export_tuned_header(const db::Repository& repo, const std::string& board,
+                         const std::string& objective, const std::string& out_path,
+                         const std::string& dataset) {
   std::string chosen = dataset;
   if (chosen.empty()) {
     const std::vector<std::string> datasets = repo.datasets(board);
@@ -177,14 +169,16 @@ void export_tuned_header(const db::Repository& repo, const std::string& board, O
     throw std::runtime_error(repo.path() + ": board '" + board +
                              "' has no measurements on dataset '" + chosen + "'");
   }
+  const db::WorkloadRow workload = repo.workload(measured.front().config.workload);
+  const Objective o = resolve_objective(workload, objective);
   db::MeasuredConfig best;
   try {
-    best = select_config(measured, objective);
+    best = select_config(measured, o, objectives_of(workload));
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(repo.path() + ": board '" + board + "', dataset '" + chosen +
                              "': " + e.what());
   }
-  detail::write_text_file(out_path, tuned_header_text(best, board, objective));
+  detail::write_text_file(out_path, tuned_header_text(best, board, o));
 }
 
 }  // namespace flowtune::reports

@@ -2,34 +2,68 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 
 #include "reports/text_format.hpp"
 
 namespace flowtune::reports {
+namespace {
+
+// "n_warpings=5 iterations=300" for the parameters whose value differs between rows.
+std::vector<std::string> varying_params(const std::vector<db::MeasuredConfig>& rows) {
+  std::map<std::string, std::set<double>> values;
+  for (const auto& mc : rows)
+    for (const auto& [name, v] : mc.config.params) values[name].insert(v);
+  std::vector<std::string> out;
+  for (const auto& [name, set] : values)
+    if (set.size() > 1) out.push_back(name);
+  return out;
+}
+
+std::string pad(const std::string& s, std::size_t width, bool right) {
+  if (s.size() >= width) return s;
+  const std::string fill(width - s.size(), ' ');
+  return right ? fill + s : s + fill;
+}
+
+}  // namespace
 
 std::string format_pareto_table(const std::vector<db::MeasuredConfig>& front) {
-  std::size_t label_width = 5;
-  for (const db::MeasuredConfig& mc : front) {
-    label_width = std::max(label_width, mc.config.label.size());
-  }
-  const int lw = static_cast<int>(label_width);
-  char line[512];
-  std::string out;
-  std::snprintf(line, sizeof line, "%-*s  %5s  %10s  %8s  %10s  %8s  %8s\n", lw, "config", "iters", "time ms",
-                "ns/px", "energy mJ", "AEPE", "AAE deg");
-  out += line;
-  out += std::string(label_width + 2 + 5 + 2 + 10 + 2 + 8 + 2 + 10 + 2 + 8 + 2 + 8, '-') + "\n";
-  if (front.empty()) return out + "(no configs)\n";
+  const std::vector<std::string> params = varying_params(front);
+  std::set<std::string> metric_names;
+  for (const auto& mc : front)
+    for (const auto& kv : mc.measurement.metrics) metric_names.insert(kv.first);
+
+  std::vector<std::string> header = {"config", "params", "time ms", "ns/unit", "energy mJ"};
+  for (const std::string& m : metric_names) header.push_back(m);
+  std::vector<std::vector<std::string>> rows;
   for (const db::MeasuredConfig& mc : front) {
     const db::MeasurementRow& m = mc.measurement;
-    out += mc.config.label;
-    out += std::string(label_width - mc.config.label.size(), ' ');
-    std::snprintf(line, sizeof line, "  %5d  %10s  %8s  %10s  %8s  %8s\n", mc.config.iterations,
-                  detail::fixed(m.time_ms_median, 3).c_str(), detail::fixed(m.ns_per_px, 2).c_str(),
-                  detail::fixed(m.energy_mj, 3).c_str(), detail::fixed(m.aepe, 4).c_str(),
-                  detail::fixed(m.aae_deg, 3).c_str());
-    out += line;
+    std::string p;
+    for (const std::string& name : params)
+      p += (p.empty() ? "" : " ") + name + "=" + detail::shortest_double(mc.config.params.at(name));
+    std::vector<std::string> row = {mc.config.label, p, detail::fixed(m.time_ms_median, 3),
+                                    detail::fixed(m.ns_per_unit, 4), detail::fixed(m.energy_mj, 3)};
+    for (const std::string& name : metric_names) row.push_back(detail::fixed(m.metric(name), 4));
+    rows.push_back(std::move(row));
   }
+  std::vector<std::size_t> width(header.size());
+  for (std::size_t k = 0; k < header.size(); ++k) {
+    width[k] = header[k].size();
+    for (const auto& r : rows) width[k] = std::max(width[k], r[k].size());
+  }
+  std::string out;
+  const auto line = [&](const std::vector<std::string>& cells) {
+    for (std::size_t k = 0; k < cells.size(); ++k)
+      out += (k ? "  " : "") + pad(cells[k], width[k], k >= 2);
+    out += "\n";
+  };
+  line(header);
+  std::size_t total = 0;
+  for (std::size_t w : width) total += w + 2;
+  out += std::string(total - 2, '-') + "\n";
+  if (front.empty()) return out + "(no configs)\n";
+  for (const auto& r : rows) line(r);
   return out;
 }
 

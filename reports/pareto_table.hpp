@@ -8,10 +8,11 @@
 
 namespace flowtune::reports {
 
-/// A fixed-width table, one line per config in the given order, columns: label, time per
-/// frame (ms, median), ns/px, energy per frame (mJ, "n/a" without sensor), AEPE (px), AAE
-/// (deg). The label column is as wide as the longest label. Ends with a newline; an empty
-/// input gives the header line and "(no configs)".
+/// A fixed-width table, one line per config in the given order, columns: label, the
+/// parameters that differ between the rows (name=value), time per run (ms, median), ns per
+/// work unit, energy per run (mJ, "n/a" without sensor), then each metric (by name, in name
+/// order over the rows). The label column is as wide as the longest label. Ends with a
+/// newline; an empty input gives the header line and "(no configs)".
 std::string format_pareto_table(const std::vector<db::MeasuredConfig>& front);
 
 }  // namespace flowtune::reports

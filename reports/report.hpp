@@ -9,16 +9,17 @@
 namespace flowtune::reports {
 
 /// Writes the report of `board` into out_dir (created with its parents when missing):
-///  - runs.csv          every run of the board with its environment and status;
-///  - measurements.csv  every measured config: all config and measurement columns, whether
-///                      it is on the time/AEPE front, and time_ms/aepe/aae_deg per sequence;
-///  - pruned.csv        every pruned config with its reason;
-///  - pareto.csv        per dataset, the front over (time, AEPE) and, where energy was
-///                      measured, over (time, energy);
-///  - pareto_time_aepe.svg (and pareto_time_energy.svg with energy) for the board's main
-///                      dataset (the one with the most measurements);
-///  - report.md         board, run environments, Pareto tables, best config per objective,
-///                      counts of measured and pruned configs.
+///  - runs.csv          every run of the board with its workload, environment and status;
+///  - measurements.csv  every measured config: config, one column per parameter, the
+///                      measurement, one column per metric, whether it is on its dataset's
+///                      front, and time and metrics per item (sequence, graph);
+///  - pruned.csv, failures.csv  pruned configs with their reason, failures with class/message;
+///  - pareto.csv        per dataset, the front over the workload's objectives (from the DB's
+///                      workloads table, e.g. time_ms and aepe) and, with energy, (time, energy);
+///  - pareto_<x>_<y>.svg per pair of front objectives (e.g. pareto_time_aepe.svg), for the
+///                      dataset with the most measurements; pareto_time_energy.svg with energy;
+///  - report.md         board, runs, Pareto tables, best config per objective, pruned
+///                      configs grouped by reason, failures.
 /// Throws std::runtime_error naming the DB when the board has no run, measurement or
 /// pruned config, and naming out_dir (or the file) when it cannot be created or written.
 void write_report(const db::Repository& repo, const std::string& board, const std::string& out_dir);

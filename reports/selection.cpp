@@ -4,49 +4,52 @@
 #include <set>
 #include <stdexcept>
 
-#include "reports/export_header.hpp"
+#include "reports/front.hpp"
 #include "tuner/pareto.hpp"
 
 namespace flowtune::reports {
+namespace {
 
-Objective parse_objective(const std::string& name) {
-  if (name == "time") return Objective::time;
-  if (name == "aepe") return Objective::aepe;
-  if (name == "energy") return Objective::energy;
-  throw std::invalid_argument("unknown objective '" + name + "' (allowed: time, aepe, energy)");
+const Objective kTime{"time_ms", "ms", true};
+const Objective kEnergy{"energy_mj", "mJ", true};
+const Objective kPower{"power_w", "W", true};
+
+}  // namespace
+
+Objective resolve_objective(const db::WorkloadRow& workload, const std::string& name) {
+  if (name == "time" || name == kTime.name) return kTime;
+  if (name == "energy" || name == kEnergy.name) return kEnergy;
+  if (name == kPower.name) return kPower;
+  std::string allowed = "time, energy";
+  for (const db::MetricSpecRow& m : workload.metrics) {
+    if (m.name == name) return {m.name, m.unit, m.minimize};
+    allowed += ", " + m.name;
+  }
+  throw std::invalid_argument("unknown objective '" + name + "' for workload '" + workload.name +
+                              "' (allowed: " + allowed + ")");
 }
 
-std::string objective_name(Objective objective) {
-  switch (objective) {
-    case Objective::time:
-      return "time";
-    case Objective::aepe:
-      return "aepe";
-    case Objective::energy:
-      return "energy";
-  }
-  return "?";
+std::vector<Objective> objectives_of(const db::WorkloadRow& workload) {
+  std::vector<Objective> out;
+  for (const std::string& name : workload.front_objectives)
+    out.push_back(resolve_objective(workload, name));
+  if (out.empty()) out.push_back(kTime);
+  return out;
 }
 
-double objective_value(const db::MeasuredConfig& config, Objective objective) {
-  const db::MeasurementRow& m = config.measurement;
-  switch (objective) {
-    case Objective::time:
-      return m.time_ms_median;
-    case Objective::aepe:
-      return m.aepe;
-    case Objective::energy:
-      return m.energy_mj ? *m.energy_mj : std::nan("");
-  }
-  return std::nan("");
+double oriented_value(const db::MeasuredConfig& mc, const Objective& o) {
+  const double v = mc.value(o.name);
+  return o.minimize ? v : -v;
 }
 
 std::vector<db::MeasuredConfig> pareto_configs(const std::vector<db::MeasuredConfig>& measured,
-                                               Objective x, Objective y) {
+                                               const std::vector<Objective>& objectives) {
   std::vector<std::vector<double>> points;
   points.reserve(measured.size());
   for (const db::MeasuredConfig& mc : measured) {
-    points.push_back({objective_value(mc, x), objective_value(mc, y)});
+    std::vector<double> p;
+    for (const Objective& o : objectives) p.push_back(oriented_value(mc, o));
+    points.push_back(std::move(p));
   }
   std::vector<db::MeasuredConfig> front;
   for (std::size_t i : pareto_front(points)) front.push_back(measured[i]);
@@ -54,7 +57,7 @@ std::vector<db::MeasuredConfig> pareto_configs(const std::vector<db::MeasuredCon
 }
 
 db::MeasuredConfig select_config(const std::vector<db::MeasuredConfig>& measured,
-                                 Objective objective) {
+                                 const Objective& objective, const std::vector<Objective>& front) {
   if (measured.empty()) throw std::invalid_argument("select_config: no measured configs");
   std::set<std::string> datasets;
   for (const db::MeasuredConfig& mc : measured) datasets.insert(mc.measurement.dataset);
@@ -64,28 +67,31 @@ db::MeasuredConfig select_config(const std::vector<db::MeasuredConfig>& measured
     throw std::invalid_argument("select_config: the measurements span several datasets (" + names +
                                 "); select within one dataset");
   }
-  if (objective == Objective::energy &&
-      std::none_of(measured.begin(), measured.end(),
-                   [](const db::MeasuredConfig& mc) { return mc.measurement.energy_mj; })) {
+  if (std::none_of(measured.begin(), measured.end(), [&](const db::MeasuredConfig& mc) {
+        return std::isfinite(mc.value(objective.name));
+      })) {
     throw std::invalid_argument(
-        "select_config: objective energy, but no measured config has an energy figure (the "
-        "board has no energy sensor, or it was not read); use --objective time or aepe");
+        "select_config: no measured config has a " + objective.name + " figure" +
+        (objective.name == kEnergy.name ? " (the board has no energy sensor, or it was not read)"
+                                        : ""));
   }
-  const Objective x = objective == Objective::energy ? Objective::energy : Objective::time;
-  const std::vector<db::MeasuredConfig> front = pareto_configs(measured, x, Objective::aepe);
-  if (front.empty()) {
-    throw std::invalid_argument("select_config: no measured config has a finite " +
-                                objective_name(x) + " and AEPE");
-  }
-  const Objective other = objective == Objective::aepe ? Objective::time : Objective::aepe;
+  std::vector<Objective> axes{objective};
+  for (const Objective& o : front)
+    if (o.name != objective.name && o.name != kTime.name) axes.push_back(o);
+  const std::vector<db::MeasuredConfig> candidates = pareto_configs(measured, axes);
+  std::vector<Objective> ties;
+  for (const Objective& o : front)
+    if (o.name != objective.name) ties.push_back(o);
   const auto better = [&](const db::MeasuredConfig& a, const db::MeasuredConfig& b) {
-    const double oa = objective_value(a, objective), ob = objective_value(b, objective);
+    const double oa = oriented_value(a, objective), ob = oriented_value(b, objective);
     if (oa != ob) return oa < ob;
-    const double ta = objective_value(a, other), tb = objective_value(b, other);
-    if (ta != tb) return ta < tb;
+    for (const Objective& o : ties) {
+      const double ta = oriented_value(a, o), tb = oriented_value(b, o);
+      if (ta != tb) return ta < tb;
+    }
     return a.measurement_id < b.measurement_id;
   };
-  return *std::min_element(front.begin(), front.end(), better);
+  return *std::min_element(candidates.begin(), candidates.end(), better);
 }
 
 }  // namespace flowtune::reports

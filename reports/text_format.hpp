@@ -21,7 +21,8 @@ std::string csv_row(const std::vector<std::string>& fields);
 std::string xml_escape(const std::string& text);
 /// Text with | and newlines escaped for a Markdown table cell.
 std::string md_cell(const std::string& text);
-/// Writes text to path, throwing std::runtime_error "<path>: cannot write (...)" on failure.
+/// Writes text to path (creating its parent folders), throwing std::runtime_error "<path>: cannot
+/// write (...)" on failure.
 void write_text_file(const std::string& path, const std::string& text);
 
 }  // namespace flowtune::reports::detail

@@ -6,14 +6,18 @@ namespace flowtune::cli {
 namespace {
 
 constexpr const char* kHelp =
-    "flowtune: autotuning and design-space exploration of TV-L1 optical flow\n"
+    "flowtune: autotuning and design-space exploration of GPU workloads (TV-L1 optical flow,\n"
+    "all-pairs shortest paths)\n"
     "\n"
-    "  tune [--board B] [options]        tune, store every result, print the Pareto front\n"
+    "  tune [--board B] [--workload W] [options]  tune, store every result, print the Pareto "
+    "front\n"
     "  tune boards [show NAME]           list the board profiles / print one\n"
+    "  tune params [--workload W]        the parameters of each workload (defaults, ranges, "
+    "sources)\n"
     "  tune space --board B              the space with the reason for every pruned config\n"
-    "  tune export --board B --objective time|aepe|energy -o tuned.h\n"
+    "  tune export --board B --objective time|energy|METRIC -o tuned.h\n"
     "  tune report --board B -o DIR      Pareto report (CSV, Markdown, SVG) from the DB\n"
-    "  tune flow [--tuned H] I0.png I1.png -o flow.flo [--viz flow.png]\n"
+    "  tune run|flow [--tuned H] I0.png I1.png -o flow.flo [--viz flow.png] [--gt flow10.flo]\n"
     "\n"
     "`tune SUBCOMMAND --help` gives the options of each.";
 
@@ -33,7 +37,8 @@ int run(const std::vector<std::string>& args) {
       if (sub == "space") return run_space(rest);
       if (sub == "export") return run_export(rest);
       if (sub == "report") return run_report(rest);
-      if (sub == "flow") return run_flow(rest);
+      if (sub == "flow" || sub == "run") return run_flow(rest);
+      if (sub == "params") return run_params(rest);
       if (sub.rfind("-", 0) != 0) throw UsageError("unknown sub-command '" + sub + "'\n" + kHelp);
     }
     return run_tune(args);

@@ -1,9 +1,6 @@
+// `tune run` (alias `tune flow`): one config of a workload on files given on the command line.
 #include <iostream>
 
-#include "kernels/flo_io.hpp"
-#include "kernels/flow_viz.hpp"
-#include "kernels/metrics.hpp"
-#include "kernels/png_io.hpp"
 #include "tuner/cli.hpp"
 #include "tuner/cli_options.hpp"
 #include "tuner/tuned_header.hpp"
@@ -12,68 +9,78 @@
 namespace flowtune::cli {
 namespace {
 
-// The config from --variant/--precision/--tunable/algorithm options: each tunable not given
-// takes the first value of its domain.
+// The config from --workload/--variant/--precision/--tunable/--param: the first value of
+// each list; a tunable not given takes the first value of its domain, a parameter its default.
 Config config_from_options(const SpaceArgs& args) {
   const SpaceOptions s = to_space_options(args);
+  const Workload& workload = find_workload(s.workload);
   Config c;
-  c.variant = args.variants.empty() ? "kokkos_global" : args.variants.front();
+  c.workload = workload.name();
+  const std::vector<const Variant*> variants = workload.variants();
+  if (args.variants.empty()) {
+    for (const Variant* v : variants)
+      if (v->target() == "cpu") {
+        c.variant = v->name();
+        break;
+      }
+  } else {
+    c.variant = args.variants.front();
+  }
   const Variant* v = find_variant(c.variant);
-  if (!v) throw UsageError("unknown variant '" + c.variant + "'");
+  if (!v || v->workload() != workload.name())
+    throw UsageError("unknown variant '" + c.variant + "' of workload '" + workload.name() + "'");
   c.precision = args.precisions.empty() ? v->precisions().front() : args.precisions.front();
   for (const TunableDomain& d : v->tunables()) {
     auto it = s.tunable_values.find(d.name);
     c.tunables[d.name] = it != s.tunable_values.end() ? it->second.front() : d.values.front();
   }
-  c.params = s.params;
-  c.params.iterations = s.iterations.front();
+  c.params = workload.default_params();
+  for (const auto& [name, values] : s.param_values) c.params[name] = values.front();
   return c;
 }
 
 }  // namespace
 
 int run_flow(const std::vector<std::string>& args) {
-  std::string tuned, out_flo, viz, gt;
-  std::vector<std::string> frames;
+  std::string tuned;
+  Workload::FileRun run;
   SpaceArgs space;
-  space.iterations = "50";
-  po::options_description desc("flow options");
-  desc.add_options()("help,h", "this help")
-      ("tuned", po::value(&tuned), "tuned header from `tune export` (its config is used)")
-      ("output,o", po::value(&out_flo)->required(), ".flo file to write")
-      ("viz", po::value(&viz), "PNG of the flow with the Middlebury colour wheel")
-      ("gt", po::value(&gt), "ground-truth .flo: print AEPE/AAE against it")
-      ("frames", po::value(&frames)->composing(), "the two frames (positional)");
+  po::options_description desc("run options");
+  desc.add_options()("help,h", "this help")(
+      "tuned", po::value(&tuned),
+      "tuned header from `tune export` (its config is used; no other config option may be given)")(
+      "output,o", po::value(&run.output), "result file to write (optical flow: a .flo)")(
+      "viz", po::value(&run.visualisation),
+      "image of the result (optical flow: PNG with the Middlebury colour wheel)")(
+      "max-flow", po::value(&run.visualisation_scale)->default_value(0),
+      "--viz: value of full saturation (optical flow: magnitude in px; 0 = the largest)")(
+      "gt", po::value(&run.reference),
+      "reference to score against (optical flow: ground-truth .flo)")(
+      "inputs", po::value(&run.inputs)->composing(),
+      "input files (positional; optical flow: I0.png I1.png)");
   add_space_options(desc, space);
   po::positional_options_description pos;
-  pos.add("frames", 2);
+  pos.add("inputs", -1);
   po::variables_map vm;
-  if (parse(args, desc, pos, vm, "tune flow [--tuned H | --variant V ...] I0.png I1.png -o out.flo [--viz out.png]"))
+  if (parse(args, desc, pos, vm,
+            "tune run|flow [--tuned H | --workload W --variant V --param NAME=V ...] INPUTS... [-o "
+            "OUT] [--viz OUT.png] [--gt REF]"))
     return 0;
-  if (frames.size() != 2) throw UsageError("tune flow needs two frames: I0.png I1.png");
+  if (run.output.empty() && run.visualisation.empty() && run.reference.empty())
+    throw UsageError("nothing to do: give -o, --viz or --gt");
+  if (!tuned.empty()) {
+    for (const char* opt : {"variant", "precision", "tunable", "param"})
+      if (vm.count(opt))
+        throw UsageError(std::string("--tuned fixes the config; --") + opt +
+                         " cannot be combined with it");
+  }
   const Config config = tuned.empty() ? config_from_options(space) : read_tuned_header(tuned);
+  const Workload& workload = find_workload(config.workload);
+  if (auto why = workload.check_params(config)) throw std::runtime_error(*why);
   const Variant* variant = find_variant(config.variant);
   if (!variant) throw std::runtime_error("variant '" + config.variant + "' is not in this build");
   if (auto reason = variant->invalid_reason(config)) throw std::runtime_error(*reason);
-
-  const Image i0 = read_png_gray(frames[0]);
-  const Image i1 = read_png_gray(frames[1]);
-  if (i0.width != i1.width || i0.height != i1.height)
-    throw std::runtime_error(frames[1] + ": frames of different sizes (" + std::to_string(i0.width) +
-                             "x" + std::to_string(i0.height) + " vs " + std::to_string(i1.width) +
-                             "x" + std::to_string(i1.height) + ")");
-  const FlowField flow = variant->make_solver(config)->compute(i0, i1);
-  write_flo(out_flo, flow);
-  std::cout << config.label() << " it=" << config.params.iterations << ": wrote " << out_flo;
-  if (!viz.empty()) {
-    write_flow_png(viz, flow);
-    std::cout << " and " << viz;
-  }
-  std::cout << '\n';
-  if (!gt.empty()) {
-    const FlowError e = flow_error(flow, read_flo(gt));
-    std::cout << "AEPE " << e.aepe << " px, AAE " << e.aae_deg << " deg over " << e.n_valid << " pixels\n";
-  }
+  std::cout << workload.run_on_files(config, run) << '\n';
   return 0;
 }
 

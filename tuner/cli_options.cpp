@@ -1,5 +1,7 @@
 #include "tuner/cli_options.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <sstream>
 
@@ -9,18 +11,19 @@
 namespace flowtune::cli {
 
 void add_space_options(po::options_description& desc, SpaceArgs& a) {
-  desc.add_options()
-      ("variant", po::value(&a.variants)->composing(), "variant to include (repeatable; default: all of the board's target)")
-      ("precision", po::value(&a.precisions)->composing(), "f32 | f16 | mixed (repeatable; default: all)")
-      ("tunable", po::value(&a.tunables)->composing(), "restrict a tunable: NAME=V1,V2,... (repeatable)")
-      ("iterations", po::value(&a.iterations)->default_value(a.iterations), "inner iterations per warping, a list")
-      ("n-scales", po::value(&a.n_scales)->default_value(a.n_scales), "pyramid levels")
-      ("n-warpings", po::value(&a.n_warpings)->default_value(a.n_warpings), "warpings per scale")
-      ("zoom", po::value(&a.zoom)->default_value(a.zoom), "pyramid zoom factor")
-      ("tau", po::value(&a.tau)->default_value(a.tau), "dual time step")
-      ("lambda", po::value(&a.lambda)->default_value(a.lambda), "data-term weight")
-      ("theta", po::value(&a.theta)->default_value(a.theta), "coupling parameter")
-      ("epsilon", po::value(&a.epsilon)->default_value(a.epsilon), "stopping threshold (0 = fixed iterations)");
+  desc.add_options()("workload", po::value(&a.workload)->default_value(a.workload),
+                     "workload to tune (`tune params` lists them)")(
+      "variant", po::value(&a.variants)->composing(),
+      "variant to include (repeatable; default: all of the board's target)")(
+      "precision", po::value(&a.precisions)->composing(),
+      "f32 | f16 | mixed (repeatable; default: all)")(
+      "tunable", po::value(&a.tunables)->composing(),
+      "restrict a tunable: NAME=V1,V2,... (repeatable)")(
+      "param", po::value(&a.params)->composing(),
+      "a parameter dimension: NAME=V1,V2,... or NAME=LO:HI:log|lin:COUNT (repeatable; `tune "
+      "params` lists them)")("no-default-dimensions", po::bool_switch(&a.no_default_dimensions),
+                             "parameters not given with --param take their default only (not the "
+                             "workload's default dimensions)");
 }
 
 std::vector<int> parse_int_list(const std::string& option, const std::string& text) {
@@ -34,36 +37,104 @@ std::vector<int> parse_int_list(const std::string& option, const std::string& te
       if (used != item.size()) throw std::invalid_argument(item);
       out.push_back(v);
     } catch (const std::exception&) {
-      throw UsageError("--" + option + ": '" + item + "' is not an integer (expected a list like 10,25,50)");
+      throw UsageError("--" + option + ": '" + item +
+                       "' is not an integer (expected a list like 10,25,50)");
     }
   }
   if (out.empty()) throw UsageError("--" + option + ": empty list");
   return out;
 }
 
+std::vector<double> parse_param_values(const std::string& name, const std::string& text,
+                                       bool integer) {
+  const auto number = [&](const std::string& item) {
+    try {
+      std::size_t used = 0;
+      const double v = std::stod(item, &used);
+      if (used != item.size()) throw std::invalid_argument(item);
+      return v;
+    } catch (const std::exception&) {
+      throw UsageError("--param " + name + ": '" + item +
+                       "' is not a number (expected V1,V2,... or LO:HI:log|lin:COUNT)");
+    }
+  };
+  std::vector<double> out;
+  if (text.find(':') != std::string::npos) {
+    std::vector<std::string> parts;
+    std::stringstream ss(text);
+    for (std::string p; std::getline(ss, p, ':');) parts.push_back(p);
+    if (parts.size() != 4 || (parts[2] != "log" && parts[2] != "lin"))
+      throw UsageError("--param " + name + "=" + text +
+                       ": a range is LO:HI:log|lin:COUNT, e.g. 0.05:0.5:log:8");
+    const double lo = number(parts[0]), hi = number(parts[1]);
+    const double count_value = number(parts[3]);
+    if (count_value < 1 || count_value > 1000 || count_value != std::floor(count_value))
+      throw UsageError("--param " + name + ": COUNT must be a whole number in [1, 1000]");
+    const int count = static_cast<int>(count_value);
+    if (parts[2] == "log" && !(lo > 0 && hi > 0))
+      throw UsageError("--param " + name + ": a log range needs LO > 0 and HI > 0");
+    for (int k = 0; k < count; ++k) {
+      const double t = count == 1 ? 0.0 : double(k) / (count - 1);
+      out.push_back(parts[2] == "log" ? lo * std::pow(hi / lo, t) : lo + (hi - lo) * t);
+    }
+    if (count > 1) out.back() = hi;  // exact end point
+  } else {
+    std::stringstream ss(text);
+    for (std::string item; std::getline(ss, item, ',');) {
+      out.push_back(number(item));
+      if (integer && out.back() != std::floor(out.back()))
+        throw UsageError("--param " + name + ": '" + item + "' is not a whole number");
+    }
+  }
+  if (out.empty()) throw UsageError("--param " + name + ": empty list");
+  if (integer) {
+    std::vector<double> rounded;
+    for (double v : out) {
+      const double r = std::round(v);
+      if (std::find(rounded.begin(), rounded.end(), r) == rounded.end()) rounded.push_back(r);
+    }
+    out = rounded;
+  }
+  return out;
+}
+
 SpaceOptions to_space_options(const SpaceArgs& a) {
   SpaceOptions s;
+  const Workload* workload = nullptr;
+  try {
+    workload = &find_workload(a.workload);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--workload: ") + e.what());
+  }
+  s.workload = a.workload;
   s.variants = a.variants;
   s.precisions = a.precisions;
+  s.default_dimensions = !a.no_default_dimensions;
   for (const std::string& t : a.tunables) {
     const auto eq = t.find('=');
     if (eq == std::string::npos || eq == 0)
       throw UsageError("--tunable '" + t + "': expected NAME=V1,V2,...");
-    s.tunable_values[t.substr(0, eq)] = parse_int_list("tunable " + t.substr(0, eq), t.substr(eq + 1));
+    s.tunable_values[t.substr(0, eq)] =
+        parse_int_list("tunable " + t.substr(0, eq), t.substr(eq + 1));
   }
-  s.iterations = parse_int_list("iterations", a.iterations);
-  for (int it : s.iterations)
-    if (it <= 0) throw UsageError("--iterations: values must be positive");
-  if (a.n_scales < 1) throw UsageError("--n-scales must be >= 1");
-  if (a.n_warpings < 1) throw UsageError("--n-warpings must be >= 1");
-  if (!(a.zoom > 0 && a.zoom < 1)) throw UsageError("--zoom must be in (0, 1)");
-  s.params.n_scales = a.n_scales;
-  s.params.n_warpings = a.n_warpings;
-  s.params.zoom = a.zoom;
-  s.params.tau = a.tau;
-  s.params.lambda = a.lambda;
-  s.params.theta = a.theta;
-  s.params.epsilon = a.epsilon;
+  for (const std::string& p : a.params) {
+    const auto eq = p.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw UsageError("--param '" + p + "': expected NAME=V1,V2,... or NAME=LO:HI:log|lin:COUNT");
+    const std::string name = p.substr(0, eq);
+    const ParamSpec* spec = workload->find_param(name);
+    if (!spec) {
+      std::string names;
+      for (const ParamSpec& q : workload->params()) names += (names.empty() ? "" : ", ") + q.name;
+      throw UsageError("--param: unknown parameter '" + name + "' of workload '" + a.workload +
+                       "' (it has: " + (names.empty() ? std::string("none") : names) + ")");
+    }
+    const std::vector<double> values =
+        parse_param_values(name, p.substr(eq + 1), spec->type == ParamSpec::Type::integer);
+    for (double v : values)
+      if (auto why = spec->invalid_reason(v)) throw UsageError("--param: " + *why);
+    s.param_values[name] = values;
+  }
   return s;
 }
 

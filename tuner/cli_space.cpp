@@ -37,7 +37,8 @@ std::string occupancy_text(const Board& board, const Variant& variant, const Con
   std::ostringstream os;
   os << "blocks/SM " << worst.active_blocks_per_sm << " (" << kernel << ", limited by "
      << join_factors(worst) << "), occupancy " << int(worst.occupancy * 100 + 0.5) << "%"
-     << (resources.front().estimated ? " [estimated: built for " + resources.front().built_for + "]" : "");
+     << (resources.front().estimated ? " [estimated: built for " + resources.front().built_for + "]"
+                                     : "");
   return os.str();
 }
 
@@ -47,16 +48,25 @@ int run_space(const std::vector<std::string>& args) {
   std::string board_name = "host";
   bool pruned_only = false;
   SpaceArgs space;
-  space.iterations = "10";
   po::options_description desc("space options");
-  desc.add_options()("help,h", "this help")
-      ("board", po::value(&board_name)->default_value(board_name), "board profile name, a .toml path, or auto")
-      ("pruned-only", po::bool_switch(&pruned_only), "print only the pruned configs");
+  desc.add_options()("help,h", "this help")("board",
+                                            po::value(&board_name)->default_value(board_name),
+                                            "board profile name, a .toml path, or auto")(
+      "pruned-only", po::bool_switch(&pruned_only), "print only the pruned configs");
   add_space_options(desc, space);
   po::variables_map vm;
   if (parse(args, desc, {}, vm, "tune space --board B [--variant V] [options]")) return 0;
   const Board board = load_board(resolve_board(board_name));
-  const std::vector<Config> configs = enumerate_space(board, to_space_options(space));
+  const SpaceOptions options = to_space_options(space);
+  const std::vector<Config> configs = enumerate_space(board, options);
+  std::cout << "workload " << options.workload << ", parameter dimensions:";
+  for (const auto& [name, values] :
+       parameter_dimensions(find_workload(options.workload), board, options)) {
+    std::cout << ' ' << name << '=';
+    for (std::size_t k = 0; k < values.size(); ++k)
+      std::cout << (k ? "," : "") << shortest_decimal(values[k]);
+  }
+  std::cout << '\n';
   std::size_t kept = 0, pruned = 0;
   for (const Config& c : configs) {
     const Variant& variant = *find_variant(c.variant);
@@ -66,7 +76,9 @@ int run_space(const std::vector<std::string>& args) {
       std::cout << "pruned  " << *reason << '\n';
     } else {
       ++kept;
-      if (!pruned_only) std::cout << "kept    " << c.label() << "  " << occupancy_text(board, variant, c) << '\n';
+      if (!pruned_only)
+        std::cout << "kept    " << c.label() << "  " << c.params_text() << "  "
+                  << occupancy_text(board, variant, c) << '\n';
     }
   }
   std::cout << "board " << board.name << ": " << configs.size() << " configs, " << kept << " kept, "

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "workloads/workload.hpp"
+
 namespace flowtune {
 
 int qfloat_bytes(const std::string& precision) {
@@ -23,6 +25,15 @@ ConstraintCheck check_constraints(const Board& board, const Variant& variant,
                                   const Config& config) {
   ConstraintCheck out;
   const std::string label = config.label();
+  if (variant.workload() != config.workload) {
+    out.prune_reason = label + ": variant " + variant.name() + " belongs to workload " +
+                       variant.workload() + ", not " + config.workload;
+    return out;
+  }
+  if (auto why = find_workload(config.workload).check_params(config)) {
+    out.prune_reason = label + ": " + *why;
+    return out;
+  }
   if (auto why = variant.invalid_reason(config)) {
     out.prune_reason = label + ": " + *why;
     return out;

@@ -40,8 +40,9 @@ ConstraintCheck check_constraints(const Board& board, const Variant& variant, co
 
 /// nullopt = keep; else the human-readable reason, prefixed by config.label(), e.g.
 /// "shared_pipeline f32 w=256 depth=7: needs 96 KiB shared memory > 48 KiB per block on agx".
-/// Checks, in order: variant.invalid_reason(config); the target (a cpu variant on a cuda
-/// board and vice versa); then, for cuda, variant.resources(config, board.arch()) (a build
+/// Checks, in order: the variant belongs to config.workload; the workload's parameter
+/// schema (Workload::check_params); variant.invalid_reason(config); the target (a cpu variant on a
+/// cuda board and vice versa); then, for cuda, variant.resources(config, board.arch()) (a build
 /// failure is a reason) and occupancy() of every kernel on board.limits with the config's
 /// "optin" tunable (0 when absent). Resources estimated on a stand-in arch are flagged
 /// in the reason ("resources estimated from an sm_75 build").

@@ -5,40 +5,38 @@
 #include <chrono>
 #include <stdexcept>
 
-#include "kernels/metrics.hpp"
-
 namespace flowtune {
 
-db::MeasurementRow measure_frames(FlowSolver& solver, const std::vector<Sequence>& sequences,
-                                  EnergySensor* sensor, const MeasureOptions& options) {
+db::MeasurementRow measure_runner(Runner& runner, const InputSet& inputs, EnergySensor* sensor,
+                                  const MeasureOptions& options) {
   using clock = std::chrono::steady_clock;
   auto ms_since = [](clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(clock::now() - t0).count();
   };
-  if (sequences.empty()) throw std::invalid_argument("measure_frames: no sequence to measure");
+  if (inputs.size() == 0) throw std::invalid_argument("measure_runner: no input to measure");
   db::MeasurementRow row;
-  row.dataset = dataset_key(sequences);
+  row.dataset = inputs.key();
 
-  double aepe_sum = 0, aae_sum = 0, median_sum = 0, min_sum = 0, max_sum = 0;
-  double energy_mj = 0, energy_window_ms = 0, timed_pixels = 0;
-  std::size_t timed_frames = 0, pixel_sum = 0;
+  std::map<std::string, double> metric_sums;
+  double median_sum = 0, min_sum = 0, max_sum = 0, work_sum = 0;
+  double energy_mj = 0, energy_window_ms = 0, timed_work = 0;
+  std::size_t timed_runs = 0;
   bool energy_ok = sensor != nullptr;
-  for (const Sequence& s : sequences) {
-    // Warm-up: the first frame's flow is the accuracy figure; it also lets a GPU solver
-    // allocate and capture its graph for this frame size outside the timed window.
-    FlowField flow = solver.compute(s.i0, s.i1);
-    const FlowError e = flow_error(flow, s.ground_truth);
-    for (int r = 1; r < options.warmup_rounds; ++r) (void)solver.compute(s.i0, s.i1);
-    aepe_sum += e.aepe;
-    aae_sum += e.aae_deg;
+  for (std::size_t item = 0; item < inputs.size(); ++item) {
+    // Warm-up: the first execution's output is scored; it also lets a GPU solver allocate
+    // and capture its graph for this size outside the timed window.
+    runner.run(item);
+    const std::map<std::string, double> metrics = runner.score(item);
+    for (int r = 1; r < options.warmup_rounds; ++r) runner.run(item);
+    for (const auto& [name, value] : metrics) metric_sums[name] += value;
 
-    std::vector<double> frame_ms;
+    std::vector<double> run_ms;
     if (sensor) sensor->start();
     const auto window_start = clock::now();
     for (int r = 0; r < options.max_rounds; ++r) {
       const auto t0 = clock::now();
-      (void)solver.compute(s.i0, s.i1);
-      frame_ms.push_back(ms_since(t0));
+      runner.run(item);
+      run_ms.push_back(ms_since(t0));
       if (r + 1 >= options.min_rounds && ms_since(window_start) >= options.min_window_ms) break;
     }
     const double window_ms = ms_since(window_start);
@@ -51,26 +49,25 @@ db::MeasurementRow measure_frames(FlowSolver& solver, const std::vector<Sequence
         energy_ok = false;
       }
     }
-    const double median = boost::math::statistics::median(frame_ms);
-    row.sequences.push_back({s.name, median, e.aepe, e.aae_deg});
+    const double median = boost::math::statistics::median(run_ms);
+    row.items.push_back({inputs.item_name(item), median, metrics});
     median_sum += median;
-    min_sum += *std::min_element(frame_ms.begin(), frame_ms.end());
-    max_sum += *std::max_element(frame_ms.begin(), frame_ms.end());
-    pixel_sum += s.pixels();
-    timed_frames += frame_ms.size();
-    timed_pixels += double(frame_ms.size()) * double(s.pixels());
+    min_sum += *std::min_element(run_ms.begin(), run_ms.end());
+    max_sum += *std::max_element(run_ms.begin(), run_ms.end());
+    work_sum += inputs.item_work(item);
+    timed_runs += run_ms.size();
+    timed_work += double(run_ms.size()) * inputs.item_work(item);
   }
-  const double n_seq = double(sequences.size());
-  row.aepe = aepe_sum / n_seq;
-  row.aae_deg = aae_sum / n_seq;
-  row.time_ms_median = median_sum / n_seq;
-  row.time_ms_min = min_sum / n_seq;
-  row.time_ms_max = max_sum / n_seq;
-  row.ns_per_px = median_sum * 1e6 / double(pixel_sum);
-  row.n_repeats = int(double(timed_frames) / n_seq + 0.5);
-  if (energy_ok && timed_frames > 0) {
-    row.energy_mj = energy_mj / double(timed_frames);
-    row.nj_per_px = energy_mj * 1e6 / timed_pixels;
+  const double n = double(inputs.size());
+  for (const auto& [name, sum] : metric_sums) row.metrics[name] = sum / n;
+  row.time_ms_median = median_sum / n;
+  row.time_ms_min = min_sum / n;
+  row.time_ms_max = max_sum / n;
+  row.ns_per_unit = median_sum * 1e6 / work_sum;
+  row.n_repeats = int(double(timed_runs) / n + 0.5);
+  if (energy_ok && timed_runs > 0) {
+    row.energy_mj = energy_mj / double(timed_runs);
+    row.nj_per_unit = energy_mj * 1e6 / timed_work;
     row.power_w = energy_mj / energy_window_ms;  // mJ / ms = W
   }
   return row;

@@ -1,14 +1,19 @@
 #include "tuner/tune_run.hpp"
 
 #include <atomic>
+#include <boost/math/statistics/univariate_statistics.hpp>
+#include <cmath>
 #include <csignal>
+#include <filesystem>
+#include <iomanip>
+#include <new>
 #include <sstream>
 
 #include "boards/board.hpp"
 #include "boards/gpu_clocks.hpp"
+#include "reports/front.hpp"
 #include "tuner/constraints.hpp"
 #include "tuner/environment.hpp"
-#include "tuner/pareto.hpp"
 #include "tuner/progress.hpp"
 #include "tuner/strategy.hpp"
 
@@ -16,7 +21,9 @@ namespace flowtune {
 namespace {
 
 std::atomic<bool> g_stop_requested{false};
-extern "C" void on_stop_signal(int) { g_stop_requested = true; }
+extern "C" void on_stop_signal(int) {
+  g_stop_requested = true;
+}
 
 // Installs SIGINT/SIGTERM handlers for the lifetime of a run and restores the old ones.
 class StopSignals {
@@ -38,25 +45,68 @@ class StopSignals {
   void (*old_term_)(int) = SIG_DFL;
 };
 
+// Rough time per cost unit and work unit when the DB has nothing for this board yet
+// (ms per (relative cost x work unit)); measured on the project's machines, see README.
+double default_ms_per_cost(const std::string& target) {
+  return target == "cuda" ? 2.0e-7 : 7.0e-6;
+}
+
+// Time per cost unit measured on this board for the workload: the median over measured
+// configs of time / (relative cost x work); 0 when none.
+double calibrated_ms_per_cost(const Workload& workload,
+                              const std::vector<db::MeasuredConfig>& measured,
+                              const InputSet& inputs) {
+  std::vector<double> rates;
+  for (const db::MeasuredConfig& mc : measured) {
+    if (mc.config.workload != workload.name()) continue;
+    Config c;
+    c.workload = mc.config.workload;
+    c.variant = mc.config.variant;
+    c.params = mc.config.params;
+    const double cost = workload.relative_cost(c);
+    if (!(cost > 0) || !(mc.measurement.ns_per_unit > 0)) continue;
+    rates.push_back(mc.measurement.ns_per_unit * 1e-6 / cost);
+  }
+  (void)inputs;
+  return rates.empty() ? 0 : boost::math::statistics::median(rates);
+}
+
+std::string duration_text(double s) {
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(0);
+  if (s < 120) {
+    os << s << " s";
+  } else if (s < 7200) {
+    os << s / 60 << " min";
+  } else {
+    os << std::setprecision(1) << s / 3600 << " h";
+  }
+  return os.str();
+}
+
 }  // namespace
 
 db::ConfigRow to_config_row(const std::string& board, const Config& config) {
   db::ConfigRow row;
   row.board = board;
-  row.key = config.key();
   row.label = config.label();
+  row.workload = config.workload;
   row.variant = config.variant;
   row.precision = config.precision;
-  row.tunables_json = config.tunables_json();
+  row.tunables = config.tunables;
   row.clock_mhz = config.clock_mhz;
-  row.iterations = config.params.iterations;
-  row.n_scales = config.params.n_scales;
-  row.n_warpings = config.params.n_warpings;
-  row.zoom = config.params.zoom;
-  row.epsilon = config.params.epsilon;
-  row.tau = config.params.tau;
-  row.lambda = config.params.lambda;
-  row.theta = config.params.theta;
+  row.params = config.params;
+  row.key = db::config_key(row);
+  return row;
+}
+
+db::WorkloadRow to_workload_row(const Workload& workload) {
+  db::WorkloadRow row;
+  row.name = workload.name();
+  row.work_unit = workload.work_unit();
+  row.front_objectives = workload.front_objectives();
+  for (const MetricSpec& m : workload.metrics())
+    row.metrics.push_back({m.name, m.unit, m.doc, m.minimize});
   return row;
 }
 
@@ -70,28 +120,43 @@ std::string resources_json(const std::vector<KernelResources>& resources) {
        << ",\"static_shared_bytes\":" << r.static_shared_bytes
        << ",\"dynamic_shared_bytes\":" << r.dynamic_shared_bytes
        << ",\"local_bytes\":" << r.local_bytes << ",\"spill_bytes\":" << r.spill_bytes
-       << ",\"built_for\":\"" << r.built_for << "\",\"estimated\":" << (r.estimated ? "true" : "false")
-       << '}';
+       << ",\"built_for\":\"" << r.built_for
+       << "\",\"estimated\":" << (r.estimated ? "true" : "false") << '}';
   }
   os << ']';
   return os.str();
 }
 
-std::vector<db::MeasuredConfig> time_aepe_front(const std::vector<db::MeasuredConfig>& measured) {
-  std::vector<std::vector<double>> points;
-  points.reserve(measured.size());
-  for (const auto& m : measured) points.push_back({m.measurement.time_ms_median, m.measurement.aepe});
-  std::vector<db::MeasuredConfig> front;
-  for (std::size_t i : pareto_front(points)) front.push_back(measured[i]);
-  return front;
+std::string classify_failure(const std::exception& e) {
+  if (dynamic_cast<const CheckFailed*>(&e)) return "accuracy";
+  if (dynamic_cast<const std::bad_alloc*>(&e) ||
+      dynamic_cast<const std::filesystem::filesystem_error*>(&e) ||
+      dynamic_cast<const db::DbError*>(&e))
+    return "environment";
+  return "runtime";
+}
+
+double estimate_seconds(const Workload& workload, const std::vector<Config>& configs,
+                        const InputSet& inputs, const MeasureOptions& measure, double ms_per_cost) {
+  double total_ms = 0;
+  for (const Config& c : configs) {
+    const double cost = workload.relative_cost(c);
+    if (!(cost > 0)) return -1;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      const double run_ms = ms_per_cost * cost * inputs.item_work(i);
+      total_ms += measure.warmup_rounds * run_ms +
+                  std::max(measure.min_rounds * run_ms, measure.min_window_ms);
+    }
+  }
+  return total_ms / 1000.0;
 }
 
 TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
   const Board board = load_board(options.board);
   if (board.target == "cuda") check_board_matches_device(board);
+  const Workload& workload = find_workload(options.space.workload);
   db::Repository repo(options.db_path);
-  const std::vector<Sequence> sequences =
-      load_sequences(options.data_dir.empty() ? default_data_dir() : options.data_dir, options.sequences);
+  const std::unique_ptr<InputSet> inputs = workload.load_inputs(options.inputs);
 
   SpaceOptions space_options = options.space;
   if (options.allow_clock_control && space_options.clocks_mhz.empty() && board.target == "cuda")
@@ -100,16 +165,33 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
 
   TuneSummary summary;
   summary.n_space = space.size();
-  summary.dataset = dataset_key(sequences);
-  const db::RunInfo info = collect_run_info(board, options.command, summary.dataset);
+  summary.dataset = inputs->key();
+  summary.front_objectives = workload.front_objectives();
+  repo.record_workload(to_workload_row(workload));
+  db::RunInfo info = collect_run_info(board, options.command, summary.dataset);
+  info.workload = workload.name();
   summary.run_id = repo.begin_run(info);
-  log << "run " << summary.run_id << ": board " << board.name << ", " << space.size()
-      << " configs, dataset " << summary.dataset << ", DB " << options.db_path << '\n';
+  log << "run " << summary.run_id << ": workload " << workload.name() << ", board " << board.name
+      << ", " << space.size() << " configs, dataset " << summary.dataset << ", DB "
+      << options.db_path << '\n';
+  {
+    double rate = calibrated_ms_per_cost(workload, repo.measured(board.name), *inputs);
+    const bool calibrated = rate > 0;
+    if (!calibrated) rate = default_ms_per_cost(board.target);
+    const double s = estimate_seconds(workload, space, *inputs, options.measure, rate);
+    if (s >= 0)
+      log << "estimated duration of the whole space: " << duration_text(s)
+          << (calibrated ? " (rate from this board's measurements in the DB)"
+                         : " (rough default rate; refined once configs are measured)")
+          << ", before pruning and resume\n";
+  }
   if (board.target == "cuda" && !options.allow_clock_control)
-    log << "clock dimension not explored (no --allow-clock-control): the observed clock is recorded\n";
+    log << "clock dimension not explored (no --allow-clock-control): the observed clock is "
+           "recorded\n";
 
   const std::unique_ptr<EnergySensor> sensor = make_energy_sensor(board);
-  log << "energy sensor: " << (sensor ? sensor->name() : std::string("none (energy stored as NULL)")) << '\n';
+  log << "energy sensor: "
+      << (sensor ? sensor->name() : std::string("none (energy stored as NULL)")) << '\n';
   MeasureOptions measure = options.measure;
   if (sensor) measure.min_window_ms = std::max(measure.min_window_ms, sensor->min_window_ms());
 
@@ -124,11 +206,14 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
         break;
       }
       const Config& config = space[idx];
-      const std::string key = config.key();
       const db::ConfigRow row = to_config_row(board.name, config);
-      if (repo.is_measured(board.name, key, summary.dataset) || repo.is_pruned(board.name, key)) {
+      const std::string failed_before = repo.failure_class(board.name, row.key, summary.dataset);
+      const bool skip_failed =
+          !failed_before.empty() && failed_before != "environment" && !options.retry_failed;
+      if (repo.is_measured(board.name, row.key, summary.dataset) ||
+          repo.is_pruned(board.name, row.key) || skip_failed) {
         ++summary.n_resumed;
-        progress.step(config.label() + " it=" + std::to_string(config.params.iterations), false);
+        progress.step(config.label() + " " + config.params_text(), false);
         continue;
       }
       const Variant* variant = find_variant(config.variant);
@@ -138,23 +223,29 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
         progress.step("pruned: " + *reason, true);
         continue;
       }
+      std::string stage = "compile";
       try {
         ClockGuard clock_guard(board, config.clock_mhz, options.allow_clock_control);
-        std::unique_ptr<FlowSolver> solver = variant->make_solver(config);
-        db::MeasurementRow m = measure_frames(*solver, sequences, sensor.get(), measure);
+        std::unique_ptr<Runner> runner = workload.make_runner(config, *inputs);
+        stage = "run";
+        db::MeasurementRow m = measure_runner(*runner, *inputs, sensor.get(), measure);
         m.run_id = summary.run_id;
         m.clock_mhz_observed = observed_gpu_clock_mhz(board);
-        if (board.target == "cuda") m.resources_json = resources_json(variant->resources(config, board.arch()));
+        if (board.target == "cuda")
+          m.resources_json = resources_json(variant->resources(config, board.arch()));
         repo.record_measurement(row, m);
         ++summary.n_measured;
         std::ostringstream label;
-        label << config.label() << " it=" << config.params.iterations << ": " << m.time_ms_median
-              << " ms/frame, AEPE " << m.aepe;
+        label << config.label() << " " << config.params_text() << ": " << m.time_ms_median << " ms";
+        for (const auto& [name, value] : m.metrics) label << ", " << name << " " << value;
         progress.step(label.str(), true);
       } catch (const std::exception& e) {
-        repo.record_pruned(summary.run_id, row, std::string("failed: ") + e.what());
+        const std::string cls = stage == "compile" && !dynamic_cast<const std::bad_alloc*>(&e)
+                                    ? "compile"
+                                    : classify_failure(e);
+        repo.record_failure(summary.run_id, row, summary.dataset, cls, e.what());
         ++summary.n_failed;
-        progress.step(config.label() + " failed: " + e.what(), true);
+        progress.step(config.label() + " failed (" + cls + "): " + e.what(), true);
       }
     }
   } catch (...) {
@@ -162,7 +253,11 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
     throw;
   }
   repo.end_run(summary.run_id, summary.interrupted ? "interrupted" : "done");
-  summary.front = time_aepe_front(repo.measured(board.name, summary.dataset));
+  std::vector<db::MeasuredConfig> measured;
+  for (db::MeasuredConfig& mc : repo.measured(board.name, summary.dataset))
+    if (mc.config.workload == workload.name()) measured.push_back(std::move(mc));
+  summary.front =
+      reports::pareto_configs(measured, reports::objectives_of(to_workload_row(workload)));
   return summary;
 }
 

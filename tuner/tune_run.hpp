@@ -15,15 +15,15 @@ namespace flowtune {
 struct TuneOptions {
   std::string board = "host";
   std::string db_path = "flowtune.db";
-  std::string data_dir;                    ///< "" = default_data_dir()
-  std::vector<std::string> sequences;      ///< "" = every sequence in data_dir
-  SpaceOptions space;
+  InputOptions inputs;  ///< the workload's inputs (data folder, item names)
+  SpaceOptions space;   ///< space.workload names the workload
   std::string strategy = "brute_force";
-  std::size_t max_evals = 0;               ///< random_sample: points to measure (0 = all)
+  std::size_t max_evals = 0;  ///< random_sample: points to measure (0 = all)
   std::uint64_t seed = 1;
   MeasureOptions measure;
-  bool allow_clock_control = false;        ///< set GPU clocks (needs privileges); else observe them
-  std::string command;                     ///< the command line, recorded with the run
+  bool allow_clock_control = false;  ///< set GPU clocks (needs privileges); else observe them
+  bool retry_failed = false;         ///< re-measure configs that failed permanently before
+  std::string command;               ///< the command line, recorded with the run
 };
 
 struct TuneSummary {
@@ -31,26 +31,39 @@ struct TuneSummary {
   std::size_t n_space = 0, n_pruned = 0, n_measured = 0, n_resumed = 0, n_failed = 0;
   bool interrupted = false;
   std::string dataset;
-  std::vector<db::MeasuredConfig> front;   ///< Pareto front over (time per frame, AEPE)
+  std::vector<std::string> front_objectives;  ///< e.g. {"time_ms", "aepe"}
+  std::vector<db::MeasuredConfig> front;      ///< Pareto front of the dataset over them
 };
 
-/// Converts a config to its DB row for board (db/ does not depend on variants/).
+/// Converts a config to its DB row for board, with its key (db::config_key).
 db::ConfigRow to_config_row(const std::string& board, const Config& config);
+
+/// The DB's description of a workload (work unit, front objectives, metric specs).
+db::WorkloadRow to_workload_row(const Workload& workload);
 
 /// JSON array text of the resource report of each kernel, e.g.
 /// [{"kernel":"update_u","threads":256,"registers":40,"static_shared_bytes":0,...}].
 std::string resources_json(const std::vector<KernelResources>& resources);
 
-/// Runs a tuning session. Every measured or pruned config is committed to the DB as soon as
-/// it is known, so a run killed at any point resumes: configs already in the DB for the same
-/// board and dataset are skipped. SIGINT/SIGTERM stop after the current config (the run is
-/// recorded as "interrupted"). A config whose build or run throws is recorded as pruned with
-/// the error as its reason and the run goes on. Throws (before measuring anything) on an
-/// unknown board, unreadable data, a DB that cannot be opened, or a board that does not
-/// match the present GPU. Progress lines go to log.
-TuneSummary run_tuning(const TuneOptions& options, std::ostream& log);
+/// Class of a failure for the failures table (db::FailureRow): "accuracy" for CheckFailed,
+/// "environment" for allocation, file-system and database errors, else "runtime".
+std::string classify_failure(const std::exception& e);
 
-/// The Pareto front over (time_ms_median, aepe) of measured, sorted by time.
-std::vector<db::MeasuredConfig> time_aepe_front(const std::vector<db::MeasuredConfig>& measured);
+/// Estimated wall time of measuring `configs` (seconds): per config and item, warm-up plus
+/// the timed window, from the rate measured on this board for the workload in the DB (time
+/// per Workload::relative_cost unit), else the board target's rough default rate. Returns
+/// a negative value when the workload gives no cost model.
+double estimate_seconds(const Workload& workload, const std::vector<Config>& configs,
+                        const InputSet& inputs, const MeasureOptions& measure, double ms_per_cost);
+
+/// Runs a tuning session. Every measured, pruned or failed config is committed to the DB as
+/// soon as it is known, so a run killed at any point resumes: configs already measured (or
+/// pruned, or failed permanently unless retry_failed) for the same board and dataset are
+/// skipped. SIGINT/SIGTERM stop after the current config (the run is recorded as
+/// "interrupted"). A config whose build or run throws is recorded as failed with its class
+/// and message, and the run goes on. Throws (before measuring anything) on an unknown board
+/// or workload, unreadable data, a DB that cannot be opened, or a board that does not match
+/// the present GPU. Progress lines, the space size and the estimated duration go to log.
+TuneSummary run_tuning(const TuneOptions& options, std::ostream& log);
 
 }  // namespace flowtune

@@ -7,10 +7,9 @@
 
 namespace flowtune {
 
-/// Parses the constexpr values (kVariant, kPrecision, kIterations, kNScales, kNWarpings,
-/// kZoom, kTau, kLambda, kTheta, kEpsilon, kClockMhz) and the FLOWTUNE_TUNED_<TUNABLE>
-/// macros (tunables, lower-cased) of a tuned header into a Config. Throws
-/// std::runtime_error naming the file when it cannot be read or lacks kVariant/kPrecision.
+/// The config of a tuned header: its `// flowtune-config: {...}` line (db::config_json,
+/// written by reports::tuned_header_text). Throws std::runtime_error naming the file when
+/// it cannot be read, has no such line, or the line is malformed.
 Config read_tuned_header(const std::string& path);
 
 }  // namespace flowtune

@@ -9,6 +9,7 @@
 #include "kernels/kokkos/kokkos_runtime.hpp"
 #include "kernels/kokkos/tvl1_kokkos.hpp"
 #include "kernels/tvl1_multiscale.hpp"
+#include "variants/tvl1_params_of.hpp"
 
 namespace flowtune {
 namespace {
@@ -38,7 +39,7 @@ class KokkosGlobalSolver final : public FlowSolver {
   KokkosTiles tiles_;
 };
 
-class KokkosGlobalVariant final : public Variant {
+class KokkosGlobalVariant final : public FlowVariant {
  public:
   std::string name() const override { return kName; }
   std::string target() const override { return "cpu"; }
@@ -70,7 +71,7 @@ class KokkosGlobalVariant final : public Variant {
       return who + "tile_x*tile_y=" + std::to_string(area) + " exceeds " +
              std::to_string(kMaxTilePixels) + " pixels";
     try {
-      detail::check_tvl1_params(config.params);
+      detail::check_tvl1_params(tvl1_params_of(config));
     } catch (const std::invalid_argument& e) {
       return who + e.what();
     }
@@ -82,13 +83,13 @@ class KokkosGlobalVariant final : public Variant {
       throw std::invalid_argument("make_solver (variants/kokkos_global.cpp): " + *reason);
     ensure_kokkos_initialized();
     return std::make_unique<KokkosGlobalSolver>(
-        config.params, KokkosTiles{config.tunable("tile_x"), config.tunable("tile_y")});
+        tvl1_params_of(config), KokkosTiles{config.tunable("tile_x"), config.tunable("tile_y")});
   }
 };
 
 }  // namespace
 
-const Variant& kokkos_global_variant() {
+const FlowVariant& kokkos_global_variant() {
   static const KokkosGlobalVariant variant;
   return variant;
 }

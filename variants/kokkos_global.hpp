@@ -11,6 +11,6 @@ namespace flowtune {
 /// {1, 2, 4, 8, 16}). Its solver runs tvl1_multiscale<float> (kernels/tvl1_multiscale.hpp)
 /// with tvl1_iterate_kokkos (kernels/kokkos/tvl1_kokkos.hpp) doing config.params.iterations
 /// per warping.
-const Variant& kokkos_global_variant();
+const FlowVariant& kokkos_global_variant();
 
 }  // namespace flowtune

@@ -20,4 +20,8 @@ const Variant* find_variant(const std::string& name) {
   return nullptr;
 }
 
+const FlowVariant* find_flow_variant(const std::string& name) {
+  return dynamic_cast<const FlowVariant*>(find_variant(name));
+}
+
 }  // namespace flowtune

@@ -1,5 +1,6 @@
-// The variant adaptor interface: each implementation scheme of TV-L1 is one small adaptor
-// that names its tunables, states its own constraints and builds a FlowSolver for a config.
+// The variant adaptor interface: each implementation scheme of a workload is one small
+// adaptor that names its tunables, states its own constraints and builds a solver for a
+// config (FlowVariant for TV-L1; other workloads derive their own solver interface).
 #pragma once
 
 #include <memory>
@@ -37,17 +38,19 @@ struct KernelResources {
   int registers_per_thread = 0;
   int static_shared_bytes = 0;
   int dynamic_shared_bytes = 0;
-  int local_bytes = 0;   ///< stack frame per thread
-  int spill_bytes = 0;   ///< spill stores + loads per thread
+  int local_bytes = 0;     ///< stack frame per thread
+  int spill_bytes = 0;     ///< spill stores + loads per thread
   bool estimated = false;  ///< true when built for a stand-in arch (see the adaptor's fallback)
   std::string built_for;   ///< arch actually compiled for, e.g. "sm_90"
 };
 
-/// An implementation scheme (DESIGN.md: `variant`).
+/// An implementation scheme (DESIGN.md: `variant`) of one workload.
 class Variant {
  public:
   virtual ~Variant() = default;
   virtual std::string name() const = 0;
+  /// The workload it implements, e.g. "tvl1", "apsp".
+  virtual std::string workload() const = 0;
   /// "cpu" (host, Kokkos Serial) or "cuda".
   virtual std::string target() const = 0;
   virtual std::vector<std::string> precisions() const = 0;
@@ -62,18 +65,28 @@ class Variant {
   /// for the occupancy model; empty for host variants. Throws std::runtime_error when the
   /// build fails. For an arch the compiler cannot target, the adaptor documents its fallback
   /// and sets `estimated` in the result.
-  virtual std::vector<KernelResources> resources(const Config& config, const std::string& arch) const {
+  virtual std::vector<KernelResources> resources(const Config& config,
+                                                 const std::string& arch) const {
     (void)config;
     (void)arch;
     return {};
   }
+};
+
+/// A TV-L1 variant: builds a FlowSolver (one frame pair -> flow).
+class FlowVariant : public Variant {
+ public:
+  std::string workload() const override { return "tvl1"; }
   /// Builds a solver for config; throws std::runtime_error when the build fails.
   virtual std::unique_ptr<FlowSolver> make_solver(const Config& config) const = 0;
 };
 
-/// Every variant compiled into this binary (kokkos_* always; CUDA ones when built with CUDA).
+/// Every variant of every workload compiled into this binary (kokkos_* always; CUDA ones
+/// when built with CUDA). Names are unique across workloads.
 const std::vector<const Variant*>& all_variants();
 /// The variant called name, or nullptr.
 const Variant* find_variant(const std::string& name);
+/// The TV-L1 variant called name, or nullptr (also when name is another workload's).
+const FlowVariant* find_flow_variant(const std::string& name);
 
 }  // namespace flowtune

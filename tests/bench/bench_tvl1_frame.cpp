@@ -20,10 +20,12 @@
 #include <string>
 #include <vector>
 
+#include "db/repository.hpp"
 #include "kernels/png_io.hpp"
 #include "variants/cuda/cuda_frame_solver.hpp"
 #include "variants/cuda/cuda_variant.hpp"
 #include "variants/cuda/device_fields.hpp"
+#include "variants/tvl1_params_of.hpp"
 #include "variants/variant.hpp"
 
 namespace {
@@ -76,7 +78,7 @@ std::vector<Config> candidates(const Variant& v, const std::string& precision) {
     Config c;
     c.variant = v.name();
     c.precision = precision;
-    c.params = frame_params();
+    c.params = param_values_of(frame_params());
     for (std::size_t k = 0; k < domains.size(); ++k)
       c.tunables[domains[k].name] = domains[k].values[idx[k]];
     bool keep = false;
@@ -139,7 +141,7 @@ void register_all(const Image& a, const Image& b) {
                 st.SetIterationTime(ms * 1e-3);
                 t.push_back(ms);
               }
-              Row r{best.variant, best.precision, best.tunables_json(),
+              Row r{best.variant, best.precision, db::tunables_json(best.tunables),
                     graph,        median(t),      int(t.size())};
               st.counters["median_ms"] = r.median_ms;
               // Called once per trial iteration count:

@@ -26,6 +26,7 @@
 #include "variants/cuda/cuda_driver.hpp"
 #include "variants/cuda/cuda_variant.hpp"
 #include "variants/cuda/device_fields.hpp"
+#include "variants/tvl1_params_of.hpp"
 
 using flowtune::Config;
 using namespace flowtune::cuda;
@@ -265,9 +266,11 @@ int main(int argc, char** argv) {
           c.tunables = t;
           if (c.tunables.count("optin"))
             c.tunables["optin"] = pipeline_ring_bytes(c) > 48 * 1024 ? 1 : 0;
-          c.params.n_scales = 1;
-          c.params.n_warpings = 1;
-          c.params.iterations = kIterations;
+          flowtune::Tvl1Params tp;
+          tp.n_scales = 1;
+          tp.n_warpings = 1;
+          tp.iterations = kIterations;
+          c.params = flowtune::param_values_of(tp);
           benchmark::RegisterBenchmark((c.label() + " " + std::to_string(n)).c_str(),
                                        [c, n](benchmark::State& st) { bench_schedule(st, c, n); })
               ->UseManualTime()

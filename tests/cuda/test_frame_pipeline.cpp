@@ -18,6 +18,7 @@
 #include "kernels/reference_tvl1.hpp"
 #include "tests/cuda/test_frame_support.hpp"
 #include "variants/cuda/cuda_frame_solver.hpp"
+#include "variants/tvl1_params_of.hpp"
 #include "variants/variant.hpp"
 
 namespace flowtune {
@@ -49,7 +50,7 @@ Config plain_config(const std::string& precision) {
   Config c;
   c.variant = "plain";
   c.precision = precision;
-  c.params = frame_params();
+  c.params = param_values_of(frame_params());
   return c;
 }
 
@@ -60,7 +61,9 @@ std::unique_ptr<FlowSolver> plain_solver(const std::string& precision, bool on_h
   o.host_emulation = on_host;
   o.use_cuda_graph = graph;
   return make_cuda_frame_solver(
-      c, std::make_unique<test::PlainSchedule>(c.params, cuda::storage_of(precision), on_host), o);
+      c,
+      std::make_unique<test::PlainSchedule>(frame_params(), cuda::storage_of(precision), on_host),
+      o);
 }
 
 /// Mean endpoint distance between two flows (+inf on a non-finite value).
@@ -82,7 +85,7 @@ std::optional<Config> first_valid_config(const Variant& v, const std::string& pr
     Config c;
     c.variant = v.name();
     c.precision = precision;
-    c.params = frame_params();
+    c.params = param_values_of(frame_params());
     for (std::size_t k = 0; k < domains.size(); ++k)
       c.tunables[domains[k].name] = domains[k].values[idx[k]];
     if (!v.invalid_reason(c)) return c;
@@ -169,7 +172,7 @@ TEST_F(FramePipelineGpu, EveryCudaVariantMatchesReferenceOnRubberWhale) {
   for (const Variant* v : variants) {
     const auto c = first_valid_config(*v, "f32");
     ASSERT_TRUE(c) << v->name();
-    const FlowField f = v->make_solver(*c)->compute(s.i0, s.i1);
+    const FlowField f = dynamic_cast<const FlowVariant&>(*v).make_solver(*c)->compute(s.i0, s.i1);
     const double a = flow_error(f, s.gt).aepe;
     std::printf("RubberWhale %s: AEPE ref %.5f, gpu %.5f, |diff| %.5f\n", c->label().c_str(), a_ref,
                 a, std::abs(a - a_ref));
@@ -200,7 +203,8 @@ TEST_F(FramePipelineGpu, F16MeanAepeWithin005OfF32OnMiddlebury) {
     if (std::find(p.begin(), p.end(), "f16") == p.end()) continue;
     const auto c32 = first_valid_config(*v, "f32"), c16 = first_valid_config(*v, "f16");
     ASSERT_TRUE(c32 && c16) << v->name();
-    pairs.push_back({v->name(), v->make_solver(*c32), v->make_solver(*c16)});
+    const auto& fv = dynamic_cast<const FlowVariant&>(*v);
+    pairs.push_back({v->name(), fv.make_solver(*c32), fv.make_solver(*c16)});
   }
   ASSERT_GE(pairs.size(), 2u) << "no CUDA variant with f16 registered";
   for (auto& pr : pairs) {

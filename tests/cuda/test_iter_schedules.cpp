@@ -14,6 +14,7 @@
 #include "variants/cuda/cuda_driver.hpp"
 #include "variants/cuda/cuda_variant.hpp"
 #include "variants/cuda/device_fields.hpp"
+#include "variants/tvl1_params_of.hpp"
 #include "variants/variant.hpp"
 
 namespace flowtune::cuda {
@@ -189,7 +190,7 @@ void check_against_reference(int iterations) {
       config.variant = c.variant;
       config.precision = precision;
       config.tunables = c.tunables;
-      config.params = params;
+      config.params = param_values_of(params);
       const Variant* v = find_variant(c.variant);
       ASSERT_NE(v, nullptr) << c.variant;
       if (config.tunables.count("optin"))  // the opt-in exactly where the ring needs it

@@ -13,6 +13,7 @@
 #include "variants/cuda/cuda_variant.hpp"
 #include "variants/cuda/nvrtc_build.hpp"
 #include "variants/variant.hpp"
+#include "workloads/workload.hpp"
 
 namespace flowtune::cuda {
 namespace {
@@ -223,6 +224,8 @@ TEST(PipelineVariants, BoardsPruneTheRingByTheirSharedMemory) {
     c.precision = "f32";
     c.tunables = {{"w", w},    {"parts", 1},    {"depth", depth},
                   {"skew", 1}, {"strip_h", 32}, {"optin", optin}};
+    c.params = find_workload("tvl1").default_params();
+    c.params["epsilon"] = 0;  // the GPU variants run fixed iterations
     return c;
   };
   const Variant& v = shared_pipeline_variant();

@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "reports/export_header.hpp"
-#include "reports/tunables_json.hpp"
+#include "tuner/tuned_header.hpp"
 
 namespace flowtune::reports {
 namespace {
@@ -19,28 +19,23 @@ db::MeasuredConfig make_mc(std::int64_t id, double time_ms, double aepe,
   mc.measurement_id = id;
   mc.measured_at = "2024-05-01T12:00:00.000Z";
   mc.config.board = "host";
+  mc.config.workload = "tvl1";
   mc.config.variant = "kokkos_global";
   mc.config.precision = "f32";
-  mc.config.tunables_json = "{\"tile_x\":32,\"tile_y\":4}";
-  mc.config.key = "kokkos_global f32 tile_x=32 tile_y=4 id=" + std::to_string(id);
+  mc.config.tunables = {{"tile_x", 32}, {"tile_y", 4}};
+  mc.config.params = {{"iterations", 50}, {"n_scales", 3},   {"n_warpings", 5},
+                      {"zoom", 0.5},      {"epsilon", 0.01}, {"tau", 0.25},
+                      {"lambda", 0.15},   {"theta", 0.3},    {"id", double(id)}};
+  mc.config.key = db::config_key(mc.config);
   mc.config.label = "config " + std::to_string(id);
-  mc.config.iterations = 50;
-  mc.config.n_scales = 3;
-  mc.config.n_warpings = 5;
-  mc.config.zoom = 0.5;
-  mc.config.epsilon = 0.01;
-  mc.config.tau = 0.25;
-  mc.config.lambda = 0.15;
-  mc.config.theta = 0.3;
   mc.measurement.run_id = 1;
   mc.measurement.dataset = "middlebury:Grove2,RubberWhale";
   mc.measurement.time_ms_median = time_ms;
   mc.measurement.time_ms_min = time_ms;
   mc.measurement.time_ms_max = time_ms;
   mc.measurement.n_repeats = 3;
-  mc.measurement.ns_per_px = time_ms * 1e6 / 307200.0;
-  mc.measurement.aepe = aepe;
-  mc.measurement.aae_deg = aepe * 12;
+  mc.measurement.ns_per_unit = time_ms * 1e6 / 307200.0;
+  mc.measurement.metrics = {{"aepe", aepe}, {"aae_deg", aepe * 12}};
   mc.measurement.energy_mj = energy_mj;
   return mc;
 }
@@ -59,58 +54,68 @@ std::vector<db::MeasuredConfig> hand_made_set() {
           make_mc(7, 50, 0.2)};
 }
 
-TEST(Objective, ParsesTheThreeNamesAndRejectsOthers) {
-  EXPECT_EQ(parse_objective("time"), Objective::time);
-  EXPECT_EQ(parse_objective("aepe"), Objective::aepe);
-  EXPECT_EQ(parse_objective("energy"), Objective::energy);
+db::WorkloadRow flow_workload() {
+  db::WorkloadRow w;
+  w.name = "tvl1";
+  w.work_unit = "px";
+  w.front_objectives = {"time_ms", "aepe"};
+  w.metrics = {{"aepe", "px", "endpoint error", true}, {"aae_deg", "deg", "angular error", true}};
+  return w;
+}
+
+TEST(Objective, ResolvesAliasesAndMetricNamesAndRejectsOthers) {
+  const db::WorkloadRow w = flow_workload();
+  EXPECT_EQ(resolve_objective(w, "time").name, "time_ms");
+  EXPECT_EQ(resolve_objective(w, "energy").name, "energy_mj");
+  EXPECT_EQ(resolve_objective(w, "aepe").unit, "px");
+  EXPECT_EQ(objectives_of(w).size(), 2u);
   try {
-    parse_objective("speed");
+    resolve_objective(w, "speed");
     ADD_FAILURE();
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("speed"), std::string::npos);
-    EXPECT_NE(std::string(e.what()).find("time, aepe, energy"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("time, energy, aepe, aae_deg"), std::string::npos)
+        << e.what();
   }
 }
 
 TEST(SelectConfig, PicksTheHandComputedBest) {
   const auto set = hand_made_set();
-  EXPECT_EQ(select_config(set, Objective::time).measurement_id, 5);
-  EXPECT_EQ(select_config(set, Objective::aepe).measurement_id, 6);
-  EXPECT_EQ(select_config(set, Objective::energy).measurement_id, 3);
-  std::vector<std::int64_t> front;
-  for (const auto& mc : pareto_configs(set, Objective::time, Objective::aepe)) {
-    front.push_back(mc.measurement_id);
-  }
-  EXPECT_EQ(front, std::vector<std::int64_t>({5, 1, 2, 6}));
+  const db::WorkloadRow w = flow_workload();
+  const auto front = objectives_of(w);
+  EXPECT_EQ(select_config(set, resolve_objective(w, "time"), front).measurement_id, 5);
+  EXPECT_EQ(select_config(set, resolve_objective(w, "aepe"), front).measurement_id, 6);
+  EXPECT_EQ(select_config(set, resolve_objective(w, "energy"), front).measurement_id, 3);
+  std::vector<std::int64_t> ids;
+  for (const auto& mc : pareto_configs(set, front)) ids.push_back(mc.measurement_id);
+  EXPECT_EQ(ids, std::vector<std::int64_t>({5, 1, 2, 6}));
+  // A metric to maximise flips the order: the front of (time, -aepe) keeps 4 (fast, "best").
+  db::WorkloadRow up = w;
+  up.metrics[0].minimize = false;
+  ids.clear();
+  for (const auto& mc : pareto_configs(set, objectives_of(up))) ids.push_back(mc.measurement_id);
+  EXPECT_EQ(ids, std::vector<std::int64_t>({4}));
 }
 
 TEST(SelectConfig, RejectsEmptyMixedAndEnergyless) {
-  EXPECT_THROW(select_config({}, Objective::time), std::invalid_argument);
+  const db::WorkloadRow w = flow_workload();
+  const auto front = objectives_of(w);
+  EXPECT_THROW(select_config({}, resolve_objective(w, "time"), front), std::invalid_argument);
   std::vector<db::MeasuredConfig> no_energy = {make_mc(1, 10, 0.5), make_mc(2, 20, 0.3)};
   try {
-    select_config(no_energy, Objective::energy);
+    select_config(no_energy, resolve_objective(w, "energy"), front);
     ADD_FAILURE();
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("energy"), std::string::npos);
   }
   no_energy[1].measurement.dataset = "sintel";
-  EXPECT_THROW(select_config(no_energy, Objective::time), std::invalid_argument);
-}
-
-TEST(TunablesJson, ParsesFlatIntegerObjectsOnly) {
-  const auto kv = parse_tunables_json(" { \"tile_x\" : 32, \"depth\":-2 } ");
-  ASSERT_EQ(kv.size(), 2u);
-  EXPECT_EQ(kv[0], std::make_pair(std::string("tile_x"), 32));
-  EXPECT_EQ(kv[1], std::make_pair(std::string("depth"), -2));
-  EXPECT_TRUE(parse_tunables_json("{}").empty());
-  for (const char* bad : {"{\"a\":1.5}", "{\"a\":{}}", "{\"a\":1,}", "{\"a\":1} x", "[1]",
-                          "{\"a\":1,\"a\":2}", "{\"a\":99999999999}"}) {
-    EXPECT_THROW(parse_tunables_json(bad), std::invalid_argument) << bad;
-  }
+  EXPECT_THROW(select_config(no_energy, resolve_objective(w, "time"), front),
+               std::invalid_argument);
 }
 
 TEST(TunedHeader, TextHoldsTheConstexprValuesAndFigures) {
-  const std::string h = tuned_header_text(make_mc(5, 5, 0.8), "host", Objective::time);
+  const std::string h =
+      tuned_header_text(make_mc(5, 5, 0.8), "host", resolve_objective(flow_workload(), "time"));
   for (const char* part : {"#pragma once",
                            "namespace flowtune::tuned",
                            "constexpr const char* kBoard = \"host\";",
@@ -129,10 +134,12 @@ TEST(TunedHeader, TextHoldsTheConstexprValuesAndFigures) {
                            "constexpr double kTau = 0.25;",
                            "constexpr double kEpsilon = 0.01;",
                            "constexpr int kClockMhz = 0;",
+                           "constexpr const char* kWorkload = \"tvl1\";",
                            "5.000 ms",
-                           "0.8000 px",
+                           "aepe           : 0.8",
                            "energy         : n/a",
-                           "Objective: time",
+                           "Objective: time_ms",
+                           "// flowtune-config: {",
                            "middlebury:Grove2,RubberWhale",
                            "2024-05-01T12:00:00.000Z"}) {
     EXPECT_NE(h.find(part), std::string::npos) << "missing: " << part << "\n" << h;
@@ -141,10 +148,11 @@ TEST(TunedHeader, TextHoldsTheConstexprValuesAndFigures) {
 
 TEST(TunedHeader, RejectsTunablesThatAreNotIdentifiersOrCollide) {
   auto mc = make_mc(1, 1, 1);
-  mc.config.tunables_json = "{\"Tile-X\":3}";
-  EXPECT_THROW(tuned_header_text(mc, "host", Objective::time), std::invalid_argument);
-  mc.config.tunables_json = "{\"iterations\":3}";
-  EXPECT_THROW(tuned_header_text(mc, "host", Objective::time), std::invalid_argument);
+  const Objective time = resolve_objective(flow_workload(), "time");
+  mc.config.tunables = {{"Tile-X", 3}};
+  EXPECT_THROW(tuned_header_text(mc, "host", time), std::invalid_argument);
+  mc.config.tunables = {{"iterations", 3}};  // collides with the parameter
+  EXPECT_THROW(tuned_header_text(mc, "host", time), std::invalid_argument);
 }
 
 TEST(TunedHeader, ExportedHeaderCompilesWithTheSameDefines) {
@@ -156,7 +164,7 @@ TEST(TunedHeader, ExportedHeaderCompilesWithTheSameDefines) {
   mc.config.board = "agx \"xavier\"";  // quotes must be escaped in the string literal
   {
     std::ofstream out(dir / "tuned.h");
-    out << tuned_header_text(mc, mc.config.board, Objective::energy);
+    out << tuned_header_text(mc, mc.config.board, resolve_objective(flow_workload(), "energy"));
   }
   {
     std::ofstream out(dir / "use.cpp");
@@ -165,6 +173,7 @@ TEST(TunedHeader, ExportedHeaderCompilesWithTheSameDefines) {
            "static_assert(kTileX == 32 && kTileY == 4 && FLOWTUNE_TUNED_TILE_X == 32);\n"
            "static_assert(kIterations == 50 && kNScales == 3 && kNWarpings == 5);\n"
            "static_assert(kZoom == 0.5 && kLambda == 0.15 && kTheta == 0.3 && kTau == 0.25);\n"
+           "static_assert(std::string_view(kWorkload) == \"tvl1\");\n"
            "static_assert(kEpsilon == 0.01 && kClockMhz == 0);\n"
            "static_assert(std::string_view(kBoard) == \"agx \\\"xavier\\\"\");\n"
            "static_assert(std::string_view(kPrecision) == \"f32\");\n"
@@ -188,25 +197,39 @@ TEST(TunedHeader, ExportNeedsMeasurementsAndAWritablePath) {
   fs::create_directories(dir);
   db::Repository repo((dir / "f.db").string());
   try {
-    export_tuned_header(repo, "nano", Objective::time, (dir / "t.h").string());
+    export_tuned_header(repo, "nano", "time", (dir / "t.h").string());
     ADD_FAILURE();
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("nano"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("no measurements"), std::string::npos) << e.what();
   }
-  const std::int64_t run = repo.begin_run(db::RunInfo{"host", "", "", "", "", "", "", "", ""});
+  repo.record_workload(flow_workload());
+  const std::int64_t run =
+      repo.begin_run(db::RunInfo{"host", "tvl1", "", "", "", "", "", "", "", ""});
   for (auto mc : hand_made_set()) {
     mc.measurement.run_id = run;
     repo.record_measurement(mc.config, mc.measurement);
   }
   const std::string out = (dir / "tuned_host.h").string();
-  export_tuned_header(repo, "host", Objective::aepe, out);
+  export_tuned_header(repo, "host", "aepe", out);
   std::ifstream in(out);
   const std::string text((std::istreambuf_iterator<char>(in)), {});
   EXPECT_NE(text.find("config 6"), std::string::npos);  // the most accurate one
-  const std::string bad = (dir / "missing" / "t.h").string();
+  // The reader of `tune run --tuned` gets back exactly the config that was exported.
+  const Config back = read_tuned_header(out);
+  const auto six = hand_made_set()[5].config;
+  EXPECT_EQ(back.workload, "tvl1");
+  EXPECT_EQ(back.variant, six.variant);
+  EXPECT_EQ(back.tunables, six.tunables);
+  EXPECT_EQ(back.params, six.params);
+  EXPECT_THROW(export_tuned_header(repo, "host", "speed", out), std::invalid_argument);
+  // Missing folders are created (the README's first command once failed on this).
+  const std::string nested = (dir / "new" / "folder" / "t.h").string();
+  export_tuned_header(repo, "host", "time", nested);
+  EXPECT_TRUE(fs::exists(nested));
+  const std::string bad = (dir / "f.db" / "t.h").string();  // a file is in the way
   try {
-    export_tuned_header(repo, "host", Objective::time, bad);
+    export_tuned_header(repo, "host", "time", bad);
     ADD_FAILURE();
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find(bad), std::string::npos) << e.what();

@@ -31,18 +31,13 @@ std::size_t count_of(const std::string& text, const std::string& needle) {
 db::ConfigRow config(int tile_x) {
   db::ConfigRow c;
   c.board = "host";
+  c.workload = "tvl1";
   c.variant = "kokkos_global";
   c.precision = "f32";
-  c.tunables_json = "{\"tile_x\":" + std::to_string(tile_x) + ",\"tile_y\":4}";
-  c.key = "kokkos_global f32 tile_x=" + std::to_string(tile_x);
+  c.tunables = {{"tile_x", tile_x}, {"tile_y", 4}};
   c.label = "kokkos_global tile_x=" + std::to_string(tile_x);
-  c.iterations = 10;
-  c.n_scales = 1;
-  c.n_warpings = 1;
-  c.zoom = 0.5;
-  c.tau = 0.25;
-  c.lambda = 0.15;
-  c.theta = 0.3;
+  c.params = {{"iterations", 10}, {"n_scales", 1}, {"lambda", tile_x < 64 ? 0.15 : 0.3}};
+  c.key = db::config_key(c);
   return c;
 }
 
@@ -52,10 +47,10 @@ db::MeasurementRow measurement(std::int64_t run, double time_ms, double aepe) {
   m.dataset = "middlebury:Grove2,RubberWhale";
   m.time_ms_median = m.time_ms_min = m.time_ms_max = time_ms;
   m.n_repeats = 3;
-  m.ns_per_px = time_ms * 1e6 / 307200.0;
-  m.aepe = aepe;
-  m.aae_deg = aepe * 10;
-  m.sequences = {{"Grove2", time_ms, aepe, 1.0}, {"RubberWhale", time_ms, aepe, 2.0}};
+  m.ns_per_unit = time_ms * 1e6 / 307200.0;
+  m.metrics = {{"aepe", aepe}, {"aae_deg", aepe * 10}};
+  m.items = {{"Grove2", time_ms, {{"aepe", aepe}, {"aae_deg", 1.0}}},
+             {"RubberWhale", time_ms, {{"aepe", aepe}, {"aae_deg", 2.0}}}};
   return m;
 }
 
@@ -74,8 +69,14 @@ class ReportTest : public ::testing::Test {
 
 TEST_F(ReportTest, WritesAllFilesWithTheRightRowCounts) {
   db::Repository repo((dir_ / "f.db").string());
+  db::WorkloadRow w;
+  w.name = "tvl1";
+  w.work_unit = "px";
+  w.front_objectives = {"time_ms", "aepe"};
+  w.metrics = {{"aepe", "px", "endpoint error", true}, {"aae_deg", "deg", "angular error", true}};
+  repo.record_workload(w);
   const std::int64_t r1 =
-      repo.begin_run({"host", "tune --board host", "abc", "ci", "", "", "", "", "mb"});
+      repo.begin_run({"host", "tvl1", "tune --board host", "abc", "ci", "", "", "", "", "mb"});
   // (time, AEPE): front = tile 8 (4, 0.9), tile 16 (6, 0.5), tile 64 (12, 0.2); 32 and 128
   // dominated.
   repo.record_measurement(config(8), measurement(r1, 4, 0.9));
@@ -83,17 +84,18 @@ TEST_F(ReportTest, WritesAllFilesWithTheRightRowCounts) {
   repo.record_measurement(config(32), measurement(r1, 8, 0.6));
   repo.end_run(r1, "interrupted");
   const std::int64_t r2 =
-      repo.begin_run({"host", "tune --board host", "abc", "ci", "", "", "", "", "mb"});
+      repo.begin_run({"host", "tvl1", "tune --board host", "abc", "ci", "", "", "", "", "mb"});
   repo.record_measurement(config(64), measurement(r2, 12, 0.2));
   repo.record_measurement(config(128), measurement(r2, 15, 0.2));
   repo.record_pruned(r2, config(4096), "tile_x 4096 > frame width 640");
   repo.record_pruned(r2, config(8192), "tile_x 8192 > frame width 640");
+  repo.record_failure(r2, config(256), "mb", "runtime", "illegal <address> | in kernel");
   repo.end_run(r2, "done");
 
   const fs::path out = dir_ / "report" / "host";
   write_report(repo, "host", out.string());
-  for (const char* f : {"runs.csv", "measurements.csv", "pruned.csv", "pareto.csv", "report.md",
-                        "pareto_time_aepe.svg"}) {
+  for (const char* f : {"runs.csv", "measurements.csv", "pruned.csv", "failures.csv", "pareto.csv",
+                        "report.md", "pareto_time_aepe.svg"}) {
     EXPECT_TRUE(fs::is_regular_file(out / f)) << f;
   }
   EXPECT_FALSE(fs::exists(out / "pareto_time_energy.svg"));  // no energy measured
@@ -101,20 +103,23 @@ TEST_F(ReportTest, WritesAllFilesWithTheRightRowCounts) {
   const std::string meas = read_all(out / "measurements.csv");
   EXPECT_EQ(count_lines(meas), 1u + 5u);
   EXPECT_NE(meas.find("aepe_RubberWhale"), std::string::npos);
+  EXPECT_NE(meas.find(",lambda,"), std::string::npos) << "one column per parameter";
+  EXPECT_EQ(count_lines(read_all(out / "failures.csv")), 1u + 1u);
   EXPECT_EQ(count_lines(read_all(out / "pruned.csv")), 1u + 2u);
   const std::string pareto = read_all(out / "pareto.csv");
   EXPECT_EQ(count_lines(pareto), 1u + 3u);
-  EXPECT_NE(pareto.find("kokkos_global f32 tile_x=64"), std::string::npos);
-  EXPECT_EQ(pareto.find("kokkos_global f32 tile_x=32,"), std::string::npos);
+  EXPECT_NE(pareto.find("kokkos_global tile_x=64,"), std::string::npos);
+  EXPECT_EQ(pareto.find("kokkos_global tile_x=32,"), std::string::npos);
   const std::string svg = read_all(out / "pareto_time_aepe.svg");
   EXPECT_EQ(svg.rfind("<svg", 0), 0u);
   EXPECT_EQ(count_of(svg, "r=\"3\" fill=\"#9e9e9e\""), 5u + 1u);  // points + legend
   EXPECT_EQ(count_of(svg, "r=\"4\" fill=\"#d32f2f\""), 3u + 1u);
   const std::string md = read_all(out / "report.md");
   for (const char* part :
-       {"board `host`", "5 measured configs, 2 pruned configs, 2 run(s)",
-        "Pareto front: time vs AEPE (3 configs)", "interrupted", "tile_x 4096 > frame width 640",
-        "| time | kokkos_global tile_x=8 |", "| aepe | kokkos_global tile_x=64 |"}) {
+       {"board `host`", "5 measured configs, 2 pruned configs, 1 failures, 2 run(s)",
+        "Pareto front: time_ms vs aepe (3 configs)", "interrupted", "tile_x 4096 > frame width 640",
+        "| time_ms | kokkos_global tile_x=8 |", "| aepe | kokkos_global tile_x=64 |",
+        "| kokkos_global tile_x=16 | lambda=0.15 |", "illegal <address> \\| in kernel"}) {
     EXPECT_NE(md.find(part), std::string::npos) << "missing: " << part;
   }
 }
@@ -122,7 +127,7 @@ TEST_F(ReportTest, WritesAllFilesWithTheRightRowCounts) {
 TEST_F(ReportTest, ErrorsNameTheBoardOrTheDirectory) {
   db::Repository repo((dir_ / "f.db").string());
   EXPECT_THROW(write_report(repo, "host", (dir_ / "r").string()), std::runtime_error);
-  repo.begin_run({"host", "", "", "", "", "", "", "", ""});
+  repo.begin_run({"host", "tvl1", "", "", "", "", "", "", "", ""});
   { std::ofstream(dir_ / "a_file") << "x"; }
   const std::string bad = (dir_ / "a_file" / "sub").string();
   try {
@@ -137,7 +142,7 @@ TEST(ParetoTable, FixedWidthWithNaForMissingEnergy) {
   db::MeasuredConfig a, b;
   a.config.label = "short";
   a.measurement.time_ms_median = 1.5;
-  a.measurement.aepe = 0.25;
+  a.measurement.metrics["aepe"] = 0.25;
   b.config.label = "a much longer label";
   b.measurement.time_ms_median = 12.25;
   b.measurement.energy_mj = 3.5;

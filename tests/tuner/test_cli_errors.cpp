@@ -57,7 +57,8 @@ TEST_F(CliErrors, UnreadableBoardFile) {
 }
 
 TEST_F(CliErrors, MissingPng) {
-  const Result r = run_tune("flow " + path("nope.png") + " " + seq("frame11.png") + " -o " + path("f.flo"));
+  const Result r =
+      run_tune("flow " + path("nope.png") + " " + seq("frame11.png") + " -o " + path("f.flo"));
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.output.find("nope.png"), std::string::npos) << r.output;
 }
@@ -80,8 +81,8 @@ TEST_F(CliErrors, FramesOfDifferentSizes) {
 TEST_F(CliErrors, BadFlo) {
   const std::string bad = path("bad.flo");
   std::ofstream(bad) << "NOPE and more bytes";
-  const Result r = run_tune("flow --iterations 1 --n-scales 1 " + seq("frame10.png") + " " +
-                            seq("frame11.png") + " -o " + path("f.flo") + " --gt " + bad);
+  const Result r = run_tune("flow --param iterations=1 --param n_scales=1 " + seq("frame10.png") +
+                            " " + seq("frame11.png") + " -o " + path("f.flo") + " --gt " + bad);
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.output.find("bad.flo"), std::string::npos) << r.output;
 }
@@ -96,6 +97,37 @@ TEST_F(CliErrors, DbPathNotWritable) {
 TEST_F(CliErrors, UnknownOptionIsAUsageError) {
   const Result r = run_tune("--no-such-option");
   EXPECT_EQ(r.exit_code, 2);
+}
+
+TEST_F(CliErrors, ParametersAreCheckedAgainstTheWorkloadSchema) {
+  Result r = run_tune("space --board host --param tau=0.5");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("tau=0.5 outside (0, 0.25]"), std::string::npos) << r.output;
+  r = run_tune("space --board host --param gamma=1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("unknown parameter 'gamma'"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("n_warpings"), std::string::npos)
+      << "lists the valid names: " << r.output;
+  r = run_tune("space --board host --param n_warpings=1.5");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("not a whole number"), std::string::npos) << r.output;
+  r = run_tune("space --board host --workload nope");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("tvl1"), std::string::npos) << r.output;
+}
+
+TEST_F(CliErrors, ParamsPrintsTheSchemaAndSpaceItsDimensions) {
+  Result r = run_tune("params --workload tvl1 --markdown");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* name :
+       {"| `lambda` |", "| `n_warpings` |", "| `presmoothing_sigma` |", "IPOL 2013"})
+    EXPECT_NE(r.output.find(name), std::string::npos) << name << " in " << r.output;
+  r = run_tune(
+      "space --board host --variant kokkos_global --tunable tile_x=32 --tunable tile_y=4 "
+      "--param lambda=0.1:0.4:log:3 --no-default-dimensions");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("lambda=0.1,0.2,0.4"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("3 configs, 3 kept"), std::string::npos) << r.output;
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include "boards/board.hpp"
 #include "tuner/constraints.hpp"
+#include "workloads/workload.hpp"
 
 using namespace flowtune;
 
@@ -10,7 +11,7 @@ namespace {
 
 /// A stand-in Shared_pipeline adaptor whose resources follow eq. 4 (no NVRTC): one kernel
 /// of w threads, 64 registers, Q dynamic shared bytes. Checks the pruning chain, not ptxas.
-class FakeSharedPipeline : public Variant {
+class FakeSharedPipeline : public FlowVariant {
  public:
   std::string name() const override { return "shared_pipeline"; }
   std::string target() const override { return "cuda"; }
@@ -47,6 +48,7 @@ Config sp(const std::string& precision, int w, int depth, int optin = -1) {
   c.precision = precision;
   c.tunables = {{"w", w}, {"depth", depth}};
   if (optin >= 0) c.tunables["optin"] = optin;
+  c.params = find_workload("tvl1").default_params();
   return c;
 }
 
@@ -150,4 +152,28 @@ TEST(Constraints, BuildFailureIsAReason) {
   EXPECT_EQ(*prune_reason(load_board("h200"), v, sp("f32", 128, 1)),
             "shared_pipeline f32 depth=1 w=128: build for sm_90 failed: ptxas fatal: too much "
             "shared data");
+}
+
+TEST(Constraints, ParametersOutsideTheWorkloadSchemaArePrunedWithTheRange) {
+  FakeHostVariant cpu;
+  Config c = sp("f32", 128, 1);
+  c.params["lambda"] = -1;
+  EXPECT_EQ(*prune_reason(load_board("host"), cpu, c),
+            "shared_pipeline f32 depth=1 w=128: tvl1: lambda=-1 outside (0, 10]");
+  c = sp("f32", 128, 1);
+  c.params["n_warpings"] = 2.5;
+  EXPECT_NE(prune_reason(load_board("host"), cpu, c)->find("n_warpings=2.5 is not a whole number"),
+            std::string::npos);
+  c = sp("f32", 128, 1);
+  c.params.erase("theta");
+  EXPECT_NE(prune_reason(load_board("host"), cpu, c)->find("parameter 'theta' missing"),
+            std::string::npos);
+  c = sp("f32", 128, 1);
+  c.params["gamma"] = 1;
+  EXPECT_NE(prune_reason(load_board("host"), cpu, c)->find("unknown parameter 'gamma'"),
+            std::string::npos);
+  c = sp("f32", 128, 1);
+  c.workload = "apsp";
+  EXPECT_NE(prune_reason(load_board("host"), cpu, c)->find("belongs to workload tvl1"),
+            std::string::npos);
 }

@@ -19,17 +19,36 @@ namespace flowtune {
 namespace {
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kArgs = {
-    "--board", "host", "--variant", "kokkos_global", "--tunable", "tile_x=16,32,64,128",
-    "--tunable", "tile_y=1,2,4", "--iterations", "20,30", "--n-scales", "2",
-    "--sequences", "RubberWhale", "--min-rounds", "1", "--min-window-ms", "0"};
+const std::vector<std::string> kArgs = {"--board",
+                                        "host",
+                                        "--variant",
+                                        "kokkos_global",
+                                        "--tunable",
+                                        "tile_x=16,32,64,128",
+                                        "--tunable",
+                                        "tile_y=1,2,4",
+                                        "--param",
+                                        "iterations=20,30",
+                                        "--param",
+                                        "n_scales=2",
+                                        "--param",
+                                        "n_warpings=1",
+                                        "--param",
+                                        "epsilon=0",
+                                        "--no-default-dimensions",
+                                        "--sequences",
+                                        "RubberWhale",
+                                        "--min-rounds",
+                                        "1",
+                                        "--min-window-ms",
+                                        "0"};
 constexpr std::size_t kSpaceSize = 4 * 3 * 2;
 
 pid_t spawn_tune(const std::string& db, const std::string& log) {
   const pid_t pid = fork();
   if (pid == 0) {
-    std::vector<std::string> args = {FLOWTUNE_TUNE_EXE, "--db", db,
-                                     "--data", std::string(FLOWTUNE_TEST_REPO_DATA) + "/middlebury"};
+    std::vector<std::string> args = {FLOWTUNE_TUNE_EXE, "--db", db, "--data",
+                                     std::string(FLOWTUNE_TEST_REPO_DATA) + "/middlebury"};
     args.insert(args.end(), kArgs.begin(), kArgs.end());
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
@@ -84,7 +103,8 @@ TEST(Resume, SigkillMidRunThenRestartMeasuresEveryConfigExactlyOnce) {
   ASSERT_EQ(runs.size(), 2u);
   std::size_t from_second = 0;
   for (const auto& r : rows) from_second += r.measurement.run_id == runs.back().id;
-  EXPECT_EQ(from_second, kSpaceSize - after_kill) << "the restart re-measured configs of the killed run";
+  EXPECT_EQ(from_second, kSpaceSize - after_kill)
+      << "the restart re-measured configs of the killed run";
   fs::remove_all(dir);
 }
 

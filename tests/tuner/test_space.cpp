@@ -1,30 +1,50 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 
 #include "boards/board.hpp"
+#include "tuner/cli.hpp"
+#include "tuner/cli_options.hpp"
 #include "tuner/space.hpp"
 #include "tuner/strategy.hpp"
+#include "tuner/tune_run.hpp"
 
 namespace flowtune {
 namespace {
 
-TEST(Space, CartesianProductOfTunablesAndIterations) {
+TEST(Space, CartesianProductOfTunablesAndParameters) {
   const Board host = load_board("host");
   SpaceOptions o;
   o.tunable_values = {{"tile_x", {16, 32}}, {"tile_y", {1, 2, 4}}};
-  o.iterations = {10, 20};
+  o.param_values = {{"iterations", {10, 20}}, {"lambda", {0.1, 0.2, 0.4}}};
+  o.default_dimensions = false;
   const std::vector<Config> space = enumerate_space(host, o);
-  ASSERT_EQ(space.size(), 2u * 3u * 2u);
+  ASSERT_EQ(space.size(), 2u * 3u * 2u * 3u);
   std::set<std::string> keys;
   for (const Config& c : space) {
+    EXPECT_EQ(c.workload, "tvl1");
     EXPECT_EQ(c.variant, "kokkos_global");
-    keys.insert(c.key());
+    EXPECT_EQ(c.params.size(), find_workload("tvl1").params().size());
+    EXPECT_DOUBLE_EQ(c.param("n_warpings"), 5);  // the default, not a dimension here
+    keys.insert(to_config_row("host", c).key);
   }
   EXPECT_EQ(keys.size(), space.size()) << "duplicate points";
 }
 
-TEST(Space, UnknownVariantAndTunableAreErrors) {
+TEST(Space, DefaultDimensionsOfTheWorkloadSpanTheParametersThatMatter) {
+  const Workload& w = find_workload("tvl1");
+  const ParamDimensions dims = parameter_dimensions(w, load_board("h200"), SpaceOptions{});
+  EXPECT_GE(dims.at("iterations").size(), 2u);
+  EXPECT_GE(dims.at("n_warpings").size(), 2u);
+  EXPECT_EQ(dims.at("epsilon"), std::vector<double>{0});  // the GPU path has no stopping test
+  SpaceOptions o;
+  o.param_values = {{"n_warpings", {3}}};
+  EXPECT_EQ(parameter_dimensions(w, load_board("host"), o).at("n_warpings"),
+            std::vector<double>{3});
+}
+
+TEST(Space, UnknownVariantTunableParameterOrValueAreErrors) {
   const Board host = load_board("host");
   SpaceOptions o;
   o.variants = {"no_such_variant"};
@@ -32,6 +52,33 @@ TEST(Space, UnknownVariantAndTunableAreErrors) {
   SpaceOptions t;
   t.tunable_values = {{"no_such_tunable", {1}}};
   EXPECT_THROW(enumerate_space(host, t), std::invalid_argument);
+  SpaceOptions p;
+  p.param_values = {{"gamma", {1}}};
+  EXPECT_THROW(enumerate_space(host, p), std::invalid_argument);
+  SpaceOptions r;
+  r.param_values = {{"tau", {0.5}}};  // tau > 0.25 diverges
+  EXPECT_THROW(enumerate_space(host, r), std::invalid_argument);
+  SpaceOptions w;
+  w.workload = "no_such_workload";
+  EXPECT_THROW(enumerate_space(host, w), std::invalid_argument);
+}
+
+TEST(ParamValues, ListsAndRangesParse) {
+  using cli::parse_param_values;
+  EXPECT_EQ(parse_param_values("x", "1,3,5", true), (std::vector<double>{1, 3, 5}));
+  const std::vector<double> log = parse_param_values("lambda", "0.05:0.5:log:3", false);
+  ASSERT_EQ(log.size(), 3u);
+  EXPECT_DOUBLE_EQ(log[0], 0.05);
+  EXPECT_NEAR(log[1], std::sqrt(0.05 * 0.5), 1e-15);  // geometric mid-point
+  EXPECT_DOUBLE_EQ(log[2], 0.5);
+  EXPECT_EQ(parse_param_values("it", "10:30:lin:3", true), (std::vector<double>{10, 20, 30}));
+  EXPECT_EQ(parse_param_values("it", "1:2:log:5", true),
+            (std::vector<double>{1, 2}));  // rounded, unique
+  EXPECT_THROW(parse_param_values("x", "1,a", false), cli::UsageError);
+  EXPECT_THROW(parse_param_values("n", "1.5", true), cli::UsageError);
+  EXPECT_THROW(parse_param_values("x", "0:1:log:3", false), cli::UsageError);
+  EXPECT_THROW(parse_param_values("x", "1:2:cubic:3", false), cli::UsageError);
+  EXPECT_THROW(parse_param_values("x", "1:2:lin:0", false), cli::UsageError);
 }
 
 TEST(Strategy, BruteForceVisitsAllInOrderRandomSampleIsASeededSubset) {

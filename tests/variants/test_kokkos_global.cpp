@@ -15,6 +15,7 @@
 #include "kernels/kokkos/kokkos_runtime.hpp"
 #include "kernels/kokkos/tvl1_kokkos.hpp"
 #include "kernels/reference_tvl1.hpp"
+#include "variants/tvl1_params_of.hpp"
 #include "variants/variant.hpp"
 
 namespace flowtune {
@@ -185,6 +186,7 @@ Config kokkos_config(int tile_x, int tile_y) {
   c.variant = "kokkos_global";
   c.precision = "f32";
   c.tunables = {{"tile_x", tile_x}, {"tile_y", tile_y}};
+  c.params = param_values_of(Tvl1Params{});
   return c;
 }
 
@@ -227,9 +229,13 @@ TEST(KokkosGlobalVariant, InvalidConfigsGetAReason) {
   f16.precision = "f16";
   EXPECT_TRUE(reason_mentions(f16, "f16"));
   Config bad_params = kokkos_config(32, 4);
-  bad_params.params.n_scales = 0;
-  EXPECT_TRUE(reason_mentions(bad_params, "n_scales"));
-  EXPECT_THROW(v->make_solver(kokkos_config(0, 0)), std::invalid_argument);
+  bad_params.params["n_warpings"] = 0;
+  EXPECT_TRUE(reason_mentions(bad_params, "n_warpings"));
+  Config no_params = kokkos_config(32, 4);
+  no_params.params.erase("lambda");
+  EXPECT_TRUE(reason_mentions(no_params, "lambda"));
+  EXPECT_THROW(find_flow_variant("kokkos_global")->make_solver(kokkos_config(0, 0)),
+               std::invalid_argument);
 }
 
 TEST(KokkosGlobalVariant, SolverMatchesReferenceOnSyntheticPair) {
@@ -242,11 +248,11 @@ TEST(KokkosGlobalVariant, SolverMatchesReferenceOnSyntheticPair) {
       i1.at(x, y) = static_cast<float>(bicubic_at(t0, x - 1.3, y + 0.6));
     }
   Config c = kokkos_config(16, 4);
-  c.params.n_scales = 3;
-  c.params.n_warpings = 2;
-  c.params.iterations = 30;
-  const FlowField got = find_variant("kokkos_global")->make_solver(c)->compute(i0, i1);
-  const FlowField ref = tvl1_reference(i0, i1, c.params);
+  c.params["n_scales"] = 3;
+  c.params["n_warpings"] = 2;
+  c.params["iterations"] = 30;
+  const FlowField got = find_flow_variant("kokkos_global")->make_solver(c)->compute(i0, i1);
+  const FlowField ref = tvl1_reference(i0, i1, tvl1_params_of(c));
   ASSERT_EQ(got.width, kWidth);
   ASSERT_EQ(got.height, kHeight);
   double diff2 = 0, ref2 = 0;
@@ -259,7 +265,7 @@ TEST(KokkosGlobalVariant, SolverMatchesReferenceOnSyntheticPair) {
   std::cout << "full solver vs reference (3 scales, 2 warpings, 30 it): relative L2 " << err
             << "\n";
   EXPECT_LT(err, 1e-3);
-  EXPECT_THROW(find_variant("kokkos_global")->make_solver(c)->compute(i0, Image(10, 10)),
+  EXPECT_THROW(find_flow_variant("kokkos_global")->make_solver(c)->compute(i0, Image(10, 10)),
                std::invalid_argument);
 }
 

@@ -14,6 +14,7 @@
 #include "kernels/metrics.hpp"
 #include "kernels/png_io.hpp"
 #include "kernels/reference_tvl1.hpp"
+#include "variants/tvl1_params_of.hpp"
 #include "variants/variant.hpp"
 
 namespace flowtune {
@@ -47,16 +48,18 @@ TEST(KokkosGlobalMiddlebury, RubberWhaleAepeMatchesReference) {
   config.variant = "kokkos_global";
   config.precision = "f32";
   config.tunables = {{"tile_x", 32}, {"tile_y", 4}};
-  config.params.n_scales = 3;
-  config.params.n_warpings = 1;
-  config.params.iterations = 50;
-  const Variant* variant = find_variant("kokkos_global");
+  Tvl1Params params;
+  params.n_scales = 3;
+  params.n_warpings = 1;
+  params.iterations = 50;
+  config.params = param_values_of(params);
+  const FlowVariant* variant = find_flow_variant("kokkos_global");
   ASSERT_NE(variant, nullptr);
   const auto solver = variant->make_solver(config);
 
   FlowField kokkos_flow, ref_flow;
   const double kokkos_ms = median_ms(3, [&] { kokkos_flow = solver->compute(i0, i1); });
-  const double ref_ms = median_ms(3, [&] { ref_flow = tvl1_reference(i0, i1, config.params); });
+  const double ref_ms = median_ms(3, [&] { ref_flow = tvl1_reference(i0, i1, params); });
   const FlowError kokkos_err = flow_error(kokkos_flow, gt);
   const FlowError ref_err = flow_error(ref_flow, gt);
   std::cout << "RubberWhale " << i0.width << "x" << i0.height

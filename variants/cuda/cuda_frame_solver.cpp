@@ -15,6 +15,7 @@
 #include "kernels/cuda/frame/frame_kernels.hpp"
 #include "kernels/image_ops.hpp"
 #include "kernels/tvl1_multiscale.hpp"
+#include "variants/tvl1_params_of.hpp"
 
 namespace flowtune {
 namespace {
@@ -101,15 +102,18 @@ class CudaFrameSolver final : public FlowSolver {
  public:
   CudaFrameSolver(const Config& config, std::unique_ptr<cuda::IterationSchedule> schedule,
                   const cuda::FrameOptions& options)
-      : config_(config), schedule_(std::move(schedule)), options_(options) {
+      : config_(config),
+        params_(tvl1_params_of(config)),
+        schedule_(std::move(schedule)),
+        options_(options) {
     if (!schedule_)
       throw std::invalid_argument("cuda_frame_solver: null iteration schedule for '" +
                                   config.label() + "'");
-    detail::check_tvl1_params(config_.params);
+    detail::check_tvl1_params(params_);
     storage_ = cuda::storage_of(config_.precision);
-    const double ps = config_.params.presmoothing_sigma;
+    const double ps = params_.presmoothing_sigma;
     presmooth_taps_ = ps > 0 ? fk::gaussian_taps(ps) : fk::GaussTaps{};
-    const double z = config_.params.zoom;
+    const double z = params_.zoom;
     zoom_taps_ = fk::gaussian_taps(0.6 * std::sqrt(1.0 / (z * z) - 1.0));
     if (!options_.host_emulation) {
       int count = 0;
@@ -179,10 +183,11 @@ class CudaFrameSolver final : public FlowSolver {
     const Memory dev = options_.host_emulation ? Memory::host : Memory::device;
     const Memory pin = options_.host_emulation ? Memory::host : Memory::pinned;
     const std::size_t n = std::size_t(width) * height;
-    const Tvl1Params& p = config_.params;
+    const Tvl1Params& p = params_;
     // Level sizes exactly as tvl1_multiscale: stop before a side would drop below 4 px.
     std::vector<std::pair<int, int>> sizes{{width, height}};
-    for (int s = 1; s < p.n_scales; ++s) {
+    const int n_scales = effective_n_scales(p, width, height);
+    for (int s = 1; s < n_scales; ++s) {
       const int nw = zoom_size(sizes.back().first, p.zoom);
       const int nh = zoom_size(sizes.back().second, p.zoom);
       if (std::min(nw, nh) < 4) break;
@@ -230,7 +235,7 @@ class CudaFrameSolver final : public FlowSolver {
 
   /// The frame's work, in stream order (tvl1_multiscale.hpp step for step).
   void enqueue_frame() {
-    const Tvl1Params& p = config_.params;
+    const Tvl1Params& p = params_;
     const bool f16 = storage_ == cuda::Storage::f16;
     const int w = b_.width, h = b_.height;
     const std::size_t n = std::size_t(w) * h;
@@ -321,6 +326,7 @@ class CudaFrameSolver final : public FlowSolver {
   }
 
   Config config_;
+  Tvl1Params params_;
   std::unique_ptr<cuda::IterationSchedule> schedule_;
   cuda::FrameOptions options_;
   cuda::Storage storage_ = cuda::Storage::f32;

@@ -40,9 +40,9 @@ struct FrameOptions {
 /// times 1/zoom; finally the flow is copied back. Only the two frames and the flow cross the
 /// bus; every buffer is allocated once per frame size and reused.
 ///
-/// Unlike the CPU reference, the GPU path runs exactly config.params.iterations iterations
-/// per warping: config.params.epsilon is ignored (no stopping test, which would need a
-/// device-to-host read per iteration).
+/// Unlike the CPU reference, the GPU path runs exactly the config's `iterations` per
+/// warping (no stopping test, which would need a device-to-host read per iteration):
+/// CudaVariant::invalid_reason rejects epsilon > 0, so no config silently ignores it.
 ///
 /// Precision: the images, pyramid and gradients are float; grad, rho_c, u, p are stored as
 /// the schedule's storage (storage_of(config.precision): float2/float or half2/half),

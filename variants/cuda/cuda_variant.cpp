@@ -6,6 +6,7 @@
 
 #include "variants/cuda/device_fields.hpp"
 #include "variants/cuda/nvrtc_build.hpp"
+#include "variants/tvl1_params_of.hpp"
 
 #if __has_include("variants/cuda/cuda_frame_solver.hpp")
 #include "variants/cuda/cuda_frame_solver.hpp"
@@ -52,6 +53,14 @@ std::optional<std::string> CudaVariant::invalid_reason(const Config& config) con
       return name() + ": tunable '" + domain.name + "' must be positive, got " +
              std::to_string(it->second);
   }
+  // The GPU path runs exactly `iterations` per warping: it has no stopping test, so a
+  // config asking for one is rejected rather than silently run without it. (Completeness
+  // of the parameters is the workload's check; a build needs none of them.)
+  const auto eps = config.params.find("epsilon");
+  if (eps != config.params.end() && eps->second > 0)
+    return name() + ": epsilon=" + shortest_decimal(eps->second) +
+           " is not supported by the CUDA variants (they run exactly `iterations` per "
+           "warping, no stopping test); use epsilon=0";
   return scheme_invalid_reason(config);
 }
 

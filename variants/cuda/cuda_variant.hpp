@@ -29,7 +29,7 @@ struct LaunchShape {
 
 /// Base of the CUDA adaptors: target "cuda", precisions f32/f16/mixed, resources through
 /// NVRTC (no GPU needed), make_solver through the GPU frame pipeline.
-class CudaVariant : public Variant {
+class CudaVariant : public FlowVariant {
  public:
   std::string target() const override { return "cuda"; }
   std::vector<std::string> precisions() const override { return {"f32", "f16", "mixed"}; }

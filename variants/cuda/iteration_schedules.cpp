@@ -9,6 +9,7 @@
 #include "variants/cuda/cuda_variant.hpp"
 #include "variants/cuda/device_fields.hpp"
 #include "variants/cuda/nvrtc_build.hpp"
+#include "variants/tvl1_params_of.hpp"
 
 namespace flowtune::cuda {
 namespace {
@@ -32,7 +33,7 @@ class ScheduleBase : public IterationSchedule {
   explicit ScheduleBase(const Config& config)
       : config_(config),
         storage_(storage_of(config.precision)),
-        prm_(kernel_params(config.params)) {
+        prm_(kernel_params(tvl1_params_of(config))) {
     const CudaVariant* v = nullptr;
     for (const CudaVariant* c : {&global_variant(), &shared_fusion_variant(),
                                  &global_pipeline_variant(), &shared_pipeline_variant()})

@@ -1,4 +1,4 @@
-#include "tuner/dataset.hpp"
+#include "workloads/tvl1/sequences.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -23,7 +23,8 @@ bool is_sequence_dir(const fs::path& p) {
 }
 }  // namespace
 
-std::vector<Sequence> load_sequences(const std::string& dir, const std::vector<std::string>& names) {
+std::vector<Sequence> load_sequences(const std::string& dir,
+                                     const std::vector<std::string>& names) {
   if (!fs::is_directory(dir)) throw std::runtime_error(dir + ": data folder not found");
   std::vector<std::string> wanted = names;
   if (wanted.empty()) {
@@ -32,7 +33,8 @@ std::vector<Sequence> load_sequences(const std::string& dir, const std::vector<s
         wanted.push_back(entry.path().filename().string());
     std::sort(wanted.begin(), wanted.end());
     if (wanted.empty())
-      throw std::runtime_error(dir + ": no sequence folder with frame10.png, frame11.png, flow10.flo");
+      throw std::runtime_error(dir +
+                               ": no sequence folder with frame10.png, frame11.png, flow10.flo");
   }
   std::vector<Sequence> out;
   for (const std::string& name : wanted) {

@@ -1,0 +1,43 @@
+// Objectives and Pareto fronts of measured configs, by figure name (workload-generic).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "db/repository.hpp"
+
+namespace flowtune::reports {
+
+/// A figure the selection minimises or maximises: "time_ms", "energy_mj", "power_w",
+/// "ns_per_unit" (the harness's) or a metric of the workload (db::MetricSpecRow).
+struct Objective {
+  std::string name;
+  std::string unit;
+  bool minimize = true;
+};
+
+/// The workload's front objectives (e.g. time_ms and aepe) with units and directions.
+std::vector<Objective> objectives_of(const db::WorkloadRow& workload);
+
+/// Resolves a user's objective name: "time" -> time_ms, "energy" -> energy_mj, or a metric
+/// of the workload. Throws std::invalid_argument naming the value and the allowed names.
+Objective resolve_objective(const db::WorkloadRow& workload, const std::string& name);
+
+/// The value of o for mc, oriented for minimisation (negated when o maximises); NaN when
+/// the measurement lacks the figure.
+double oriented_value(const db::MeasuredConfig& mc, const Objective& o);
+
+/// The Pareto front (tuner/pareto.hpp) of `measured` over `objectives`, sorted by the first
+/// objective, then the next. Configs lacking a figure (NaN) are never on it.
+std::vector<db::MeasuredConfig> pareto_configs(const std::vector<db::MeasuredConfig>& measured,
+                                               const std::vector<Objective>& objectives);
+
+/// The best config for `objective`: among the Pareto front over `objective` and the other
+/// front objectives (time_ms excluded unless it is the objective), the one with the best
+/// objective value; ties broken by the front objectives in order, then measurement id.
+/// All configs must be of one dataset. Throws std::invalid_argument when `measured` is
+/// empty, spans several datasets, or no config has a finite value of the objective.
+db::MeasuredConfig select_config(const std::vector<db::MeasuredConfig>& measured,
+                                 const Objective& objective, const std::vector<Objective>& front);
+
+}  // namespace flowtune::reports

@@ -1,0 +1,81 @@
+// `tune params`: the parameter schema of a workload (the README's parameter table).
+#include <iostream>
+
+#include "tuner/cli.hpp"
+#include "tuner/cli_options.hpp"
+
+namespace flowtune::cli {
+namespace {
+
+std::string type_name(const ParamSpec& p) {
+  return p.type == ParamSpec::Type::integer ? "integer" : "real";
+}
+
+std::string dims_text(const std::vector<double>& values) {
+  std::string s;
+  for (double v : values) s += (s.empty() ? "" : ", ") + shortest_decimal(v);
+  return s;
+}
+
+}  // namespace
+
+int run_params(const std::vector<std::string>& args) {
+  std::string workload_name;
+  bool markdown = false;
+  po::options_description desc("params options");
+  desc.add_options()("help,h", "this help")("workload", po::value(&workload_name),
+                                            "workload (default: every workload)")(
+      "markdown", po::bool_switch(&markdown), "print a Markdown table (the README's)");
+  po::variables_map vm;
+  if (parse(args, desc, {}, vm, "tune params [--workload W] [--markdown]")) return 0;
+  std::vector<const Workload*> workloads;
+  if (workload_name.empty()) {
+    workloads = all_workloads();
+  } else {
+    try {
+      workloads.push_back(&find_workload(workload_name));
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--workload: ") + e.what());
+    }
+  }
+  for (const Workload* w : workloads) {
+    const ParamDimensions cpu = w->default_dimensions("cpu"), gpu = w->default_dimensions("cuda");
+    const auto dim = [](const ParamDimensions& d, const ParamSpec& p) {
+      const auto it = d.find(p.name);
+      return it == d.end() ? std::string("default") : dims_text(it->second);
+    };
+    std::cout << (markdown ? "### Workload `" : "workload ") << w->name() << (markdown ? "`" : "")
+              << ": " << w->description() << "\n";
+    std::string metrics;
+    for (const MetricSpec& m : w->metrics())
+      metrics += (metrics.empty() ? "" : ", ") + m.name + " (" + m.unit + ", " +
+                 (m.minimize ? "lower" : "higher") + " is better)";
+    std::cout << (markdown ? "\n" : "") << "metrics: " << (metrics.empty() ? "none" : metrics)
+              << "; work unit: " << w->work_unit() << "\n";
+    if (w->params().empty()) {
+      std::cout << (markdown ? "\n" : "") << "no parameters\n\n";
+      continue;
+    }
+    if (markdown) {
+      std::cout << "\n| parameter | type | unit | default | valid | `tune` dimension (cpu / cuda) "
+                   "| meaning | source |\n"
+                << "|---|---|---|---:|---|---|---|---|\n";
+      for (const ParamSpec& p : w->params())
+        std::cout << "| `" << p.name << "` | " << type_name(p) << " | " << p.unit << " | "
+                  << shortest_decimal(p.default_value) << " | " << p.range_text() << " | "
+                  << dim(cpu, p) << " / " << dim(gpu, p) << " | " << p.doc << " | " << p.source
+                  << " |\n";
+    } else {
+      for (const ParamSpec& p : w->params())
+        std::cout << "  " << p.name << " (" << type_name(p) << (p.unit.empty() ? "" : ", " + p.unit)
+                  << "): default " << shortest_decimal(p.default_value) << ", valid "
+                  << p.range_text() << "; tune dimension cpu {" << dim(cpu, p) << "}, cuda {"
+                  << dim(gpu, p) << "}\n"
+                  << "      " << p.doc << " [" << p.source << "]\n";
+    }
+    std::cout << "\n";
+  }
+  return 0;
+}
+
+}  // namespace flowtune::cli

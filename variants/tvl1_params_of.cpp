@@ -1,0 +1,53 @@
+#include "variants/tvl1_params_of.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace flowtune {
+namespace {
+
+double need(const Config& c, const char* name) {
+  const auto it = c.params.find(name);
+  if (it == c.params.end())
+    throw std::invalid_argument("config '" + c.label() + "': TV-L1 parameter '" + name +
+                                "' missing");
+  return it->second;
+}
+
+int need_int(const Config& c, const char* name) {
+  const double v = need(c, name);
+  if (v != std::floor(v) || std::fabs(v) > 2.0e9)
+    throw std::invalid_argument("config '" + c.label() + "': TV-L1 parameter '" + name +
+                                "' must be a whole number, got " + shortest_decimal(v));
+  return static_cast<int>(v);
+}
+
+}  // namespace
+
+Tvl1Params tvl1_params_of(const Config& c) {
+  Tvl1Params p;
+  p.tau = need(c, "tau");
+  p.lambda = need(c, "lambda");
+  p.theta = need(c, "theta");
+  p.zoom = need(c, "zoom");
+  p.n_scales = need_int(c, "n_scales");
+  p.n_warpings = need_int(c, "n_warpings");
+  p.iterations = need_int(c, "iterations");
+  p.epsilon = need(c, "epsilon");
+  p.presmoothing_sigma = need(c, "presmoothing_sigma");
+  return p;
+}
+
+ParamValues param_values_of(const Tvl1Params& p) {
+  return {{"tau", p.tau},
+          {"lambda", p.lambda},
+          {"theta", p.theta},
+          {"zoom", p.zoom},
+          {"n_scales", p.n_scales},
+          {"n_warpings", p.n_warpings},
+          {"iterations", p.iterations},
+          {"epsilon", p.epsilon},
+          {"presmoothing_sigma", p.presmoothing_sigma}};
+}
+
+}  // namespace flowtune

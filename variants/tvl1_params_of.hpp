@@ -1,0 +1,18 @@
+// The TV-L1 parameters of a config (Config::params by name -> the kernels' Tvl1Params).
+#pragma once
+
+#include "kernels/tvl1_params.hpp"
+#include "variants/config.hpp"
+
+namespace flowtune {
+
+/// Reads tau, lambda, theta, zoom, n_scales, n_warpings, iterations, epsilon and
+/// presmoothing_sigma from config.params (the TV-L1 workload's schema, workloads/tvl1).
+/// Throws std::invalid_argument naming the config and the first missing parameter, or an
+/// integer parameter that is not a whole number.
+Tvl1Params tvl1_params_of(const Config& config);
+
+/// The inverse: every Tvl1Params field as a parameter value.
+ParamValues param_values_of(const Tvl1Params& params);
+
+}  // namespace flowtune

@@ -1,0 +1,36 @@
+// The TV-L1 parameter schema: defaults are IPOL 2013's except where stated (see README's
+// parameter table, generated from this list by `tune params --workload tvl1 --markdown`).
+#include "workloads/tvl1/tvl1_workload.hpp"
+
+namespace flowtune {
+
+const std::vector<ParamSpec>& tvl1_param_specs() {
+  using T = ParamSpec::Type;
+  static const std::vector<ParamSpec> specs = {
+      {"tau", T::real, "", 0.25, 0, 0.25, true, false,
+       "time step of the dual update; <= 0.25 guarantees convergence",
+       "Zach et al. 2007, sec. 3 (Chambolle 2004); IPOL 2013, sec. 4"},
+      {"lambda", T::real, "", 0.15, 0, 10, true, false,
+       "weight of the data term (the threshold is lambda * theta)", "IPOL 2013, sec. 2, eq. 2"},
+      {"theta", T::real, "", 0.3, 0, 10, true, false,
+       "coupling between u and v (tightness of the relaxation)", "IPOL 2013, sec. 2, eq. 5"},
+      {"zoom", T::real, "", 0.5, 0.1, 0.95, false, false,
+       "down-sampling factor between pyramid levels", "IPOL 2013, sec. 4.1"},
+      {"n_scales", T::integer, "", 0, 0, 20, false, false,
+       "pyramid levels; 0 = from the frame size, 1 + log(hypot(w, h) / 16) / log(1 / zoom)",
+       "IPOL 2013, tvl1flow main.c"},
+      {"n_warpings", T::integer, "", 5, 1, 50, false, false,
+       "warpings (re-linearisations of I1) per pyramid level", "IPOL 2013, sec. 4.2"},
+      {"iterations", T::integer, "", 300, 1, 10000, false, false,
+       "inner iterations per warping (a cap when epsilon > 0)",
+       "IPOL 2013, sec. 4 (MAX_ITERATIONS)"},
+      {"epsilon", T::real, "", 0.01, 0, 1, false, false,
+       "stop a warping when mean |u - u_prev|^2 <= epsilon^2; 0 = run all iterations",
+       "IPOL 2013, sec. 4"},
+      {"presmoothing_sigma", T::real, "px", 0.8, 0, 3, false, false,
+       "Gaussian sigma applied to both frames before the pyramid", "IPOL 2013, tvl1flow_lib.c"},
+  };
+  return specs;
+}
+
+}  // namespace flowtune

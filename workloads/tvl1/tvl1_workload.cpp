@@ -1,0 +1,150 @@
+#include "workloads/tvl1/tvl1_workload.hpp"
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include "kernels/flo_io.hpp"
+#include "kernels/flow_viz.hpp"
+#include "kernels/metrics.hpp"
+#include "kernels/png_io.hpp"
+#include "workloads/tvl1/sequences.hpp"
+
+namespace flowtune {
+namespace {
+
+/// Middlebury sequences as an input set: one item per sequence, work = pixels per frame.
+class SequenceSet final : public InputSet {
+ public:
+  explicit SequenceSet(std::vector<Sequence> sequences) : sequences_(std::move(sequences)) {}
+  std::string key() const override { return dataset_key(sequences_); }
+  std::size_t size() const override { return sequences_.size(); }
+  std::string item_name(std::size_t i) const override { return sequences_.at(i).name; }
+  double item_work(std::size_t i) const override { return double(sequences_.at(i).pixels()); }
+  const Sequence& sequence(std::size_t i) const { return sequences_.at(i); }
+
+ private:
+  std::vector<Sequence> sequences_;
+};
+
+/// One flow solver over the sequences; keeps the last flow of each item for score().
+class FlowRunner final : public Runner {
+ public:
+  FlowRunner(std::unique_ptr<FlowSolver> solver, const SequenceSet& inputs)
+      : solver_(std::move(solver)), inputs_(inputs), last_(inputs.size()) {}
+  void run(std::size_t item) override {
+    const Sequence& s = inputs_.sequence(item);
+    last_.at(item) = solver_->compute(s.i0, s.i1);
+  }
+  std::map<std::string, double> score(std::size_t item) override {
+    const Sequence& s = inputs_.sequence(item);
+    if (last_.at(item).size() == 0) throw std::logic_error("score before run on " + s.name);
+    FlowError e{};
+    try {
+      e = flow_error(last_[item], s.ground_truth);
+    } catch (const std::invalid_argument& err) {
+      throw CheckFailed(s.name + ": " + err.what());
+    }
+    return {{"aepe", e.aepe}, {"aae_deg", e.aae_deg}};
+  }
+
+ private:
+  std::unique_ptr<FlowSolver> solver_;
+  const SequenceSet& inputs_;
+  std::vector<FlowField> last_;
+};
+
+class Tvl1Workload final : public Workload {
+ public:
+  std::string name() const override { return "tvl1"; }
+  std::string description() const override {
+    return "TV-L1 optical flow (Zach et al. 2007; IPOL 2013 scheme; Romera et al. 2023 GPU "
+           "schemes)";
+  }
+  std::string work_unit() const override { return "px"; }
+  const std::vector<ParamSpec>& params() const override { return tvl1_param_specs(); }
+  const std::vector<MetricSpec>& metrics() const override {
+    static const std::vector<MetricSpec> m = {
+        {"aepe", "px", true, "average endpoint error vs ground truth (Baker et al. 2011, eq. 2)"},
+        {"aae_deg", "deg", true,
+         "average angular error vs ground truth (Baker et al. 2011, eq. 1)"}};
+    return m;
+  }
+  std::vector<std::string> front_objectives() const override { return {"time_ms", "aepe"}; }
+  std::vector<const Variant*> variants() const override {
+    std::vector<const Variant*> out;
+    for (const Variant* v : all_variants())
+      if (v->workload() == name()) out.push_back(v);
+    return out;
+  }
+  ParamDimensions default_dimensions(const std::string& target) const override {
+    if (target == "cuda")  // the GPU path has no stopping test: fixed iterations (epsilon 0)
+      return {{"iterations", {10, 30, 100}},
+              {"n_warpings", {1, 5}},
+              {"zoom", {0.5, 0.8}},
+              {"epsilon", {0}}};
+    return {{"iterations", {50, 300}}, {"n_warpings", {1, 5}}};
+  }
+  double relative_cost(const Config& config) const override {
+    // Inner iterations per pixel of the frame: each level of the pyramid costs zoom^2 of
+    // the one above (geometric series; an upper bound when epsilon > 0 stops early).
+    const double z = config.param("zoom");
+    const double levels = config.param("n_scales");
+    const double pyramid =
+        levels > 0 ? (1 - std::pow(z * z, levels)) / (1 - z * z) : 1 / (1 - z * z);
+    return config.param("n_warpings") * config.param("iterations") * pyramid;
+  }
+  std::unique_ptr<InputSet> load_inputs(const InputOptions& o) const override {
+    return std::make_unique<SequenceSet>(
+        load_sequences(o.data_dir.empty() ? default_data_dir() : o.data_dir, o.items));
+  }
+  std::unique_ptr<Runner> make_runner(const Config& config, const InputSet& inputs) const override {
+    const auto* set = dynamic_cast<const SequenceSet*>(&inputs);
+    if (!set) throw std::invalid_argument("tvl1: the input set is not a TV-L1 sequence set");
+    return std::make_unique<FlowRunner>(solver_for(config), *set);
+  }
+  std::string run_on_files(const Config& config, const FileRun& run) const override {
+    if (run.inputs.size() != 2)
+      throw std::invalid_argument("tvl1 needs two frames (I0.png I1.png), got " +
+                                  std::to_string(run.inputs.size()) + " files");
+    const Image i0 = read_png_gray(run.inputs[0]);
+    const Image i1 = read_png_gray(run.inputs[1]);
+    if (i0.width != i1.width || i0.height != i1.height)
+      throw std::runtime_error(run.inputs[1] + ": frames of different sizes (" +
+                               std::to_string(i0.width) + "x" + std::to_string(i0.height) + " vs " +
+                               std::to_string(i1.width) + "x" + std::to_string(i1.height) + ")");
+    const FlowField flow = solver_for(config)->compute(i0, i1);
+    std::ostringstream os;
+    os << config.label() << " (" << config.params_text() << ")";
+    if (!run.output.empty()) {
+      write_flo(run.output, flow);
+      os << ": wrote " << run.output;
+    }
+    if (!run.visualisation.empty()) {
+      write_flow_png(run.visualisation, flow, run.visualisation_scale);
+      os << (run.output.empty() ? ": wrote " : " and ") << run.visualisation;
+    }
+    if (!run.reference.empty()) {
+      const FlowError e = flow_error(flow, read_flo(run.reference));
+      os << "\naepe " << e.aepe << " px, aae_deg " << e.aae_deg << " deg over " << e.n_valid
+         << " pixels";
+    }
+    return os.str();
+  }
+
+ private:
+  static std::unique_ptr<FlowSolver> solver_for(const Config& config) {
+    const FlowVariant* v = find_flow_variant(config.variant);
+    if (!v) throw std::invalid_argument("tvl1: '" + config.variant + "' is not a TV-L1 variant");
+    return v->make_solver(config);
+  }
+};
+
+}  // namespace
+
+const Workload& tvl1_workload() {
+  static const Tvl1Workload workload;
+  return workload;
+}
+
+}  // namespace flowtune

@@ -1,0 +1,64 @@
+#include "workloads/workload.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace flowtune {
+
+std::string ParamSpec::range_text() const {
+  return std::string(min_open ? "(" : "[") + shortest_decimal(min) + ", " + shortest_decimal(max) +
+         (max_open ? ")" : "]");
+}
+
+std::optional<std::string> ParamSpec::invalid_reason(double value) const {
+  const std::string what = name + "=" + shortest_decimal(value);
+  if (!std::isfinite(value)) return what + " is not a finite number (valid: " + range_text() + ")";
+  if (type == Type::integer && value != std::floor(value))
+    return what + " is not a whole number (valid: integers in " + range_text() + ")";
+  const bool below = min_open ? !(value > min) : !(value >= min);
+  const bool above = max_open ? !(value < max) : !(value <= max);
+  if (below || above) return what + " outside " + range_text();
+  return std::nullopt;
+}
+
+const ParamSpec* Workload::find_param(const std::string& name) const {
+  for (const ParamSpec& p : params())
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+ParamValues Workload::default_params() const {
+  ParamValues v;
+  for (const ParamSpec& p : params()) v[p.name] = p.default_value;
+  return v;
+}
+
+std::optional<std::string> Workload::check_params(const Config& config) const {
+  for (const auto& [name, value] : config.params) {
+    (void)value;
+    if (!find_param(name)) return this->name() + ": unknown parameter '" + name + "'";
+  }
+  for (const ParamSpec& p : params()) {
+    const auto it = config.params.find(p.name);
+    if (it == config.params.end()) return this->name() + ": parameter '" + p.name + "' missing";
+    if (auto why = p.invalid_reason(it->second)) return this->name() + ": " + *why;
+  }
+  return invalid_reason(config);
+}
+
+std::string Workload::run_on_files(const Config& config, const FileRun& run) const {
+  (void)config;
+  (void)run;
+  throw std::runtime_error("`tune run` is not supported by workload '" + name() + "'");
+}
+
+const Workload& find_workload(const std::string& name) {
+  std::string names;
+  for (const Workload* w : all_workloads()) {
+    if (w->name() == name) return *w;
+    names += (names.empty() ? "" : ", ") + w->name();
+  }
+  throw std::invalid_argument("unknown workload '" + name + "' (this build has: " + names + ")");
+}
+
+}  // namespace flowtune

@@ -1,0 +1,151 @@
+// The Workload concept (DESIGN.md vocabulary): an algorithm with its parameter schema, its
+// input sets, its metrics and its variants. tuner/, db/ and reports/ know a workload only
+// through this interface: parameters and metrics by name, never by type.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "variants/config.hpp"
+#include "variants/variant.hpp"
+
+namespace flowtune {
+
+/// One algorithm parameter (it changes what is computed, so it is part of a config's key).
+/// Values travel as double; an `integer` parameter holds whole numbers only.
+struct ParamSpec {
+  enum class Type { integer, real };
+  std::string name;  ///< snake_case, e.g. "n_warpings", "lambda"
+  Type type = Type::real;
+  std::string unit;  ///< e.g. "px", "" for a pure number
+  double default_value = 0;
+  double min = 0, max = 0;                  ///< valid range
+  bool min_open = false, max_open = false;  ///< true: the bound itself is excluded
+  std::string doc;                          ///< one line
+  std::string source;                       ///< paper and section, e.g. "IPOL 2013, sec. 4.1"
+  /// nullopt when `value` is valid, else "lambda=-1 outside (0, 10]" (with the range).
+  std::optional<std::string> invalid_reason(double value) const;
+  /// The valid range as text: "[1, 1000]", "(0, 0.25]" (integers without decimals).
+  std::string range_text() const;
+};
+
+/// A metric a workload computes from its output (time and energy are the harness's).
+struct MetricSpec {
+  std::string name;      ///< e.g. "aepe"
+  std::string unit;      ///< e.g. "px", "deg"
+  bool minimize = true;  ///< false: higher is better
+  std::string doc;       ///< one line, with its source
+};
+
+/// The inputs a workload is measured on (a dataset: frame pairs with ground truth, graphs).
+class InputSet {
+ public:
+  virtual ~InputSet() = default;
+  /// Stored with every measurement, e.g. "middlebury:Grove2,RubberWhale".
+  virtual std::string key() const = 0;
+  virtual std::size_t size() const = 0;
+  /// Name of item i (a sequence, a graph), unique within the set.
+  virtual std::string item_name(std::size_t i) const = 0;
+  /// Work of one run on item i in the workload's work unit (pixels of a frame, N^3 relaxations).
+  virtual double item_work(std::size_t i) const = 0;
+};
+
+/// Thrown by Runner::score when the output fails the workload's correctness check (e.g.
+/// APSP distances differ from the reference): the config is recorded as failed (accuracy).
+struct CheckFailed : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// One config, built and bound to an input set: what the measurement harness runs.
+class Runner {
+ public:
+  virtual ~Runner() = default;
+  /// One synchronous execution on item i (one frame, one APSP solve): when it returns, all
+  /// device work has finished, so host wall time is the execution's time.
+  virtual void run(std::size_t item) = 0;
+  /// Metrics (by MetricSpec name) of the output of the last run on item i against the
+  /// reference or ground truth. Throws CheckFailed when a correctness check fails.
+  virtual std::map<std::string, double> score(std::size_t item) = 0;
+};
+
+/// Where a workload's inputs come from: a folder and item names (empty: the workload's default).
+struct InputOptions {
+  std::string data_dir;
+  std::vector<std::string> items;
+};
+
+/// The values of each dimension of a default space (parameter name -> values).
+using ParamDimensions = std::map<std::string, std::vector<double>>;
+
+/// An algorithm flowtune tunes (tvl1, apsp, ...).
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  virtual std::string name() const = 0;
+  virtual std::string description() const = 0;
+  /// Unit of InputSet::item_work, e.g. "px"; the harness stores time per unit (ns).
+  virtual std::string work_unit() const = 0;
+  virtual const std::vector<ParamSpec>& params() const = 0;
+  virtual const std::vector<MetricSpec>& metrics() const = 0;
+  /// The objectives of the default Pareto front: "time_ms" and/or metric names, e.g.
+  /// {"time_ms", "aepe"}.
+  virtual std::vector<std::string> front_objectives() const = 0;
+  /// The workload's variants (each Variant::workload() == name()).
+  virtual std::vector<const Variant*> variants() const = 0;
+  /// Default values of the parameter dimensions of `tune` for a board of target "cpu" or
+  /// "cuda"; parameters absent from the map take their default.
+  virtual ParamDimensions default_dimensions(const std::string& target) const = 0;
+  /// Relative cost of one execution of config per work unit, for duration estimates (TV-L1:
+  /// inner iterations per pixel over the pyramid); <= 0 when the workload has no model.
+  virtual double relative_cost(const Config& config) const {
+    (void)config;
+    return 1;
+  }
+  /// Rules between parameters (beyond each ParamSpec's range); nullopt when valid.
+  virtual std::optional<std::string> invalid_reason(const Config& config) const {
+    (void)config;
+    return std::nullopt;
+  }
+  /// Loads the inputs; throws std::runtime_error naming the file and the problem.
+  virtual std::unique_ptr<InputSet> load_inputs(const InputOptions& options) const = 0;
+  /// Builds config's variant for `inputs` (which must come from this workload's load_inputs
+  /// and outlive the runner). Throws std::runtime_error when the build fails.
+  virtual std::unique_ptr<Runner> make_runner(const Config& config,
+                                              const InputSet& inputs) const = 0;
+
+  /// Files of a one-off run (`tune run`): what to write and what to compare with.
+  struct FileRun {
+    std::vector<std::string> inputs;  ///< e.g. the two frames of TV-L1
+    std::string output;               ///< the result file ("" = none), e.g. a .flo
+    std::string visualisation;        ///< an image of the result ("" = none)
+    std::string reference;            ///< ground truth to score against ("" = none)
+    double visualisation_scale = 0;   ///< e.g. the flow magnitude of full saturation; 0 = auto
+  };
+  /// Runs config once on files and writes what `run` asks for; returns a one-line summary
+  /// (with the metrics when a reference is given). Throws std::runtime_error naming the file
+  /// and the problem; the default throws "not supported by this workload".
+  virtual std::string run_on_files(const Config& config, const FileRun& run) const;
+
+  /// The spec of parameter `name`, or nullptr.
+  const ParamSpec* find_param(const std::string& name) const;
+  /// Every parameter at its default.
+  ParamValues default_params() const;
+  /// Checks config.params against the schema (every parameter present, known, in range,
+  /// whole where integer), then invalid_reason(); nullopt when valid.
+  std::optional<std::string> check_params(const Config& config) const;
+};
+
+/// The workload `tune` uses when none is named (the flagship).
+inline constexpr const char* kDefaultWorkload = "tvl1";
+
+/// Every workload compiled into this binary, in a stable order.
+const std::vector<const Workload*>& all_workloads();
+/// The workload called name; throws std::invalid_argument listing the valid names.
+const Workload& find_workload(const std::string& name);
+
+}  // namespace flowtune
