@@ -9,6 +9,7 @@ const std::vector<const Variant*>& all_variants() {
 #ifdef FLOWTUNE_HAVE_CUDA
     for (const Variant* c : cuda_variants()) v.push_back(c);
 #endif
+    for (const Variant* a : apsp_variants()) v.push_back(a);
     return v;
   }();
   return variants;

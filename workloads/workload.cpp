@@ -52,13 +52,4 @@ std::string Workload::run_on_files(const Config& config, const FileRun& run) con
   throw std::runtime_error("`tune run` is not supported by workload '" + name() + "'");
 }
 
-const Workload& find_workload(const std::string& name) {
-  std::string names;
-  for (const Workload* w : all_workloads()) {
-    if (w->name() == name) return *w;
-    names += (names.empty() ? "" : ", ") + w->name();
-  }
-  throw std::invalid_argument("unknown workload '" + name + "' (this build has: " + names + ")");
-}
-
 }  // namespace flowtune
