@@ -15,6 +15,8 @@ constexpr const char* kHelp =
     "  tune params [--workload W]        the parameters of each workload (defaults, ranges, "
     "sources)\n"
     "  tune space --board B              the space with the reason for every pruned config\n"
+    "  tune search --search lambda=0.05:0.8:log:6 --metric aepe --train A,B --test C,D\n"
+    "                                    grid + refinement search of real parameters, held out\n"
     "  tune export --board B --objective time|energy|METRIC -o tuned.h\n"
     "  tune report --board B -o DIR      Pareto report (CSV, Markdown, SVG) from the DB\n"
     "  tune run|flow [--tuned H] I0.png I1.png -o flow.flo [--viz flow.png] [--gt flow10.flo]\n"
@@ -39,6 +41,7 @@ int run(const std::vector<std::string>& args) {
       if (sub == "report") return run_report(rest);
       if (sub == "flow" || sub == "run") return run_flow(rest);
       if (sub == "params") return run_params(rest);
+      if (sub == "search") return run_search(rest);
       if (sub.rfind("-", 0) != 0) throw UsageError("unknown sub-command '" + sub + "'\n" + kHelp);
     }
     return run_tune(args);

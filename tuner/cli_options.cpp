@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <sstream>
 
@@ -78,6 +79,12 @@ std::vector<double> parse_param_values(const std::string& name, const std::strin
       out.push_back(parts[2] == "log" ? lo * std::pow(hi / lo, t) : lo + (hi - lo) * t);
     }
     if (count > 1) out.back() = hi;  // exact end point
+    for (double& v :
+         out) {  // 12 significant digits: 0.1 * 8^(2/3) reads 0.4, not 0.39999999999999997
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.12g", v);
+      v = std::stod(buf);
+    }
   } else {
     std::stringstream ss(text);
     for (std::string item; std::getline(ss, item, ',');) {

@@ -1,0 +1,84 @@
+// `tune search`: grid + refinement search of real parameters, trained and held out
+// (tuner/param_search.hpp).
+#include <iostream>
+#include <sstream>
+
+#include "tuner/cli.hpp"
+#include "tuner/cli_options.hpp"
+#include "tuner/param_search.hpp"
+
+namespace flowtune::cli {
+namespace {
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  for (std::string s; std::getline(ss, s, ',');) out.push_back(s);
+  return out;
+}
+
+}  // namespace
+
+int run_search(const std::vector<std::string>& args) {
+  ParamSearchOptions o;
+  SpaceArgs space;
+  std::vector<std::string> searched;
+  std::string train, test, data;
+  o.measure.min_rounds = 0;  // an accuracy search: the scored run alone, timed once
+  o.measure.max_rounds = 0;
+  o.measure.min_window_ms = 0;
+  po::options_description desc("search options");
+  desc.add_options()("help,h", "this help")("board", po::value(&o.board)->default_value(o.board),
+                                            "board profile name, a .toml path, or auto")(
+      "db", po::value(&o.db_path)->default_value(o.db_path),
+      "SQLite database (every evaluation is stored; a search resumes)")(
+      "search", po::value(&searched)->composing(),
+      "a searched real parameter and its initial grid: NAME=LO:HI:log:COUNT (repeatable)")(
+      "refinements", po::value(&o.refinements)->default_value(o.refinements),
+      "rounds of refinement around the best cell")(
+      "metric", po::value(&o.metric)->required(),
+      "the workload metric to optimise (`tune params` lists them)")(
+      "data", po::value(&data), "folder of the inputs")("train", po::value(&train)->required(),
+                                                        "comma-separated training items")(
+      "test", po::value(&test)->required(), "comma-separated held-out items");
+  add_space_options(desc, space);
+  po::variables_map vm;
+  if (parse(args, desc, {}, vm,
+            "tune search --board B --workload W --search NAME=LO:HI:log:N ... --metric M --train "
+            "A,B --test C,D"))
+    return 0;
+  if (searched.empty()) throw UsageError("give at least one --search NAME=LO:HI:log:COUNT");
+  o.board = resolve_board(o.board);
+  space.no_default_dimensions = true;
+  o.space = to_space_options(space);
+  const Workload& workload = find_workload(o.space.workload);
+  for (const std::string& s : searched) {
+    const auto eq = s.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw UsageError("--search '" + s + "': expected NAME=LO:HI:log:COUNT");
+    const std::string name = s.substr(0, eq);
+    const ParamSpec* spec = workload.find_param(name);
+    if (!spec)
+      throw UsageError("--search: unknown parameter '" + name + "' of workload " + workload.name());
+    SearchDimension d{name, parse_param_values(name, s.substr(eq + 1), false)};
+    for (double v : d.grid)
+      if (auto why = spec->invalid_reason(v)) throw UsageError("--search: " + *why);
+    o.dimensions.push_back(std::move(d));
+  }
+  o.train = {data, split(train)};
+  o.test = {data, split(test)};
+  o.command = "tune search";
+  for (const std::string& a : args) o.command += " " + a;
+
+  const ParamSearchResult r = search_parameters(o, std::cerr);
+  std::cout << "\nsearched " << r.trace.size() << " cells on " << r.train_key << "\n"
+            << "best:     " << r.best.label() << " " << r.best.params_text() << "\n"
+            << "          " << o.metric << " " << r.best_train << " (train), " << r.best_test
+            << " (held out: " << r.test_key << ")\n"
+            << "baseline: " << r.baseline.params_text() << "\n"
+            << "          " << o.metric << " " << r.baseline_train << " (train), "
+            << r.baseline_test << " (held out)\n";
+  return 0;
+}
+
+}  // namespace flowtune::cli

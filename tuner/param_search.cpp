@@ -1,0 +1,180 @@
+#include "tuner/param_search.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <stdexcept>
+
+#include "boards/board.hpp"
+#include "db/repository.hpp"
+#include "tuner/constraints.hpp"
+#include "tuner/environment.hpp"
+#include "tuner/tune_run.hpp"
+
+namespace flowtune {
+
+std::vector<double> refine_around(double best, double ratio, const ParamSpec& spec) {
+  if (!(ratio > 1) || !(best > 0))
+    throw std::invalid_argument("refine_around: need ratio > 1 and best > 0");
+  std::vector<double> out;
+  for (double v : {best / std::sqrt(ratio), best, best * std::sqrt(ratio)})
+    if (!spec.invalid_reason(v)) out.push_back(v);
+  return out;
+}
+
+namespace {
+
+// Measures config on inputs unless the DB has it; returns the metric.
+class Evaluator {
+ public:
+  Evaluator(db::Repository& repo, const Board& board, const Workload& workload, std::int64_t run,
+            const MeasureOptions& measure, std::string metric)
+      : repo_(repo),
+        board_(board),
+        workload_(workload),
+        run_(run),
+        measure_(measure),
+        metric_(std::move(metric)) {}
+
+  double operator()(const Config& config, const InputSet& inputs) {
+    const db::ConfigRow row = to_config_row(board_.name, config);
+    if (repo_.is_measured(board_.name, row.key, inputs.key())) {
+      for (const db::MeasuredConfig& mc : repo_.measured(board_.name, inputs.key()))
+        if (mc.config.key == row.key) return mc.measurement.metric(metric_);
+    }
+    const std::unique_ptr<Runner> runner = workload_.make_runner(config, inputs);
+    db::MeasurementRow m = measure_runner(*runner, inputs, nullptr, measure_);
+    m.run_id = run_;
+    repo_.record_measurement(row, m);
+    return m.metric(metric_);
+  }
+
+ private:
+  db::Repository& repo_;
+  const Board& board_;
+  const Workload& workload_;
+  std::int64_t run_;
+  MeasureOptions measure_;
+  std::string metric_;
+};
+
+std::vector<ParamValues> product(
+    const std::vector<std::pair<std::string, std::vector<double>>>& dims) {
+  std::vector<ParamValues> out{ParamValues{}};
+  for (const auto& [name, values] : dims) {
+    std::vector<ParamValues> next;
+    for (const ParamValues& p : out)
+      for (double v : values) {
+        ParamValues q = p;
+        q[name] = v;
+        next.push_back(std::move(q));
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
+}  // namespace
+
+ParamSearchResult search_parameters(const ParamSearchOptions& o, std::ostream& log) {
+  const Board board = load_board(o.board);
+  if (board.target == "cuda") check_board_matches_device(board);
+  const Workload& workload = find_workload(o.space.workload);
+  const auto metric_it = std::find_if(workload.metrics().begin(), workload.metrics().end(),
+                                      [&](const MetricSpec& m) { return m.name == o.metric; });
+  if (metric_it == workload.metrics().end())
+    throw std::invalid_argument("metric '" + o.metric + "' is not a metric of workload " +
+                                workload.name());
+  const double sign = metric_it->minimize ? 1.0 : -1.0;
+  if (o.dimensions.empty()) throw std::invalid_argument("no parameter to search");
+  std::vector<double> ratio;
+  for (const SearchDimension& d : o.dimensions) {
+    const ParamSpec* spec = workload.find_param(d.name);
+    if (!spec) throw std::invalid_argument("unknown parameter '" + d.name + "'");
+    if (spec->type != ParamSpec::Type::real)
+      throw std::invalid_argument("parameter '" + d.name +
+                                  "' is not real: search it as a --param dimension");
+    if (d.grid.size() < 2 || !std::is_sorted(d.grid.begin(), d.grid.end()) || !(d.grid.front() > 0))
+      throw std::invalid_argument("the grid of '" + d.name +
+                                  "' needs >= 2 ascending positive values");
+    ratio.push_back(std::pow(d.grid.back() / d.grid.front(), 1.0 / double(d.grid.size() - 1)));
+  }
+
+  // The base config: the first runnable point of the (single-valued) space.
+  Config base;
+  bool found = false;
+  for (const Config& c : enumerate_space(board, o.space)) {
+    if (prune_reason(board, *find_variant(c.variant), c)) continue;
+    base = c;
+    found = true;
+    break;
+  }
+  if (!found) throw std::invalid_argument("the base space has no runnable config on " + board.name);
+
+  const std::unique_ptr<InputSet> train = workload.load_inputs(o.train);
+  const std::unique_ptr<InputSet> test = workload.load_inputs(o.test);
+  db::Repository repo(o.db_path);
+  repo.record_workload(to_workload_row(workload));
+  db::RunInfo info = collect_run_info(board, o.command, train->key());
+  info.workload = workload.name();
+  const std::int64_t run = repo.begin_run(info);
+  Evaluator evaluate(repo, board, workload, run, o.measure, o.metric);
+
+  ParamSearchResult r;
+  r.train_key = train->key();
+  r.test_key = test->key();
+  r.baseline = base;
+  std::map<ParamValues, double> seen;
+  const auto config_of = [&](const ParamValues& values) {
+    Config c = base;
+    for (const auto& [name, v] : values) c.params[name] = v;
+    return c;
+  };
+  const auto visit = [&](const std::vector<ParamValues>& cells) {
+    for (const ParamValues& cell : cells) {
+      if (seen.count(cell)) continue;
+      const double value = evaluate(config_of(cell), *train);
+      seen[cell] = value;
+      r.trace.push_back({cell, value});
+      log << "[" << r.trace.size() << "] " << config_of(cell).params_text() << ": " << o.metric
+          << " " << value << " on " << r.train_key << '\n';
+    }
+  };
+  const auto best_cell = [&] {
+    return std::min_element(r.trace.begin(), r.trace.end(),
+                            [&](const SearchPoint& a, const SearchPoint& b) {
+                              return sign * a.train < sign * b.train;
+                            })
+        ->values;
+  };
+  try {
+    std::vector<std::pair<std::string, std::vector<double>>> grid;
+    for (const SearchDimension& d : o.dimensions) grid.emplace_back(d.name, d.grid);
+    visit(product(grid));
+    for (int round = 0; round < o.refinements; ++round) {
+      const ParamValues best = best_cell();
+      std::vector<std::pair<std::string, std::vector<double>>> local;
+      for (std::size_t k = 0; k < o.dimensions.size(); ++k) {
+        const std::string& name = o.dimensions[k].name;
+        local.emplace_back(name,
+                           refine_around(best.at(name), ratio[k], *workload.find_param(name)));
+        ratio[k] = std::sqrt(ratio[k]);
+      }
+      log << "refinement " << round + 1 << " around " << config_of(best).params_text() << '\n';
+      visit(product(local));
+    }
+    const ParamValues best = best_cell();
+    r.best = config_of(best);
+    r.best_train = seen.at(best);
+    r.best_test = evaluate(r.best, *test);
+    r.baseline_train = evaluate(base, *train);
+    r.baseline_test = evaluate(base, *test);
+  } catch (...) {
+    repo.end_run(run, "failed");
+    throw;
+  }
+  repo.end_run(run, "done");
+  return r;
+}
+
+}  // namespace flowtune
