@@ -15,7 +15,7 @@ constexpr const char* kHelp =
     "  tune params [--workload W]        the parameters of each workload (defaults, ranges, "
     "sources)\n"
     "  tune space --board B              the space with the reason for every pruned config\n"
-    "  tune search --search lambda=0.05:0.8:log:6 --metric aepe --train A,B --test C,D\n"
+    "  tune search --search NAME=LO:HI:log:N --metric METRIC --train A,B --test C,D\n"
     "                                    grid + refinement search of real parameters, held out\n"
     "  tune export --board B --objective time|energy|METRIC -o tuned.h\n"
     "  tune report --board B -o DIR      Pareto report (CSV, Markdown, SVG) from the DB\n"
