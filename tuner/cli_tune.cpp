@@ -31,6 +31,9 @@ int run_tune(const std::vector<std::string>& args) {
       "timed runs per item, at least")(
       "min-window-ms", po::value(&o.measure.min_window_ms)->default_value(o.measure.min_window_ms),
       "timed window per item, at least (energy needs >= 200)")(
+      "max-rounds", po::value(&o.measure.max_rounds)->default_value(o.measure.max_rounds),
+      "timed runs per item, at most; 0 = none: the scored warm-up run alone gives the time "
+      "(accuracy sweeps; no energy)")(
       "retry-failed", po::bool_switch(&o.retry_failed),
       "measure again the configs that failed in earlier runs")(
       "allow-clock-control", po::bool_switch(&o.allow_clock_control),

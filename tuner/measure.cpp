@@ -7,8 +7,12 @@
 
 namespace flowtune {
 
-db::MeasurementRow measure_runner(Runner& runner, const InputSet& inputs, EnergySensor* sensor,
+db::MeasurementRow measure_runner(Runner& runner, const InputSet& inputs, EnergySensor* sensor_in,
                                   const MeasureOptions& options) {
+  if (options.max_rounds < 0 || options.min_rounds < 0 || options.warmup_rounds < 1)
+    throw std::invalid_argument("measure_runner: need warmup_rounds >= 1, min/max_rounds >= 0");
+  // Without a timed loop there is no energy window worth reading.
+  EnergySensor* sensor = options.max_rounds > 0 ? sensor_in : nullptr;
   using clock = std::chrono::steady_clock;
   auto ms_since = [](clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(clock::now() - t0).count();
