@@ -98,8 +98,8 @@ std::optional<Config> first_valid_config(const Variant& v, const std::string& pr
 
 std::vector<const Variant*> cuda_variants_registered() {
   std::vector<const Variant*> out;
-  for (const Variant* v : all_variants())
-    if (v->target() == "cuda") out.push_back(v);
+  for (const Variant* v : all_variants())  // the TV-L1 ones (other workloads have CUDA variants too)
+    if (v->target() == "cuda" && dynamic_cast<const FlowVariant*>(v)) out.push_back(v);
   return out;
 }
 

@@ -225,6 +225,7 @@ TEST(IterationSchedules, RejectFieldsOfTheWrongStorage) {
   config.variant = "global";
   config.precision = "f16";
   config.tunables = {{"block_x", 32}, {"block_y", 4}};
+  config.params = param_values_of(Tvl1Params{});
   auto schedule = make_iteration_schedule(config);
   DeviceFields f;
   f.width = 4, f.height = 4, f.storage = Storage::f32;
