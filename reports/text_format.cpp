@@ -15,6 +15,10 @@ std::string shortest_double(double value) {
   if (std::isnan(value)) return "";
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
   char buf[64];
+  if (value == std::floor(value) && std::fabs(value) < 1e15) {  // 300, not 3e+02
+    std::snprintf(buf, sizeof buf, "%.0f", value);
+    return buf;
+  }
   for (int precision = 1; precision <= 17; ++precision) {
     std::snprintf(buf, sizeof buf, "%.*g", precision, value);
     if (std::strtod(buf, nullptr) == value) break;

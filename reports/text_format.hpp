@@ -7,7 +7,7 @@
 
 namespace flowtune::reports::detail {
 
-/// Shortest decimal text that reads back as exactly `value` ("0.15", "1e-05", "12");
+/// Shortest decimal text that reads back as exactly `value` ("0.15", "1e-05", "12", "300");
 /// "" for NaN, "inf"/"-inf" for infinities.
 std::string shortest_double(double value);
 /// `value` with `decimals` digits after the point ("12.346"); "n/a" for NaN or nullopt.
