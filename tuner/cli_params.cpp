@@ -11,6 +11,13 @@ std::string type_name(const ParamSpec& p) {
   return p.type == ParamSpec::Type::integer ? "integer" : "real";
 }
 
+// Text safe in a Markdown table cell.
+std::string md(const std::string& text) {
+  std::string out;
+  for (char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
+  return out;
+}
+
 std::string dims_text(const std::vector<double>& values) {
   std::string s;
   for (double v : values) s += (s.empty() ? "" : ", ") + shortest_decimal(v);
@@ -48,8 +55,9 @@ int run_params(const std::vector<std::string>& args) {
               << ": " << w->description() << "\n";
     std::string metrics;
     for (const MetricSpec& m : w->metrics())
-      metrics += (metrics.empty() ? "" : ", ") + m.name + " (" + m.unit + ", " +
-                 (m.minimize ? "lower" : "higher") + " is better)";
+      metrics += (metrics.empty() ? "" : ", ") + m.name + " (" +
+                 (m.unit.empty() ? "" : m.unit + ", ") + (m.minimize ? "lower" : "higher") +
+                 " is better)";
     std::cout << (markdown ? "\n" : "") << "metrics: " << (metrics.empty() ? "none" : metrics)
               << "; work unit: " << w->work_unit() << "\n";
     if (w->params().empty()) {
@@ -63,8 +71,8 @@ int run_params(const std::vector<std::string>& args) {
       for (const ParamSpec& p : w->params())
         std::cout << "| `" << p.name << "` | " << type_name(p) << " | " << p.unit << " | "
                   << shortest_decimal(p.default_value) << " | " << p.range_text() << " | "
-                  << dim(cpu, p) << " / " << dim(gpu, p) << " | " << p.doc << " | " << p.source
-                  << " |\n";
+                  << dim(cpu, p) << " / " << dim(gpu, p) << " | " << md(p.doc) << " | "
+                  << md(p.source) << " |\n";
     } else {
       for (const ParamSpec& p : w->params())
         std::cout << "  " << p.name << " (" << type_name(p) << (p.unit.empty() ? "" : ", " + p.unit)

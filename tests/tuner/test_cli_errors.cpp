@@ -132,3 +132,26 @@ TEST_F(CliErrors, ParamsPrintsTheSchemaAndSpaceItsDimensions) {
 
 }  // namespace
 }  // namespace flowtune
+
+namespace flowtune {
+namespace {
+
+// The README's parameter table is the schema's own output (`tune params --markdown`).
+TEST(Readme, ParameterTableIsGeneratedFromTheSchema) {
+  const std::string cmd = std::string(FLOWTUNE_TUNE_EXE) + " params --markdown";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string out;
+  char buf[4096];
+  for (std::size_t n; (n = fread(buf, 1, sizeof buf, pipe)) > 0;) out.append(buf, n);
+  ASSERT_EQ(pclose(pipe), 0);
+  std::ifstream in(std::string(FLOWTUNE_TEST_SOURCE_DIR) + "/README.md");
+  const std::string readme((std::istreambuf_iterator<char>(in)), {});
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  EXPECT_NE(readme.find(out), std::string::npos)
+      << "README.md's parameter table differs from `tune params --markdown`; paste:\n"
+      << out;
+}
+
+}  // namespace
+}  // namespace flowtune
