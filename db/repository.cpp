@@ -2,10 +2,14 @@
 #include "db/repository.hpp"
 
 #include <SQLiteCpp/SQLiteCpp.h>
+#include <signal.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <filesystem>
 #include <iterator>
 #include <map>
 #include <sstream>
@@ -79,7 +83,11 @@ void Repository::fail(const std::string& problem) const {
   throw DbError(path_ + ": " + problem);
 }
 
-Repository::Repository(const std::string& path) : path_(path) {
+Repository::Repository(const std::string& path, OpenMode mode) : path_(path) {
+  if (mode == OpenMode::read_only) {
+    open_read_only();
+    return;
+  }
   try {
     db_ = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE,
                                              kBusyTimeoutMs);
@@ -147,6 +155,87 @@ Repository::Repository(const std::string& path) : path_(path) {
   } catch (const std::invalid_argument& e) {
     fail(std::string("cannot migrate the configs (") + e.what() + ")");
   }
+  mark_dead_runs_aborted();
+}
+
+void Repository::open_read_only() {
+  std::error_code ec;
+  if (!std::filesystem::exists(path_, ec)) fail("no such database (check --db)");
+  if (std::filesystem::is_directory(path_, ec)) fail("is a directory, not a database");
+  try {
+    db_ = std::make_unique<SQLite::Database>(path_, SQLite::OPEN_READONLY, kBusyTimeoutMs);
+  } catch (const SQLite::Exception& e) {
+    fail(std::string("cannot open the database read-only (") + e.what() + ")");
+  }
+  int version = 0;
+  std::int32_t application_id = 0;
+  try {
+    application_id = db_->execAndGet("PRAGMA application_id").getInt();
+    if (application_id == kApplicationId)
+      version = db_->execAndGet("SELECT coalesce(max(version), 0) FROM schema_version").getInt();
+  } catch (const SQLite::Exception& e) {
+    if (e.getErrorCode() == SQLITE_NOTADB)
+      fail(std::string("not an SQLite database (") + e.what() + ")");
+    fail(std::string("cannot read the database (") + e.what() + ")");
+  }
+  if (application_id != kApplicationId)
+    fail("not a flowtune database (SQLite application_id " + std::to_string(application_id) + ")");
+  if (version > kSchemaVersion)
+    fail("schema version " + std::to_string(version) +
+         " is newer than this flowtune understands (" + std::to_string(kSchemaVersion) +
+         "); use a newer flowtune");
+  if (version < kSchemaVersion)
+    fail("schema version " + std::to_string(version) + " is older than this flowtune's (" +
+         std::to_string(kSchemaVersion) + "); open it once with `tune` (read-write) to migrate it");
+}
+
+namespace {
+std::string this_host() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof name - 1) != 0) return "";
+  return name;
+}
+// runs.host is "name" or "name (CPU model)" (tuner/environment.cpp).
+bool same_host(const std::string& stored) {
+  const std::string h = this_host();
+  return !h.empty() && (stored == h || stored.rfind(h + " (", 0) == 0);
+}
+bool process_alive(long long pid) {
+  return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
+}
+}  // namespace
+
+void Repository::mark_dead_runs_aborted() {
+  try {
+    std::vector<std::int64_t> dead;
+    SQLite::Statement q(*db_, "SELECT id, pid, host FROM runs WHERE status = 'running'");
+    while (q.executeStep())
+      if (!q.getColumn(1).isNull() && same_host(q.getColumn(2).getString()) &&
+          !process_alive(q.getColumn(1).getInt64()))
+        dead.push_back(q.getColumn(0).getInt64());
+    SQLite::Statement u(
+        *db_,
+        "UPDATE runs SET status = 'aborted', ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', "
+        "'now') WHERE id = ? AND status = 'running'");
+    for (std::int64_t id : dead) {
+      u.bind(1, id);
+      u.exec();
+      u.reset();
+    }
+  } catch (const SQLite::Exception& e) {
+    fail(std::string("cannot mark dead runs aborted (") + e.what() + ")");
+  }
+}
+
+std::vector<RunRow> Repository::active_runs(const std::string& board, const std::string& workload,
+                                            const std::string& dataset,
+                                            std::int64_t except_run) const {
+  std::vector<RunRow> out;
+  for (RunRow& r : runs(board))
+    if (r.status == "running" && r.id != except_run && r.info.workload == workload &&
+        r.info.dataset == dataset && same_host(r.info.host) && process_alive(r.pid))
+      out.push_back(std::move(r));
+  return out;
 }
 
 // Recomputes configs.config_key from the stored columns (after a migration that changed
@@ -191,7 +280,7 @@ std::int64_t Repository::begin_run(const RunInfo& info) {
     SQLite::Statement q(*db_,
                         "INSERT INTO runs(board, command, git_revision, host, gpu_name, "
                         "driver_version, cuda_version, clocks_observed, dataset, status, "
-                        "workload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?)");
+                        "workload, pid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)");
     q.bind(1, info.board);
     q.bind(2, info.command);
     q.bind(3, info.git_revision);
@@ -202,6 +291,7 @@ std::int64_t Repository::begin_run(const RunInfo& info) {
     q.bind(8, info.clocks_observed);
     q.bind(9, info.dataset);
     q.bind(10, info.workload);
+    q.bind(11, static_cast<std::int64_t>(::getpid()));
     q.exec();
     return db_->getLastInsertRowid();
   } catch (const SQLite::Exception& e) {
@@ -605,7 +695,7 @@ std::vector<RunRow> Repository::runs(const std::string& board) const {
     SQLite::Statement q(*db_,
                         "SELECT id, board, command, git_revision, host, gpu_name, "
                         "driver_version, cuda_version, clocks_observed, dataset, started_at, "
-                        "coalesce(ended_at, ''), status, workload FROM runs "
+                        "coalesce(ended_at, ''), status, workload, coalesce(pid, 0) FROM runs "
                         "WHERE ?1 = '' OR board = ?1 ORDER BY id");
     q.bind(1, board);
     while (q.executeStep()) {
@@ -624,6 +714,7 @@ std::vector<RunRow> Repository::runs(const std::string& board) const {
       r.ended_at = q.getColumn(11).getString();
       r.status = q.getColumn(12).getString();
       r.info.workload = q.getColumn(13).getString();
+      r.pid = q.getColumn(14).getInt64();
       out.push_back(std::move(r));
     }
   } catch (const SQLite::Exception& e) {

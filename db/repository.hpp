@@ -114,11 +114,19 @@ struct WorkloadRow {
 };
 
 /// A tuning run; started_at/ended_at ISO 8601 UTC ("" while running); status is one of
-/// "running", "done", "failed", "interrupted".
+/// "running", "done", "failed", "interrupted", "aborted" (its process died: found by the
+/// next open on the same host). pid: the process that ran it (0 when unknown, v1 runs).
 struct RunRow {
   std::int64_t id = 0;
   RunInfo info;
   std::string started_at, ended_at, status;
+  long long pid = 0;
+};
+
+/// How a Repository opens its file.
+enum class OpenMode {
+  read_write,  ///< create when absent, migrate, mark dead runs aborted
+  read_only    ///< the file must exist and be at the current schema; nothing is written
 };
 
 /// Every failure of the database layer; the message starts with the database path.
@@ -137,7 +145,12 @@ class Repository {
   /// migrations up to kSchemaVersion. Throws DbError "<path>: <problem>" when the file
   /// cannot be created or written, is not an SQLite database, is an SQLite database of
   /// another application, or has a schema newer than this build understands.
-  explicit Repository(const std::string& path);
+  ///
+  /// With OpenMode::read_only (reports, exports) the file must exist ("no such database"),
+  /// is opened read-only (a read-only file or folder is fine) and must already be at
+  /// kSchemaVersion (an older one is refused: "open it once with tune to migrate").
+  /// With read_write, runs of this host whose process is gone are marked "aborted".
+  explicit Repository(const std::string& path, OpenMode mode = OpenMode::read_write);
   ~Repository();
   Repository(const Repository&) = delete;
   Repository& operator=(const Repository&) = delete;
@@ -151,8 +164,13 @@ class Repository {
   /// PRAGMA journal_mode as reported by SQLite: "wal" for a file ("memory" for ":memory:").
   std::string journal_mode() const;
 
-  /// Inserts a run with status "running" and started_at now; returns its id.
+  /// Inserts a run with status "running", started_at now and this process's pid; returns
+  /// its id. Throws DbError for a run without a workload.
   std::int64_t begin_run(const RunInfo& info);
+  /// Runs other than except_run that are "running" on board for workload and dataset, by a
+  /// live process of this host (what a second `tune` on the same DB must not race with).
+  std::vector<RunRow> active_runs(const std::string& board, const std::string& workload,
+                                  const std::string& dataset, std::int64_t except_run = 0) const;
   /// Sets ended_at now and the final status ("done" | "failed" | "interrupted").
   /// Throws DbError for another status or an unknown run id.
   void end_run(std::int64_t run_id, const std::string& status);
@@ -201,6 +219,8 @@ class Repository {
   [[noreturn]] void fail(const std::string& problem) const;
   std::int64_t upsert_config(const ConfigRow& config);
   void rekey_configs();
+  void mark_dead_runs_aborted();
+  void open_read_only();
 
   std::string path_;
   std::unique_ptr<SQLite::Database> db_;

@@ -93,8 +93,37 @@ CREATE TABLE pruned (
 // params_json (presmoothing_sigma, fixed at 0.8 in v1, becomes explicit), aepe/aae_deg move
 // into metrics, sequence_results into item_results. The config keys are recomputed by the
 // repository after this SQL (Migration::rekey). Foreign keys are off during migrations.
+// runs gains workload, pid (to tell a dead run from a live one) and the status 'aborted'
+// (v1 runs left 'running' by a killed process become 'aborted').
 constexpr const char* kSchemaV2 = R"sql(
-ALTER TABLE runs ADD COLUMN workload TEXT NOT NULL DEFAULT 'tvl1';
+CREATE TABLE runs_v2 (
+  id              INTEGER PRIMARY KEY,
+  board           TEXT NOT NULL,
+  workload        TEXT NOT NULL,
+  command         TEXT NOT NULL DEFAULT '',
+  git_revision    TEXT NOT NULL DEFAULT '',
+  host            TEXT NOT NULL DEFAULT '',
+  pid             INTEGER,
+  gpu_name        TEXT NOT NULL DEFAULT '',
+  driver_version  TEXT NOT NULL DEFAULT '',
+  cuda_version    TEXT NOT NULL DEFAULT '',
+  clocks_observed TEXT NOT NULL DEFAULT '',
+  dataset         TEXT NOT NULL DEFAULT '',
+  started_at      TEXT NOT NULL DEFAULT )sql" FLOWTUNE_NOW R"sql(,
+  ended_at        TEXT,
+  status          TEXT NOT NULL DEFAULT 'running'
+                  CHECK (status IN ('running', 'done', 'failed', 'interrupted', 'aborted'))
+);
+INSERT INTO runs_v2(id, board, workload, command, git_revision, host, pid, gpu_name,
+                    driver_version, cuda_version, clocks_observed, dataset, started_at,
+                    ended_at, status)
+  SELECT id, board, 'tvl1', command, git_revision, host, NULL, gpu_name, driver_version,
+         cuda_version, clocks_observed, dataset, started_at, ended_at,
+         CASE status WHEN 'running' THEN 'aborted' ELSE status END
+  FROM runs;
+DROP TABLE runs;
+ALTER TABLE runs_v2 RENAME TO runs;
+CREATE INDEX runs_board ON runs(board);
 
 CREATE TABLE workloads (
   name             TEXT PRIMARY KEY,

@@ -1,3 +1,4 @@
+#include "kernels/cancellation.hpp"
 #include "kernels/reference_tvl1.hpp"
 
 #include <cmath>
@@ -88,6 +89,7 @@ int tvl1_iterate_reference(const WarpingData<double>& w, Tvl1State<double>& s, c
 
   int done = 0;
   while (done < iterations) {
+    throw_if_cancelled();
     ++done;
     // Pass 1: thresholding (v), divergence of p (backward differences, p = 0 outside) and
     // the u update. p is not written in this pass, so u can be updated in place.

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/cancellation.hpp"
 #include "kernels/image.hpp"
 #include "kernels/image_ops.hpp"
 #include "kernels/reference_tvl1.hpp"
@@ -87,6 +88,7 @@ FlowField tvl1_multiscale(const Image& i0, const Image& i1, const Tvl1Params& p,
     for (auto* q : {&state.p11, &state.p12, &state.p21, &state.p22})
       std::fill(q->begin(), q->end(), Real(0));
     for (int k = 0; k < p.n_warpings; ++k) {
+      throw_if_cancelled();
       const WarpingData<Real> w = prepare_warping(f0, f1, i1x, i1y, state);
       iterate(w, state);
     }

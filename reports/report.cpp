@@ -205,8 +205,8 @@ std::string report_md(const std::string& board, const std::string& db_path,
                       std::size_t n_measured, const std::vector<db::PrunedRow>& pruned,
                       const std::vector<db::FailureRow>& failures) {
   std::ostringstream s;
-  s << "# flowtune report: board `" << md_cell(board) << "`\n\n"
-    << "Database: `" << md_cell(db_path) << "`. " << n_measured << " measured configs, "
+  s << "# flowtune report: board " << md_cell(board) << "\n\n"
+    << "Database: " << md_cell(db_path) << ". " << n_measured << " measured configs, "
     << pruned.size() << " pruned configs, " << failures.size() << " failures, " << runs.size()
     << " run(s).\n\n"
     << "Files: [runs.csv](runs.csv), [measurements.csv](measurements.csv), "
@@ -222,15 +222,15 @@ std::string report_md(const std::string& board, const std::string& db_path,
       << md_cell(r.started_at) << " | " << md_cell(r.ended_at) << " | " << md_cell(r.info.host)
       << " | " << md_cell(r.info.gpu_name) << " | " << md_cell(r.info.driver_version) << " | "
       << md_cell(r.info.cuda_version) << " | " << md_cell(r.info.clocks_observed) << " | "
-      << md_cell(r.info.git_revision) << " | " << md_cell(r.info.dataset) << " | `"
-      << md_cell(r.info.command) << "` |\n";
+      << md_cell(r.info.git_revision) << " | " << md_cell(r.info.dataset) << " | "
+      << md_cell(r.info.command) << " |\n";
   }
   if (fronts.empty()) s << "\nNo measurements yet.\n";
   for (const DatasetFronts& f : fronts) {
     std::string axes;
     for (const Objective& o : f.objectives) axes += (axes.empty() ? "" : " vs ") + o.name;
-    s << "\n## Dataset `" << md_cell(f.dataset) << "` (workload " << md_cell(f.workload.name)
-      << ", " << f.measured.size() << " measured configs)\n\n";
+    s << "\n## Dataset " << md_cell(f.dataset) << " (workload " << md_cell(f.workload.name) << ", "
+      << f.measured.size() << " measured configs)\n\n";
     if (f.objectives.size() >= 2) s << "![Pareto front, " << axes << "](" << svg_name(f) << ")\n\n";
     s << "### Pareto front: " << axes << " (" << f.front.size() << " configs)\n\n"
       << md_front_table(f.front, f.workload);

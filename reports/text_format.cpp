@@ -37,7 +37,15 @@ std::string fixed(const std::optional<double>& value, int decimals) {
   return value ? fixed(*value, decimals) : std::string("n/a");
 }
 
-std::string csv_field(const std::string& text) {
+std::string csv_field(const std::string& raw) {
+  // A spreadsheet runs a cell that starts with = + - @ (or tab, CR) as a formula: such text
+  // (not a number) gets a leading apostrophe (OWASP "CSV injection").
+  std::string text = raw;
+  if (!text.empty() && std::string("=+-@\t\r").find(text.front()) != std::string::npos) {
+    char* end = nullptr;
+    std::strtod(text.c_str(), &end);
+    if (end != text.c_str() + text.size()) text = "'" + text;
+  }
   if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
   std::string out = "\"";
   for (char c : text) {
@@ -82,12 +90,37 @@ std::string xml_escape(const std::string& text) {
 std::string md_cell(const std::string& text) {
   std::string out;
   for (char c : text) {
-    if (c == '|') {
-      out += "\\|";
-    } else if (c == '\n' || c == '\r') {
-      out += ' ';
-    } else {
-      out += c;
+    switch (c) {  // data (folder names, commands) must not become HTML or Markdown markup
+      case '|':
+        out += "\\|";
+        break;
+      case '\n':
+      case '\r':
+        out += ' ';
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '`':
+        out += "&#96;";
+        break;
+      case '*':
+        out += "\\*";
+        break;
+      case '[':
+        out += "\\[";
+        break;
+      case ']':
+        out += "\\]";
+        break;
+      default:
+        out += c;
     }
   }
   return out;

@@ -13,13 +13,15 @@ std::string shortest_double(double value);
 /// `value` with `decimals` digits after the point ("12.346"); "n/a" for NaN or nullopt.
 std::string fixed(double value, int decimals);
 std::string fixed(const std::optional<double>& value, int decimals);
-/// One CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF.
+/// One CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF; text starting
+/// with = + - @ tab or CR that is not a number gets a leading ' (no spreadsheet formulas).
 std::string csv_field(const std::string& text);
 /// Fields joined by commas, each through csv_field, ending with "\n".
 std::string csv_row(const std::vector<std::string>& fields);
 /// Text with &, <, >, " escaped for XML/SVG content and attributes.
 std::string xml_escape(const std::string& text);
-/// Text with | and newlines escaped for a Markdown table cell.
+/// Text safe in a Markdown table cell and as HTML: | * [ ] backslash-escaped, newlines as
+/// spaces, & < > ` as HTML entities (so <img onerror> in a folder name stays text).
 std::string md_cell(const std::string& text);
 /// Writes text to path (creating its parent folders), throwing std::runtime_error "<path>: cannot
 /// write (...)" on failure.

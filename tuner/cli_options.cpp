@@ -116,6 +116,21 @@ SpaceOptions to_space_options(const SpaceArgs& a) {
   s.workload = a.workload;
   s.variants = a.variants;
   s.precisions = a.precisions;
+  std::vector<std::string> offered;  // precisions of the workload's (named) variants
+  for (const Variant* v : workload->variants()) {
+    if (!a.variants.empty() &&
+        std::find(a.variants.begin(), a.variants.end(), v->name()) == a.variants.end())
+      continue;
+    for (const std::string& p : v->precisions())
+      if (std::find(offered.begin(), offered.end(), p) == offered.end()) offered.push_back(p);
+  }
+  for (const std::string& p : a.precisions)
+    if (!offered.empty() && std::find(offered.begin(), offered.end(), p) == offered.end()) {
+      std::string names;
+      for (const std::string& o : offered) names += (names.empty() ? "" : ", ") + o;
+      throw UsageError("--precision '" + p + "' is offered by none of the selected variants (" +
+                       names + ")");
+    }
   s.default_dimensions = !a.no_default_dimensions;
   for (const std::string& t : a.tunables) {
     const auto eq = t.find('=');
@@ -155,6 +170,17 @@ bool parse(const std::vector<std::string>& args, const po::options_description& 
       return true;
     }
     po::notify(vm);
+  } catch (const po::error_with_option_name& e) {
+    // Boost 1.74's what() substitutes %option%-style tokens in a loop that never ends when
+    // the user's text itself holds such a token (e.g. --board%canonical_option%): build
+    // the message without it when any argument holds a '%'.
+    const bool has_percent = std::any_of(args.begin(), args.end(), [](const std::string& a) {
+      return a.find('%') != std::string::npos;
+    });
+    if (has_percent)
+      throw UsageError("invalid option or value near '" + e.get_option_name() +
+                       "' (an argument holds '%'; check the spelling)\nusage: " + usage);
+    throw UsageError(std::string(e.what()) + "\nusage: " + usage);
   } catch (const po::error& e) {
     throw UsageError(std::string(e.what()) + "\nusage: " + usage);
   }

@@ -22,7 +22,7 @@ int run_export(const std::vector<std::string>& args) {
   po::variables_map vm;
   if (parse(args, desc, {}, vm, "tune export --board B --objective time|energy|METRIC -o tuned.h"))
     return 0;
-  const db::Repository repo(db_path);
+  const db::Repository repo(db_path, db::OpenMode::read_only);
   reports::export_tuned_header(repo, resolve_board(board), objective, out, dataset);
   std::cout << "wrote " << out << '\n';
   return 0;
@@ -37,7 +37,7 @@ int run_report(const std::vector<std::string>& args) {
       "output,o", po::value(&out)->required(), "output folder");
   po::variables_map vm;
   if (parse(args, desc, {}, vm, "tune report --board B -o DIR")) return 0;
-  const db::Repository repo(db_path);
+  const db::Repository repo(db_path, db::OpenMode::read_only);
   reports::write_report(repo, resolve_board(board), out);
   std::cout << "wrote the report of board " << board << " to " << out << '\n';
   return 0;

@@ -1,3 +1,4 @@
+#include <cmath>
 #include <iostream>
 #include <sstream>
 
@@ -11,6 +12,7 @@ namespace flowtune::cli {
 int run_tune(const std::vector<std::string>& args) {
   TuneOptions o;
   SpaceArgs space;
+  long long max_evals = 0;
   std::string items;
   po::options_description desc("tune options");
   desc.add_options()("help,h", "this help")("board", po::value(&o.board)->default_value(o.board),
@@ -24,7 +26,7 @@ int run_tune(const std::vector<std::string>& args) {
                                  "graphs: icosphere:3,random:1024)")("items", po::value(&items),
                                                                      "same as --sequences")(
       "strategy", po::value(&o.strategy)->default_value(o.strategy), "brute_force | random_sample")(
-      "max-evals", po::value(&o.max_evals)->default_value(0),
+      "max-evals", po::value(&max_evals)->default_value(0),
       "random_sample: configs to measure (0 = all)")("seed", po::value(&o.seed)->default_value(1),
                                                      "random seed of the strategy")(
       "min-rounds", po::value(&o.measure.min_rounds)->default_value(o.measure.min_rounds),
@@ -33,14 +35,20 @@ int run_tune(const std::vector<std::string>& args) {
       "timed window per item, at least (energy needs >= 200)")(
       "max-rounds", po::value(&o.measure.max_rounds)->default_value(o.measure.max_rounds),
       "timed runs per item, at most; 0 = none: the scored warm-up run alone gives the time "
-      "(accuracy sweeps; no energy)")(
-      "retry-failed", po::bool_switch(&o.retry_failed),
-      "measure again the configs that failed in earlier runs")(
+      "(accuracy sweeps; no energy)")("retry-failed", po::bool_switch(&o.retry_failed),
+                                      "measure again the configs that failed in earlier runs")(
       "allow-clock-control", po::bool_switch(&o.allow_clock_control),
       "explore GPU clocks by setting them (needs privileges; never on shared machines)");
   add_space_options(desc, space);
   po::variables_map vm;
   if (parse(args, desc, {}, vm, "tune [--board B] [--workload W] [--db P] [options]")) return 0;
+  if (max_evals < 0)
+    throw UsageError("--max-evals must be >= 0 (0 = all), got " + std::to_string(max_evals));
+  o.max_evals = static_cast<std::size_t>(max_evals);
+  if (o.measure.min_rounds < 0 || o.measure.max_rounds < 0)
+    throw UsageError("--min-rounds and --max-rounds must be >= 0");
+  if (!(o.measure.min_window_ms >= 0) || !std::isfinite(o.measure.min_window_ms))
+    throw UsageError("--min-window-ms must be a finite number >= 0");
   o.board = resolve_board(o.board);
   o.space = to_space_options(space);
   if (!items.empty()) {
@@ -60,7 +68,8 @@ int run_tune(const std::vector<std::string>& args) {
             << " failed" << (summary.interrupted ? " (interrupted)" : "") << "\nPareto front ("
             << axes << "), dataset " << summary.dataset << ":\n"
             << reports::format_pareto_table(summary.front);
-  if (summary.interrupted) return 130;
+  if (summary.interrupted)
+    return 128 + (summary.stop_signal ? summary.stop_signal : 2);  // 130, 143
   if (summary.n_failed > 0) {
     std::cerr << "tune: " << summary.n_failed
               << " config(s) failed in this run (see the failures table or `tune report`)\n";

@@ -36,12 +36,14 @@ std::string cpu_model() {
 
 }  // namespace
 
-db::RunInfo collect_run_info(const Board& board, const std::string& command, const std::string& dataset) {
+db::RunInfo collect_run_info(const Board& board, const std::string& command,
+                             const std::string& dataset) {
   db::RunInfo info;
   info.board = board.name;
   info.command = command;
   info.dataset = dataset;
-  info.git_revision = first_line_of("git -C '" FLOWTUNE_SOURCE_DIR "' describe --always --dirty 2>/dev/null");
+  info.git_revision =
+      first_line_of("git -C '" FLOWTUNE_SOURCE_DIR "' describe --always --dirty 2>/dev/null");
   if (info.git_revision.empty()) info.git_revision = FLOWTUNE_GIT_REVISION " (at build time)";
   std::array<char, 256> host{};
   info.host = gethostname(host.data(), host.size() - 1) == 0 ? std::string(host.data()) : "unknown";
@@ -49,10 +51,10 @@ db::RunInfo collect_run_info(const Board& board, const std::string& command, con
   if (board.target == "cuda") {
     const Nvml* nvml = Nvml::get();
     info.gpu_name = nvml ? nvml->device_name() : "n/a (no NVML)";
-    info.driver_version = first_line_of(
-        "nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null");
-    info.cuda_version = first_line_of(
-        "nvidia-smi 2>/dev/null | sed -n 's/.*CUDA Version: *\\([0-9.]*\\).*/\\1/p'");
+    info.driver_version =
+        first_line_of("nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null");
+    info.cuda_version =
+        first_line_of("nvidia-smi 2>/dev/null | sed -n 's/.*CUDA Version: *\\([0-9.]*\\).*/\\1/p'");
     if (info.driver_version.empty()) info.driver_version = "n/a";
     if (info.cuda_version.empty()) info.cuda_version = "n/a";
     const std::optional<int> clock = observed_gpu_clock_mhz(board);

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "kernels/cancellation.hpp"
+
 namespace flowtune {
 
 db::MeasurementRow measure_runner(Runner& runner, const InputSet& inputs, EnergySensor* sensor_in,
@@ -40,6 +42,7 @@ db::MeasurementRow measure_runner(Runner& runner, const InputSet& inputs, Energy
     if (sensor) sensor->start();
     const auto window_start = clock::now();
     for (int r = 0; r < options.max_rounds; ++r) {
+      throw_if_cancelled();
       const auto t0 = clock::now();
       runner.run(item);
       run_ms.push_back(ms_since(t0));

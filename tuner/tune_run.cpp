@@ -1,5 +1,7 @@
 #include "tuner/tune_run.hpp"
 
+#include <unistd.h>
+
 #include <atomic>
 #include <boost/math/statistics/univariate_statistics.hpp>
 #include <cmath>
@@ -11,6 +13,7 @@
 
 #include "boards/board.hpp"
 #include "boards/gpu_clocks.hpp"
+#include "kernels/cancellation.hpp"
 #include "reports/front.hpp"
 #include "tuner/constraints.hpp"
 #include "tuner/environment.hpp"
@@ -21,8 +24,14 @@ namespace flowtune {
 namespace {
 
 std::atomic<bool> g_stop_requested{false};
-extern "C" void on_stop_signal(int) {
-  g_stop_requested = true;
+std::atomic<int> g_stop_signal{0};
+// First SIGINT/SIGTERM: stop (the numerical loops poll cancellation_requested() and throw
+// Cancelled, so the current config ends within about one iteration). Second: exit at once
+// with 128 + signal; the run stays "running" and the next open of the DB marks it "aborted".
+extern "C" void on_stop_signal(int sig) {
+  if (g_stop_requested.exchange(true)) _exit(128 + sig);
+  g_stop_signal = sig;
+  cancellation_requested().store(true);
 }
 
 // Installs SIGINT/SIGTERM handlers for the lifetime of a run and restores the old ones.
@@ -30,12 +39,15 @@ class StopSignals {
  public:
   StopSignals() {
     g_stop_requested = false;
+    g_stop_signal = 0;
+    cancellation_requested().store(false);
     old_int_ = std::signal(SIGINT, on_stop_signal);
     old_term_ = std::signal(SIGTERM, on_stop_signal);
   }
   ~StopSignals() {
     std::signal(SIGINT, old_int_);
     std::signal(SIGTERM, old_term_);
+    cancellation_requested().store(false);
   }
   StopSignals(const StopSignals&) = delete;
   StopSignals& operator=(const StopSignals&) = delete;
@@ -171,6 +183,18 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
   db::RunInfo info = collect_run_info(board, options.command, summary.dataset);
   info.workload = workload.name();
   summary.run_id = repo.begin_run(info);
+  // Two `tune` processes on one DB, board and dataset would race for the same configs: the
+  // run with the lowest id goes on, any later one refuses (coordinated workers are the
+  // distributed-tuning issue's).
+  for (const db::RunRow& other :
+       repo.active_runs(board.name, workload.name(), summary.dataset, summary.run_id)) {
+    if (other.id > summary.run_id) continue;
+    repo.end_run(summary.run_id, "failed");
+    throw std::runtime_error(options.db_path + ": run " + std::to_string(other.id) + " (pid " +
+                             std::to_string(other.pid) + ") is already tuning board " + board.name +
+                             ", workload " + workload.name() + ", dataset " + summary.dataset +
+                             " in this database; wait for it to end, or use another --db");
+  }
   log << "run " << summary.run_id << ": workload " << workload.name() << ", board " << board.name
       << ", " << space.size() << " configs, dataset " << summary.dataset << ", DB "
       << options.db_path << '\n';
@@ -239,6 +263,9 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
         label << config.label() << " " << config.params_text() << ": " << m.time_ms_median << " ms";
         for (const auto& [name, value] : m.metrics) label << ", " << name << " " << value;
         progress.step(label.str(), true);
+      } catch (const Cancelled&) {
+        summary.interrupted = true;  // a signal, not a failure of the config
+        break;
       } catch (const std::exception& e) {
         const std::string cls = stage == "compile" && !dynamic_cast<const std::bad_alloc*>(&e)
                                     ? "compile"
@@ -253,6 +280,7 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
     throw;
   }
   repo.end_run(summary.run_id, summary.interrupted ? "interrupted" : "done");
+  summary.stop_signal = g_stop_signal;
   std::vector<db::MeasuredConfig> measured;
   for (db::MeasuredConfig& mc : repo.measured(board.name, summary.dataset))
     if (mc.config.workload == workload.name()) measured.push_back(std::move(mc));

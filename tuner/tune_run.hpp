@@ -30,6 +30,7 @@ struct TuneSummary {
   std::int64_t run_id = 0;
   std::size_t n_space = 0, n_pruned = 0, n_measured = 0, n_resumed = 0, n_failed = 0;
   bool interrupted = false;
+  int stop_signal = 0;  ///< SIGINT or SIGTERM when interrupted by one
   std::string dataset;
   std::vector<std::string> front_objectives;  ///< e.g. {"time_ms", "aepe"}
   std::vector<db::MeasuredConfig> front;      ///< Pareto front of the dataset over them
@@ -59,11 +60,14 @@ double estimate_seconds(const Workload& workload, const std::vector<Config>& con
 /// Runs a tuning session. Every measured, pruned or failed config is committed to the DB as
 /// soon as it is known, so a run killed at any point resumes: configs already measured (or
 /// pruned, or failed permanently unless retry_failed) for the same board and dataset are
-/// skipped. SIGINT/SIGTERM stop after the current config (the run is recorded as
-/// "interrupted"). A config whose build or run throws is recorded as failed with its class
-/// and message, and the run goes on. Throws (before measuring anything) on an unknown board
-/// or workload, unreadable data, a DB that cannot be opened, or a board that does not match
-/// the present GPU. Progress lines, the space size and the estimated duration go to log.
+/// skipped. A first SIGINT/SIGTERM cancels the current config within about one iteration
+/// (kernels/cancellation.hpp; the config is not recorded) and ends the run as "interrupted";
+/// a second one exits at once with 128 + signal (the next open marks the run "aborted").
+/// A second process tuning the same board, workload and dataset in the same DB refuses
+/// with a message naming the first run. A config whose build or run throws is recorded as failed
+/// with its class and message, and the run goes on. Throws (before measuring anything) on an
+/// unknown board or workload, unreadable data, a DB that cannot be opened, or a board that does not
+/// match the present GPU. Progress lines, the space size and the estimated duration go to log.
 TuneSummary run_tuning(const TuneOptions& options, std::ostream& log);
 
 }  // namespace flowtune

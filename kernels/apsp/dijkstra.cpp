@@ -1,3 +1,4 @@
+#include "kernels/cancellation.hpp"
 #include "kernels/apsp/dijkstra.hpp"
 
 #include <algorithm>
@@ -51,6 +52,7 @@ DistMatrix repeated_dijkstra(const DistMatrix& w, int threads) {
   // Worker t solves sources t, t + threads, ...: disjoint rows of d, no synchronisation.
   auto solve_rows = [&](int first) {
     for (int s = first; s < w.n; s += threads) {
+      if (cancellation_requested().load(std::memory_order_relaxed)) return;  // no throw in a thread
       const std::vector<Dist> row = dijkstra(adj, s);
       std::copy(row.begin(), row.end(), d.d.begin() + std::ptrdiff_t(s) * w.n);
     }
@@ -59,6 +61,7 @@ DistMatrix repeated_dijkstra(const DistMatrix& w, int threads) {
   for (int t = 1; t < std::min(threads, w.n); ++t) workers.emplace_back(solve_rows, t);
   solve_rows(0);
   for (auto& worker : workers) worker.join();
+  throw_if_cancelled();
   return d;
 }
 

@@ -1,3 +1,4 @@
+#include "kernels/cancellation.hpp"
 #include "kernels/apsp/floyd_warshall.hpp"
 
 #include <algorithm>
@@ -19,6 +20,7 @@ void relax(DistMatrix& m, Range is, Range js, Range ks) {
   const std::size_t n = std::size_t(m.n);
   Dist* d = m.d.data();
   for (int k = ks.begin; k < ks.end; ++k) {
+    throw_if_cancelled();
     const Dist* row_k = d + std::size_t(k) * n;
     for (int i = is.begin; i < is.end; ++i) {
       Dist* row_i = d + std::size_t(i) * n;

@@ -1,3 +1,4 @@
+#include "kernels/cancellation.hpp"
 #include "kernels/kokkos/tvl1_kokkos.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -99,6 +100,7 @@ int tvl1_iterate_kokkos(const WarpingData<float>& w, Tvl1State<float>& s, const 
   const double stop_below = p.epsilon * p.epsilon;
   int done = 0;
   while (done < iterations) {
+    throw_if_cancelled();
     ++done;
     if (use_epsilon) {
       double change_sum = 0.0;

@@ -6,6 +6,7 @@
 
 #include "reports/report.hpp"
 #include "reports/svg_plot.hpp"
+#include "reports/text_format.hpp"
 
 namespace flowtune::reports {
 namespace {
@@ -116,10 +117,10 @@ TEST_F(ReportTest, WritesAllFilesWithTheRightRowCounts) {
   EXPECT_EQ(count_of(svg, "r=\"4\" fill=\"#d32f2f\""), 3u + 1u);
   const std::string md = read_all(out / "report.md");
   for (const char* part :
-       {"board `host`", "5 measured configs, 2 pruned configs, 1 failures, 2 run(s)",
-        "Pareto front: time_ms vs aepe (3 configs)", "interrupted", "tile_x 4096 > frame width 640",
+       {"board host", "5 measured configs, 2 pruned configs, 1 failures, 2 run(s)",
+        "Pareto front: time_ms vs aepe (3 configs)", "interrupted", "tile_x 4096 &gt; frame width 640",
         "| time_ms | kokkos_global tile_x=8 |", "| aepe | kokkos_global tile_x=64 |",
-        "| kokkos_global tile_x=16 | lambda=0.15 |", "illegal <address> \\| in kernel"}) {
+        "| kokkos_global tile_x=16 | lambda=0.15 |", "illegal &lt;address&gt; \\| in kernel"}) {
     EXPECT_NE(md.find(part), std::string::npos) << "missing: " << part;
   }
 }
@@ -136,6 +137,20 @@ TEST_F(ReportTest, ErrorsNameTheBoardOrTheDirectory) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find(bad), std::string::npos) << e.what();
   }
+}
+
+TEST(TextFormat, DataCannotBecomeMarkupOrFormulas) {
+  using detail::csv_field;
+  using detail::md_cell;
+  EXPECT_EQ(md_cell("<img src=x onerror=alert(1)>"), "&lt;img src=x onerror=alert(1)&gt;");
+  EXPECT_EQ(md_cell("<svg onload=x>|`code`"), "&lt;svg onload=x&gt;\\|&#96;code&#96;");
+  EXPECT_EQ(md_cell("a & b\n[link](x)"), "a &amp; b \\[link\\](x)");
+  EXPECT_EQ(csv_field("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+  EXPECT_EQ(csv_field("@SUM(A1)"), "'@SUM(A1)");
+  EXPECT_EQ(csv_field("+cmd"), "'+cmd");
+  EXPECT_EQ(csv_field("-0.5"), "-0.5");  // numbers stay numbers
+  EXPECT_EQ(csv_field("-1e-05"), "-1e-05");
+  EXPECT_EQ(csv_field("plain"), "plain");
 }
 
 TEST(ParetoTable, FixedWidthWithNaForMissingEnergy) {
