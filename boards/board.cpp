@@ -240,13 +240,26 @@ Board load_board(const std::string& name_or_path) {
     path = name_or_path;
   } else {
     path = boards_dir() + "/" + name_or_path + ".toml";
-    if (!fs::exists(path)) {
+    std::error_code ec;
+    if (!fs::exists(path, ec)) {
+      // Not a name: a directory given where a board file was meant (e.g. "boards/").
+      if (fs::is_directory(name_or_path, ec))
+        throw BoardError(name_or_path + ": is a directory, not a board profile (.toml)");
       std::string known;
       for (const auto& n : list_boards()) known += (known.empty() ? "" : ", ") + n;
       throw BoardError("unknown board '" + name_or_path + "': no file " + path +
                        " (known boards: " + known + ")");
     }
   }
+  // A directory opens and parses as an empty table ("key 'name': missing"): say what it is.
+  std::error_code ec;
+  fs::file_status st = fs::status(path, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory)
+    throw BoardError("cannot read board file " + path + ": " + ec.message());
+  if (fs::is_directory(st))
+    throw BoardError(path + ": is a directory, not a board profile (.toml)");
+  if (fs::exists(st) && !fs::is_regular_file(st))
+    throw BoardError(path + ": not a regular file, not a board profile (.toml)");
   std::ifstream probe(path);
   if (!probe) throw BoardError("cannot read board file " + path + ": " + std::strerror(errno));
   probe.close();

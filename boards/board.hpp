@@ -99,9 +99,14 @@ std::string boards_dir();
 std::vector<std::string> list_boards();
 
 /// Loads a board: a name resolves to boards_dir()/<name>.toml; an argument ending in
-/// ".toml" is a path. Throws BoardError for an unknown name, an unreadable file, a TOML
-/// syntax error, an unknown key, a missing key, a value of the wrong type or out of range,
-/// and a limit that contradicts the arch table; the message names the file and the key.
+/// ".toml" is a path. Throws BoardError for an unknown name, a missing or unreadable file
+/// ("cannot read board file <path>: <errno text>"), a directory ("<path>: is a directory,
+/// not a board profile (.toml)", also for an argument that names no board but an existing
+/// directory), another non-regular file, a TOML syntax error, an unknown key, a missing
+/// key, a value of the wrong type or out of range, a limit that contradicts the arch table,
+/// and a power.paths or devfreq_path that sysfs::checked_path refuses (not under /sys, a
+/// "." or ".." component, or a glob component such as ".*" that can match them); the
+/// message names the file and the key.
 Board load_board(const std::string& name_or_path);
 
 /// Multi-line human-readable description (for `tune boards show NAME`).

@@ -1,5 +1,6 @@
 #include "boards/energy_sensor.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 
@@ -117,11 +118,22 @@ struct Channel {
   std::vector<std::string> files;  // iio: {in_power}; hwmon: {in (mV), curr (mA)}
 };
 
-/// Directories named by the profile (globs expanded under root).
+/// Directories named by the profile: each pattern's glob matches under root, canonicalised
+/// (sysfs::expand_checked). Throws std::runtime_error("<board file>: key 'power.paths':
+/// refusing path '<pattern>': match '...' resolves to '...', outside <root>/sys") for a
+/// match that leaves the sysfs root, e.g. through ".*" or a symbolic link.
 std::vector<std::string> sensor_dirs(const Board& board, const std::string& root) {
   std::vector<std::string> dirs;
-  for (const auto& p : board.power.paths)
-    for (const auto& d : sysfs::expand(sysfs::checked_path(p, root))) dirs.push_back(d);
+  for (const auto& p : board.power.paths) {
+    std::vector<std::string> matches;
+    try {
+      matches = sysfs::expand_checked(p, root);
+    } catch (const std::runtime_error& e) {
+      throw std::runtime_error(board.source_file + ": key 'power.paths': " + e.what());
+    }
+    for (auto& d : matches)
+      if (std::find(dirs.begin(), dirs.end(), d) == dirs.end()) dirs.push_back(std::move(d));
+  }
   return dirs;
 }
 

@@ -105,7 +105,11 @@ class CounterEnergySensor : public EnergySensor {
 /// - rapl: energy_uj of each zone (summed), wrapping at its max_energy_range_uj.
 /// Returns nullptr when the board has no sensor (kind none) or it is not present (no NVML
 /// device, no sensor directory, unreadable counter). Throws std::runtime_error naming the
-/// board file and rail when the directories exist but a rail of the profile is not found.
+/// board file and rail when the directories exist but a rail of the profile is not found,
+/// and naming the board file, the pattern and the resolved path when a glob match of
+/// power.paths, with its symbolic links resolved, lies outside the sysfs root
+/// (sysfs::expand_checked; e.g. "/sys/.*/x" reaching "<root>/x", or a link out of the
+/// tree). The sensor reads the canonical (resolved) directories.
 /// period_ms is the sampling period of sampled sensors.
 std::unique_ptr<EnergySensor> make_energy_sensor(const Board& board, const std::string& sysfs_root,
                                                  double period_ms = 10.0);

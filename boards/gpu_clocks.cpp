@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <mutex>
 #include <stdexcept>
@@ -25,8 +26,15 @@ int hz_to_mhz(long long hz) {
   return static_cast<int>(std::llround(static_cast<double>(hz) / 1e6));
 }
 
+/// The canonical devfreq directory of the profile under root (sysfs::resolved_path);
+/// throws std::runtime_error("<board file>: key 'clock_control.devfreq_path': refusing
+/// path ...") when it is not under /sys or resolves outside the sysfs root.
 std::string devfreq_dir(const Board& b, const std::string& root) {
-  return sysfs::checked_path(b.clock_control.devfreq_path, root);
+  try {
+    return sysfs::resolved_path(b.clock_control.devfreq_path, root);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(b.source_file + ": key 'clock_control.devfreq_path': " + e.what());
+  }
 }
 
 }  // namespace
@@ -87,8 +95,9 @@ std::atomic<Nvml*> g_nvml{nullptr};
 struct sigaction g_old_int, g_old_term;
 std::once_flag g_installed;
 
+/// sysfs::write_text for the signal handler: open(2) (O_NOFOLLOW, as there), write, close.
 void raw_write(const char* path, const char* value) {
-  int fd = ::open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+  int fd = ::open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
   if (fd < 0) return;
   ssize_t n = ::write(fd, value, std::strlen(value));
   (void)n;
@@ -178,7 +187,7 @@ ClockGuard::ClockGuard(const Board& board, int clock_mhz, bool allow_clock_contr
     return;
   }
   if (kind_ == "devfreq") {
-    dir_ = devfreq_dir(board, sysfs_root);  // throws "refusing path" outside /sys
+    dir_ = devfreq_dir(board, sysfs_root);  // canonical; throws "refusing path" outside
     try {
       lock_devfreq(clock_mhz, settle_timeout_ms);
     } catch (const std::exception& e) {
@@ -194,6 +203,16 @@ ClockGuard::ClockGuard(const Board& board, int clock_mhz, bool allow_clock_contr
 }
 
 void ClockGuard::lock_devfreq(int clock_mhz, int settle_timeout_ms) {
+  // dir_ is canonical and under the sysfs root; the attributes themselves must not be
+  // links either (sysfs::write_text refuses them too, but only after the first write).
+  for (const char* f : {"available_frequencies", "min_freq", "max_freq", "cur_freq"}) {
+    std::error_code ec;
+    std::string path = dir_ + "/" + f;
+    if (std::filesystem::is_symlink(std::filesystem::symlink_status(path, ec)))
+      throw std::runtime_error("refusing to use " + path +
+                               ": it is a symbolic link (flowtune writes only to attributes "
+                               "under the sysfs root, never through links)");
+  }
   auto available = sysfs::read_int_list(dir_ + "/available_frequencies");
   if (!available) throw std::runtime_error("cannot read " + dir_ + "/available_frequencies");
   long long target = -1;

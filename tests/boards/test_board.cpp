@@ -1,7 +1,9 @@
 // Board profiles: the 8 files load with their cited figures; errors name the file and key.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 
@@ -211,4 +213,45 @@ TEST(Boards, AutoDetectionWithoutNvml) {
   EXPECT_NE(m.find("NVIDIA Jetson Thor Developer Kit"), std::string::npos) << m;
   // Without a GPU the device check is a no-op.
   EXPECT_NO_THROW(check_board_matches_device(load_board("agx")));
+}
+
+TEST(Boards, DirectoryIsNotABoardProfile) {
+  FakeSysfs dir;
+  std::filesystem::create_directories(dir.root() + "/agx.toml");
+  // A directory parsed as an empty table used to report "key 'name': missing".
+  std::string m = load_error(dir.root() + "/agx.toml");
+  EXPECT_EQ(m, dir.root() + "/agx.toml: is a directory, not a board profile (.toml)");
+  m = load_error(dir.root());  // no ".toml": not a board name, an existing directory
+  EXPECT_EQ(m, dir.root() + ": is a directory, not a board profile (.toml)");
+}
+
+TEST(Boards, MissingOrUnreadablePathNamed) {
+  FakeSysfs dir;
+  std::string path = dir.root() + "/no/such/dir/agx.toml";
+  std::string m = load_error(path);
+  EXPECT_EQ(m.rfind("cannot read board file " + path + ": ", 0), 0u) << m;
+  dir.write("/plain", "x");
+  path = dir.root() + "/plain/agx.toml";  // a file used as a directory
+  m = load_error(path);
+  EXPECT_EQ(m.rfind("cannot read board file " + path + ": ", 0), 0u) << m;
+  if (::geteuid() != 0) {  // root reads a mode-000 file
+    path = variant_of_agx(dir, "sm_count = 8\n", "sm_count = 8\n");
+    std::filesystem::permissions(path, std::filesystem::perms::none);
+    m = load_error(path);
+    EXPECT_EQ(m, "cannot read board file " + path + ": Permission denied");
+  }
+}
+
+TEST(Boards, GlobThatCanClimbOutOfSysRefused) {
+  FakeSysfs dir;
+  // ".*" passes a textual ".." check but glob(3) expands it to "." and "..".
+  for (const std::string& bad : {std::string("/sys/.*/tmp/x"), std::string("/sys/class/.?/x")}) {
+    std::string path = variant_of_agx(dir, "/sys/bus/i2c/drivers/ina3221/1-0040/hwmon/hwmon*", bad);
+    std::string m = load_error(path);
+    EXPECT_NE(m.find(path + ": key 'power.paths': refusing path '" + bad + "'"), std::string::npos)
+        << m;
+  }
+  // A component that cannot match "." or ".." (glob matches a leading period explicitly).
+  std::string path = variant_of_agx(dir, "hwmon/hwmon*", "hwmon/[.h]wmon?");
+  EXPECT_EQ(load_error(path), "");
 }

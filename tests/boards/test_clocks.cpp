@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <filesystem>
 #include <thread>
 
 #include "boards/gpu_clocks.hpp"
@@ -208,4 +209,90 @@ TEST(Clocks, RestoredOnSigterm) {
   EXPECT_EQ(WTERMSIG(status), SIGTERM);
   EXPECT_EQ(d.get("min_freq"), "114750000");
   EXPECT_EQ(d.get("max_freq"), "1377000000");
+}
+
+TEST(Clocks, SymlinkedAttributeOutsideTheRootNeverWritten) {
+  Devfreq d;
+  d.fs.write(kDev + "/cur_freq", "905250000\n");  // the lock would settle at once
+  d.fs.write("/outside/min_freq", "114750000\n");
+  d.fs.remove(kDev + "/min_freq");
+  std::filesystem::create_symlink(d.fs.root() + "/outside/min_freq",
+                                  d.fs.root() + kDev + "/min_freq");
+  bool refused = false;
+  try {
+    ClockGuard guard(devfreq_board(), 905, true, d.fs.root(), 50);
+    EXPECT_EQ(d.fs.read("/outside/min_freq"), "114750000") << "written through the link";
+  } catch (const std::runtime_error& e) {
+    refused = true;
+    std::string m = e.what();
+    EXPECT_NE(m.find("/min_freq: it is a symbolic link"), std::string::npos) << m;
+  }
+  EXPECT_TRUE(refused);
+  EXPECT_EQ(d.fs.read("/outside/min_freq"), "114750000");
+  EXPECT_EQ(d.get("max_freq"), "1377000000");  // nothing written before the refusal
+}
+
+TEST(Clocks, SymlinkedDevfreqDirOutsideTheRootNeverWritten) {
+  FakeSysfs fs;
+  fs.write("/outside/dev/available_frequencies", kAvail + "\n");
+  fs.write("/outside/dev/min_freq", "114750000\n");
+  fs.write("/outside/dev/max_freq", "1377000000\n");
+  fs.write("/outside/dev/cur_freq", "905250000\n");
+  std::filesystem::create_directories(fs.root() + "/sys/class/devfreq");
+  std::filesystem::create_directory_symlink(fs.root() + "/outside/dev",
+                                            fs.root() + "/sys/class/devfreq/gpu");
+  Board b = devfreq_board("/sys/class/devfreq/gpu");
+  bool refused = false;
+  try {
+    ClockGuard guard(b, 905, true, fs.root(), 50);
+    EXPECT_EQ(fs.read("/outside/dev/min_freq"), "114750000") << "written through the link";
+  } catch (const std::runtime_error& e) {
+    refused = true;
+    std::string m = e.what();
+    EXPECT_NE(
+        m.find("fakeagx.toml: key 'clock_control.devfreq_path': refusing path "
+               "'/sys/class/devfreq/gpu': resolves to '" +
+               std::filesystem::canonical(fs.root() + "/outside/dev").string() + "', outside"),
+        std::string::npos)
+        << m;
+  }
+  EXPECT_TRUE(refused);
+  EXPECT_EQ(fs.read("/outside/dev/min_freq"), "114750000");
+  EXPECT_EQ(fs.read("/outside/dev/max_freq"), "1377000000");
+  // Reading through the link is refused as well.
+  EXPECT_THROW(supported_gpu_clocks_mhz(b, fs.root()), std::runtime_error);
+}
+
+TEST(Clocks, SymlinkedDevfreqDirInsideTheRootWorks) {
+  Devfreq d;  // the real layout: /sys/class/devfreq/<name> links into /sys/devices
+  d.fs.write(kDev + "/cur_freq", "905250000\n");
+  std::filesystem::create_directories(d.fs.root() + "/sys/class/devfreq");
+  std::filesystem::create_directory_symlink("../../devices/17000000.gv11b/devfreq/17000000.gv11b",
+                                            d.fs.root() + "/sys/class/devfreq/gpu");
+  {
+    ClockGuard guard(devfreq_board("/sys/class/devfreq/gpu"), 905, true, d.fs.root(), 1000);
+    EXPECT_TRUE(guard.active());
+    EXPECT_EQ(d.get("min_freq"), "905250000");
+  }
+  EXPECT_EQ(d.get("min_freq"), "114750000");
+  EXPECT_EQ(d.get("max_freq"), "1377000000");
+}
+
+TEST(Clocks, WriteTextRefusesALink) {
+  FakeSysfs fs;
+  fs.write("/outside/x", "old\n");
+  fs.write("/sys/a/keep", "\n");
+  std::filesystem::create_symlink(fs.root() + "/outside/x", fs.root() + "/sys/a/x");
+  try {
+    sysfs::write_text(fs.root() + "/sys/a/x", "new");
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("refusing to write " + fs.root() +
+                                              "/sys/a/x: it is a "
+                                              "symbolic link",
+                                          0),
+              0u)
+        << e.what();
+  }
+  EXPECT_EQ(fs.read("/outside/x"), "old");
 }

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
 #include <thread>
 
 #include "boards/energy_sensor.hpp"
@@ -174,4 +175,108 @@ TEST(Energy, PathsOutsideSysRefused) {
                std::runtime_error);
   EXPECT_THROW(sysfs::checked_path("/sys/../etc/passwd", ""), std::runtime_error);
   EXPECT_EQ(sysfs::checked_path("/sys/class/x", "/tmp/r"), "/tmp/r/sys/class/x");
+}
+
+namespace {
+
+/// A RAPL zone at fs.root() + dir holding the given counter (uJ).
+void write_rapl(const FakeSysfs& fs, const std::string& dir, const std::string& uj) {
+  fs.write(dir + "/max_energy_range_uj", "262143328850\n");
+  fs.write(dir + "/energy_uj", uj + "\n");
+}
+
+std::string canonical(const std::string& p) {
+  return std::filesystem::canonical(p).string();
+}
+
+/// The message of the std::runtime_error make_energy_sensor throws ("" if none).
+std::string sensor_error(const Board& b, const std::string& root) {
+  try {
+    make_energy_sensor(b, root);
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(Energy, GlobClimbingOutOfTheSysfsRootRefused) {
+  FakeSysfs fs;
+  write_rapl(fs, "/outside", "1000");  // root/outside: not under root/sys
+  fs.write("/sys/class/powercap/README", "\n");
+  // Textually under /sys; glob expands ".*" to "." and "..", reaching root/outside.
+  std::string m = sensor_error(board_with("rapl", {"/sys/.*/outside"}), fs.root());
+  EXPECT_NE(m.find("fake.toml: key 'power.paths': refusing path '/sys/.*/outside'"),
+            std::string::npos)
+      << m;
+}
+
+TEST(Energy, SymlinkOutOfTheSysfsRootRefused) {
+  FakeSysfs fs;
+  write_rapl(fs, "/outside/zone", "1000");
+  std::filesystem::create_directories(fs.root() + "/sys/class/powercap");
+  std::filesystem::create_directory_symlink(fs.root() + "/outside/zone", fs.root() + kRapl);
+  std::string sys = canonical(fs.root() + "/sys");
+  for (const std::string& pattern :
+       {std::string(kRapl), std::string("/sys/class/powercap/intel-rapl:*")}) {
+    std::string m = sensor_error(board_with("rapl", {pattern}), fs.root());
+    EXPECT_NE(m.find("fake.toml: key 'power.paths': refusing path '" + pattern + "': match '" +
+                     fs.root() + kRapl + "' resolves to '" +
+                     canonical(fs.root() + "/outside/zone") + "', outside " + sys),
+              std::string::npos)
+        << m;
+  }
+}
+
+TEST(Energy, SymlinkInsideTheSysfsRootFollowed) {
+  // Real sysfs class and bus directories are links into /sys/devices: those are fine.
+  FakeSysfs fs;
+  const std::string zone = "/sys/devices/virtual/powercap/intel-rapl/intel-rapl:0";
+  write_rapl(fs, zone, "1000");
+  std::filesystem::create_directories(fs.root() + "/sys/class/powercap");
+  std::filesystem::create_directory_symlink(
+      "../../devices/virtual/powercap/intel-rapl/intel-rapl:0", fs.root() + kRapl);
+  auto sensor =
+      make_energy_sensor(board_with("rapl", {"/sys/class/powercap/intel-rapl:*"}), fs.root());
+  ASSERT_NE(sensor, nullptr);
+  EXPECT_EQ(sensor->name(), "rapl " + canonical(fs.root() + zone));
+  sensor->start();
+  fs.write(zone + "/energy_uj", "3000\n");
+  EXPECT_DOUBLE_EQ(*sensor->stop_mj(), 2.0);
+}
+
+TEST(Energy, ResolvedPathChecksLinks) {
+  FakeSysfs fs;
+  fs.write("/sys/devices/gpu/devfreq/gpu/min_freq", "1\n");
+  fs.write("/outside/min_freq", "1\n");
+  std::filesystem::create_directories(fs.root() + "/sys/class/devfreq");
+  std::filesystem::create_directory_symlink("../../devices/gpu/devfreq/gpu",
+                                            fs.root() + "/sys/class/devfreq/gpu");
+  std::filesystem::create_directory_symlink(fs.root() + "/outside",
+                                            fs.root() + "/sys/class/devfreq/evil");
+  std::filesystem::create_directory_symlink(fs.root() + "/nowhere",
+                                            fs.root() + "/sys/class/devfreq/dangling");
+  std::string sys = canonical(fs.root() + "/sys");
+  EXPECT_EQ(sysfs::canonical_sys(fs.root()), sys);
+  EXPECT_EQ(sysfs::resolved_path("/sys/class/devfreq/gpu", fs.root()),
+            sys + "/devices/gpu/devfreq/gpu");
+  // A missing tail (the profile of another board) is kept as written.
+  EXPECT_EQ(sysfs::resolved_path("/sys/devices/17000000.gv11b/devfreq", fs.root()),
+            sys + "/devices/17000000.gv11b/devfreq");
+  try {
+    sysfs::resolved_path("/sys/class/devfreq/evil/min_freq", fs.root());
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("refusing path '/sys/class/devfreq/evil/min_freq': "
+                                          "resolves to '" +
+                                              canonical(fs.root() + "/outside/min_freq") +
+                                              "', outside " + sys,
+                                          0),
+              0u)
+        << e.what();
+  }
+  EXPECT_THROW(sysfs::resolved_path("/sys/class/devfreq/dangling/min_freq", fs.root()),
+               std::runtime_error);
+  EXPECT_THROW(sysfs::resolved_path("/sys/.*/outside", fs.root()), std::runtime_error);
 }
