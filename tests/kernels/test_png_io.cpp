@@ -258,6 +258,24 @@ TEST(PngIo, BombWithinTheBudgetFailsAsTruncatedNotOutOfMemory) {
   EXPECT_LT(r.peak_rss_kib, 300 * 1024) << r.peak_rss_kib;
 }
 
+TEST(PngIo, HugeAncillaryChunkFailsFastWithoutAllocating) {
+  // Found by tests/fuzz/fuzz_png: a 106-byte file whose tEXt chunk header declares 1.7 GB;
+  // libpng allocated and zeroed that much before noticing the end of the file.
+  std::vector<std::uint8_t> bytes = bomb_png(7, 5, 8, PNG_COLOR_TYPE_GRAY);
+  std::vector<std::uint8_t> text;
+  put_be32(text, 0x6a000011u);
+  text.insert(text.end(), {'t', 'E', 'X', 't', 'C', 'o', 'm', 'm', 'e', 'n', 't', 0, 'x'});
+  bytes.insert(bytes.begin() + 33, text.begin(), text.end());  // right after IHDR
+  TempPath path("huge_text.png");
+  write_file(path.str(), bytes);
+  const test::ChildReport r = test::run_in_child([&] { read_png_gray(path.str()); });
+  ASSERT_TRUE(r.ran);
+  ASSERT_TRUE(r.threw);
+  EXPECT_EQ(r.message.rfind(path.str() + ": corrupt PNG header", 0), 0u) << r.message;
+  EXPECT_LT(r.seconds, 1.0);
+  EXPECT_LT(r.peak_rss_kib, 50 * 1024) << r.peak_rss_kib;
+}
+
 TEST(PngIo, PixelBudgetIsConfigurable) {
   const int w = 37, h = 23;
   TempPath path("budget.png");
