@@ -4,8 +4,11 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <string>
+#include <system_error>
 #include <vector>
 
 namespace flowtune {
@@ -13,8 +16,9 @@ namespace flowtune {
 namespace {
 
 constexpr float kFloTag = 202021.25f;
-constexpr std::int64_t kMaxSide = 1 << 15;
-constexpr std::int64_t kMaxPixels = std::int64_t(1) << 28;
+constexpr std::int64_t kMaxSide = 1 << 15;  // for writing: what other .flo tools accept
+// Hard cap whatever ImageLimits says: keeps 12 + 8 * pixels far from int64 overflow.
+constexpr std::uint64_t kMaxPixels = std::uint64_t(1) << 56;
 
 static_assert(sizeof(float) == 4, ".flo needs 32-bit floats");
 
@@ -47,12 +51,18 @@ std::uint32_t float_to_bits(float f) {
 }  // namespace
 
 FlowField read_flo(const std::string& path) {
+  return read_flo(path, default_image_limits());
+}
+
+FlowField read_flo(const std::string& path, const ImageLimits& limits) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) fail(path, "is a directory, not a .flo file");
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, std::string("cannot open: ") + std::strerror(errno));
   in.seekg(0, std::ios::end);
   const std::streamoff file_bytes = in.tellg();
   in.seekg(0, std::ios::beg);
-  if (file_bytes < 0) fail(path, "cannot determine the file size");
+  if (file_bytes < 0 || !in) fail(path, "cannot determine the file size (not a regular file?)");
 
   unsigned char header[12];
   if (file_bytes < 12 || !in.read(reinterpret_cast<char*>(header), 12))
@@ -61,23 +71,35 @@ FlowField read_flo(const std::string& path) {
   if (tag != kFloTag) fail(path, "bad .flo magic (expected 202021.25, \"PIEH\")");
   const auto width = static_cast<std::int32_t>(load_le32(header + 4));
   const auto height = static_cast<std::int32_t>(load_le32(header + 8));
-  if (width <= 0 || height <= 0 || width > kMaxSide || height > kMaxSide ||
-      std::int64_t(width) * height > kMaxPixels)
+  if (width <= 0 || height <= 0)
     fail(path, "unsupported .flo dimensions " + std::to_string(width) + "x" +
-                   std::to_string(height) + " (each side in 1..32768, at most 2^28 pixels)");
+                   std::to_string(height) + " (each side must be at least 1)");
+  // Both sides < 2^31, so the product fits; so does 12 + 8 * it once under the budget check
+  // below (which also caps it at 2^56 pixels whatever max_pixels says).
+  const std::uint64_t pixels = std::uint64_t(width) * std::uint64_t(height);
+  if (pixels > limits.max_pixels || pixels > kMaxPixels)
+    fail(path, "flow field of " + std::to_string(width) + "x" + std::to_string(height) + " = " +
+                   std::to_string(pixels) + " pixels exceeds the limit of " +
+                   std::to_string(std::min<std::uint64_t>(limits.max_pixels, kMaxPixels)) +
+                   " pixels (--max-pixels)");
   const std::int64_t expected = 12 + 8 * std::int64_t(width) * height;
   if (file_bytes != expected)
     fail(path, std::string(file_bytes < expected ? "truncated" : "oversized") + " .flo file: " +
                    std::to_string(file_bytes) + " bytes, expected " + std::to_string(expected) +
                    " for " + std::to_string(width) + "x" + std::to_string(height));
 
+  // Decoded in chunks of 64 Ki pixels, so the peak is the FlowField plus 512 KiB.
   FlowField flow(width, height);
-  std::vector<unsigned char> body(static_cast<std::size_t>(expected - 12));
-  if (!in.read(reinterpret_cast<char*>(body.data()), static_cast<std::streamsize>(body.size())))
-    fail(path, "read error in .flo data");
-  for (std::size_t i = 0; i < flow.size(); ++i) {
-    flow.u[i] = bits_to_float(load_le32(body.data() + 8 * i));
-    flow.v[i] = bits_to_float(load_le32(body.data() + 8 * i + 4));
+  constexpr std::size_t kChunkPixels = std::size_t(1) << 16;
+  std::vector<unsigned char> chunk(8 * std::min<std::size_t>(kChunkPixels, flow.size()));
+  for (std::size_t first = 0; first < flow.size(); first += kChunkPixels) {
+    const std::size_t n = std::min(kChunkPixels, flow.size() - first);
+    if (!in.read(reinterpret_cast<char*>(chunk.data()), static_cast<std::streamsize>(8 * n)))
+      fail(path, "read error in .flo data");
+    for (std::size_t i = 0; i < n; ++i) {
+      flow.u[first + i] = bits_to_float(load_le32(chunk.data() + 8 * i));
+      flow.v[first + i] = bits_to_float(load_le32(chunk.data() + 8 * i + 4));
+    }
   }
   return flow;
 }

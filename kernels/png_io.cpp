@@ -4,10 +4,13 @@
 
 #include <cerrno>
 #include <csetjmp>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <stdexcept>
+#include <system_error>
 
 namespace flowtune {
 
@@ -36,34 +39,98 @@ using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
 
 struct ReadHeader {
   png_uint_32 width = 0, height = 0;
-  int channels = 0, bit_depth = 0;
-  std::size_t rowbytes = 0;
+  int color_type = 0;
+  bool has_trns = false;
 };
 
-// Reads the header and sets up the transformations to 8- or 16-bit gray or RGB without alpha.
-bool read_png_header(png_structp png, png_infop info, std::FILE* file, ReadHeader* out) {
+// Reads the signature-checked file up to the first IDAT: IHDR, PLTE and tRNS.
+bool read_png_info(png_structp png, png_infop info, std::FILE* file, ReadHeader* out) {
   if (setjmp(png_jmpbuf(png))) return false;
   png_init_io(png, file);
   png_set_sig_bytes(png, 8);
-  png_set_user_limits(png, 1u << 15, 1u << 15);  // reject absurd sizes before allocating
+  // Skip every ancillary chunk but tRNS unread (text, ICC profiles, ...: nothing here uses
+  // them). libpng would otherwise allocate (and zero) a buffer of the length a chunk header
+  // declares before finding the file too short: a 106-byte file declaring a 1.7 GB tEXt
+  // chunk took 1.7 GB and 3 s (found by tests/fuzz/fuzz_png).
+  png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, nullptr, -1);
   png_read_info(png, info);
-  const int color_type = png_get_color_type(png, info);
-  const int depth = png_get_bit_depth(png, info);
-  if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
-  if (color_type == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(png);
-  if (color_type & PNG_COLOR_MASK_ALPHA) png_set_strip_alpha(png);
-  png_read_update_info(png, info);
   out->width = png_get_image_width(png, info);
   out->height = png_get_image_height(png, info);
+  out->color_type = png_get_color_type(png, info);
+  out->has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+  return true;
+}
+
+struct RowLayout {
+  int channels = 0, bit_depth = 0, passes = 1;
+  std::size_t rowbytes = 0;
+};
+
+// Sets up the transformations to 8- or 16-bit gray or RGB without alpha, decoded row by row
+// (libpng de-interlaces: every pass delivers every row). libpng allocates its own row
+// buffers here (png_read_update_info), so this runs only after the size budget is checked.
+bool set_up_transforms(png_structp png, png_infop info, const ReadHeader& header, RowLayout* out) {
+  if (setjmp(png_jmpbuf(png))) return false;
+  const int depth = png_get_bit_depth(png, info);
+  if (header.color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+  if (header.color_type == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+  // png_set_palette_to_rgb also turns a tRNS chunk into an alpha channel: strip it too.
+  if ((header.color_type & PNG_COLOR_MASK_ALPHA) || header.has_trns) png_set_strip_alpha(png);
+  out->passes = png_set_interlace_handling(png);
+  png_read_update_info(png, info);
   out->channels = png_get_channels(png, info);
   out->bit_depth = png_get_bit_depth(png, info);
   out->rowbytes = png_get_rowbytes(png, info);
   return true;
 }
 
-bool read_png_rows(png_structp png, png_infop info, png_bytepp rows) {
+// Adam7: the first row and column of each pass and their steps (PNG spec, sec. 8.2).
+constexpr int kPassStartRow[7] = {0, 0, 4, 0, 2, 0, 1};
+constexpr int kPassRowStep[7] = {8, 8, 8, 4, 4, 2, 2};
+constexpr int kPassStartCol[7] = {0, 4, 0, 2, 0, 1, 0};
+constexpr int kPassColStep[7] = {8, 8, 4, 4, 2, 2, 1};
+
+struct RowJob {
+  png_bytep row;  // one decoded row: width * channels samples of bytes_per_sample bytes
+  float* out;     // the output image, width * height
+  std::size_t width, height;
+  int channels, bytes_per_sample, passes;
+};
+
+// Converts the pixels x = first, first + step, ... of a decoded row to gray floats.
+void convert_row(const RowJob& job, std::size_t y, std::size_t first, std::size_t step) {
+  const double scale = job.bytes_per_sample == 2 ? 255.0 / 65535.0 : 1.0;
+  const std::size_t pixel_bytes = std::size_t(job.channels) * std::size_t(job.bytes_per_sample);
+  float* dst = job.out + y * job.width;
+  for (std::size_t x = first; x < job.width; x += step) {
+    const png_byte* p = job.row + x * pixel_bytes;
+    double s[3];
+    for (int c = 0; c < job.channels; ++c) {
+      const png_byte* b = p + c * job.bytes_per_sample;
+      const unsigned v = job.bytes_per_sample == 2 ? (unsigned(b[0]) << 8) | b[1] : b[0];
+      s[c] = double(v) * scale;
+    }
+    const double gray = job.channels == 1 ? s[0] : 0.299 * s[0] + 0.587 * s[1] + 0.114 * s[2];
+    dst[x] = static_cast<float>(gray);
+  }
+}
+
+// Decodes every row into job.row and converts it. For an interlaced image libpng is called
+// passes * height times; each call writes only the pixels of that pass (png_read_row's
+// `row` argument), which are converted at once, so one row buffer is enough.
+bool read_png_rows(png_structp png, png_infop info, const RowJob* job) {
   if (setjmp(png_jmpbuf(png))) return false;
-  png_read_image(png, rows);
+  for (int pass = 0; pass < job->passes; ++pass) {
+    for (std::size_t y = 0; y < job->height; ++y) {
+      png_read_row(png, job->row, nullptr);
+      if (job->passes == 1) {
+        convert_row(*job, y, 0, 1);
+      } else if (y >= std::size_t(kPassStartRow[pass]) &&
+                 (y - std::size_t(kPassStartRow[pass])) % std::size_t(kPassRowStep[pass]) == 0) {
+        convert_row(*job, y, std::size_t(kPassStartCol[pass]), std::size_t(kPassColStep[pass]));
+      }
+    }
+  }
   png_read_end(png, info);
   return true;
 }
@@ -87,6 +154,12 @@ bool write_png_rows(png_structp png, png_infop info, std::FILE* file, png_uint_3
 }  // namespace
 
 Image read_png_gray(const std::string& path) {
+  return read_png_gray(path, default_image_limits());
+}
+
+Image read_png_gray(const std::string& path, const ImageLimits& limits) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) fail(path, "is a directory, not a PNG file");
   FilePtr file(std::fopen(path.c_str(), "rb"));
   if (!file) fail(path, std::string("cannot open: ") + std::strerror(errno));
   png_byte signature[8];
@@ -106,40 +179,32 @@ Image read_png_gray(const std::string& path) {
   if (info == nullptr) fail(path, "libpng could not allocate an info struct");
 
   ReadHeader header;
-  if (!read_png_header(png, info, file.get(), &header))
+  if (!read_png_info(png, info, file.get(), &header))
     fail(path, std::string("corrupt PNG header: ") + err.message);
-  const int channels = header.channels;
-  const int bytes_per_sample = header.bit_depth == 16 ? 2 : 1;
-  if ((channels != 1 && channels != 3) || (header.bit_depth != 8 && header.bit_depth != 16))
+  // The budget, from the IHDR alone, before libpng or this function allocates any row.
+  const std::uint64_t pixels = std::uint64_t(header.width) * header.height;
+  if (pixels > limits.max_pixels)
+    fail(path, "image of " + std::to_string(header.width) + "x" + std::to_string(header.height) +
+                   " = " + std::to_string(pixels) + " pixels exceeds the limit of " +
+                   std::to_string(limits.max_pixels) + " pixels (--max-pixels)");
+
+  RowLayout layout;
+  if (!set_up_transforms(png, info, header, &layout))
+    fail(path, std::string("corrupt PNG header: ") + err.message);
+  const int channels = layout.channels;
+  const int bytes_per_sample = layout.bit_depth == 16 ? 2 : 1;
+  if ((channels != 1 && channels != 3) || (layout.bit_depth != 8 && layout.bit_depth != 16))
     fail(path, "unsupported PNG layout (" + std::to_string(channels) + " channels, " +
-                   std::to_string(header.bit_depth) + " bits)");
+                   std::to_string(layout.bit_depth) + " bits)");
   const std::size_t w = header.width, h = header.height;
-  if (header.rowbytes != w * std::size_t(channels) * bytes_per_sample)
+  if (layout.rowbytes != w * std::size_t(channels) * std::size_t(bytes_per_sample))
     fail(path, "unexpected PNG row size");
 
-  std::vector<png_byte> pixels(header.rowbytes * h);
-  std::vector<png_bytep> rows(h);
-  for (std::size_t y = 0; y < h; ++y) rows[y] = pixels.data() + y * header.rowbytes;
-  if (!read_png_rows(png, info, rows.data()))
-    fail(path, std::string("corrupt or truncated PNG data: ") + err.message);
-
   Image out(static_cast<int>(w), static_cast<int>(h));
-  const double sample_scale = bytes_per_sample == 2 ? 255.0 / 65535.0 : 1.0;
-  const png_byte* src = pixels.data();
-  auto sample = [&](std::size_t index) {
-    const png_byte* s = src + index * bytes_per_sample;
-    const unsigned value = bytes_per_sample == 2 ? (unsigned(s[0]) << 8) | s[1] : s[0];
-    return double(value) * sample_scale;
-  };
-  for (std::size_t i = 0; i < w * h; ++i) {
-    double gray;
-    if (channels == 1) {
-      gray = sample(i);
-    } else {
-      gray = 0.299 * sample(3 * i) + 0.587 * sample(3 * i + 1) + 0.114 * sample(3 * i + 2);
-    }
-    out.data[i] = static_cast<float>(gray);
-  }
+  std::vector<png_byte> row(layout.rowbytes);
+  const RowJob job{row.data(), out.data.data(), w, h, channels, bytes_per_sample, layout.passes};
+  if (!read_png_rows(png, info, &job))
+    fail(path, std::string("corrupt or truncated PNG data: ") + err.message);
   return out;
 }
 

@@ -3,12 +3,14 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <stdexcept>
 #include <vector>
 
 #include "kernels/flo_io.hpp"
+#include "tests/kernels/child_probe.hpp"
 #include "tests/kernels/test_helpers.hpp"
 
 namespace flowtune {
@@ -107,11 +109,75 @@ TEST(FloIo, RejectsAbsurdDimensionsBeforeAllocating) {
   expect_rejected(a.str(), "dimensions");
   // 2^31-1 x 2^31-1 would need exabytes; must be refused from the header alone.
   write_bytes(b.str(), header(202021.25f, 2147483647, 2147483647));
-  expect_rejected(b.str(), "dimensions");
+  expect_rejected(b.str(),
+                  ": flow field of 2147483647x2147483647 = 4611686014132420609 pixels "
+                  "exceeds the limit of 67108864 pixels (--max-pixels)");
   write_bytes(c.str(), header(202021.25f, 0, 10));
   expect_rejected(c.str(), "dimensions");
-  write_bytes(d.str(), header(202021.25f, 32768, 32768));  // each side ok, area 2^30 too big
-  expect_rejected(d.str(), "dimensions");
+  write_bytes(d.str(), header(202021.25f, 32768, 32768));  // 2^30 pixels, over the budget
+  expect_rejected(d.str(), "exceeds the limit of 67108864 pixels (--max-pixels)");
+}
+
+TEST(FloIo, BombsFailFastWithoutAllocating) {
+  // A 12-byte file declaring 2^30 pixels (over the budget) and one declaring 8000 x 8000
+  // (within it, 512 MB as a FlowField): both refused from the header and the file size.
+  TempPath big("bomb_big.flo"), trunc("bomb_trunc.flo");
+  write_bytes(big.str(), header(202021.25f, 32768, 32768));
+  write_bytes(trunc.str(), header(202021.25f, 8000, 8000));
+  for (const auto& [path, what] :
+       {std::pair{big.str(), std::string("exceeds the limit")}, {trunc.str(), "truncated"}}) {
+    const test::ChildReport r = test::run_in_child([&, p = path] { read_flo(p); });
+    ASSERT_TRUE(r.ran);
+    ASSERT_TRUE(r.threw);
+    EXPECT_NE(r.message.find(what), std::string::npos) << r.message;
+    EXPECT_LT(r.seconds, 1.0);
+    EXPECT_LT(r.peak_rss_kib, 50 * 1024) << r.peak_rss_kib;
+  }
+}
+
+TEST(FloIo, PixelBudgetIsConfigurable) {
+  TempPath path("budget.flo");
+  write_flo(path.str(), FlowField(3, 2));
+  EXPECT_EQ(read_flo(path.str(), ImageLimits{6}).size(), 6u);
+  try {
+    read_flo(path.str(), ImageLimits{5});
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), path.str() +
+                                         ": flow field of 3x2 = 6 pixels exceeds the limit of 5 "
+                                         "pixels (--max-pixels)");
+  }
+  const ImageLimits saved = default_image_limits();
+  set_default_image_limits(ImageLimits{5});
+  expect_rejected(path.str(), "exceeds the limit of 5 pixels");
+  set_default_image_limits(saved);
+  EXPECT_EQ(read_flo(path.str()).size(), 6u);
+}
+
+TEST(FloIo, DirectoryIsNamed) {
+  TempPath dir("adir.flo");
+  std::filesystem::create_directory(dir.str());
+  try {
+    read_flo(dir.str());
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), dir.str() + ": is a directory, not a .flo file");
+  }
+}
+
+TEST(FloIo, ReadsMoreThanOneChunk) {
+  // 300 x 250 = 75000 pixels: more than the reader's 65536-pixel chunk.
+  FlowField f(300, 250);
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    f.u[i] = float(i) * 0.5f;
+    f.v[i] = -float(i);
+  }
+  TempPath path("chunks.flo");
+  write_flo(path.str(), f);
+  const FlowField g = read_flo(path.str());
+  ASSERT_EQ(g.size(), f.size());
+  EXPECT_EQ(g.u, f.u);
+  EXPECT_EQ(g.v, f.v);
 }
 
 TEST(FloIo, MissingFileNamesPath) {
