@@ -93,7 +93,12 @@ ConfigRow parse_config_json(const std::string& text) {
     c.workload = j.at("workload").get<std::string>();
     c.variant = j.at("variant").get<std::string>();
     c.precision = j.at("precision").get<std::string>();
-    c.clock_mhz = j.at("clock_mhz").get<int>();
+    const nlohmann::json& clock = j.at("clock_mhz");
+    if (!clock.is_number_integer() || clock.get<std::int64_t>() < 0 ||
+        clock.get<std::int64_t>() > 100000)
+      throw std::invalid_argument("config: clock_mhz must be a whole number in [0, 100000] in '" +
+                                  text + "'");
+    c.clock_mhz = static_cast<int>(clock.get<std::int64_t>());
     c.tunables = parse_tunables_json(j.at("tunables").dump());
     c.params = parse_params_json(j.at("params").dump());
   } catch (const nlohmann::json::exception& e) {

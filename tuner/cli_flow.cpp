@@ -54,6 +54,8 @@ int run_flow(const std::vector<std::string>& args) {
       "image of the result (optical flow: PNG with the Middlebury colour wheel)")(
       "max-flow", po::value(&run.visualisation_scale)->default_value(0),
       "--viz: value of full saturation (optical flow: magnitude in px; 0 = the largest)")(
+      "max-pixels", po::value(&run.max_pixels)->default_value(0),
+      "largest input image read, width x height (0 = 64 Mpx)")(
       "gt", po::value(&run.reference),
       "reference to score against (optical flow: ground-truth .flo)")(
       "inputs", po::value(&run.inputs)->composing(),

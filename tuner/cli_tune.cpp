@@ -35,8 +35,11 @@ int run_tune(const std::vector<std::string>& args) {
       "timed window per item, at least (energy needs >= 200)")(
       "max-rounds", po::value(&o.measure.max_rounds)->default_value(o.measure.max_rounds),
       "timed runs per item, at most; 0 = none: the scored warm-up run alone gives the time "
-      "(accuracy sweeps; no energy)")("retry-failed", po::bool_switch(&o.retry_failed),
-                                      "measure again the configs that failed in earlier runs")(
+      "(accuracy sweeps; no energy)")(
+      "max-pixels", po::value(&o.inputs.max_pixels)->default_value(0),
+      "largest input image read, width x height (0 = 64 Mpx); larger files are refused before "
+      "any allocation")("retry-failed", po::bool_switch(&o.retry_failed),
+                        "measure again the configs that failed in earlier runs")(
       "allow-clock-control", po::bool_switch(&o.allow_clock_control),
       "explore GPU clocks by setting them (needs privileges; never on shared machines)");
   add_space_options(desc, space);

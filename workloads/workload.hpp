@@ -77,6 +77,7 @@ class Runner {
 struct InputOptions {
   std::string data_dir;
   std::vector<std::string> items;
+  std::size_t max_pixels = 0;  ///< largest image read (width x height); 0 = the default (64 Mpx)
 };
 
 /// The values of each dimension of a default space (parameter name -> values).
@@ -125,6 +126,7 @@ class Workload {
     std::string visualisation;        ///< an image of the result ("" = none)
     std::string reference;            ///< ground truth to score against ("" = none)
     double visualisation_scale = 0;   ///< e.g. the flow magnitude of full saturation; 0 = auto
+    std::size_t max_pixels = 0;       ///< largest image read; 0 = the default (64 Mpx)
   };
   /// Runs config once on files and writes what `run` asks for; returns a one-line summary
   /// (with the metrics when a reference is given). Throws std::runtime_error naming the file

@@ -6,6 +6,7 @@
 
 #include "kernels/flo_io.hpp"
 #include "kernels/flow_viz.hpp"
+#include "kernels/image_limits.hpp"
 #include "kernels/metrics.hpp"
 #include "kernels/png_io.hpp"
 #include "workloads/tvl1/sequences.hpp"
@@ -95,6 +96,7 @@ class Tvl1Workload final : public Workload {
     return config.param("n_warpings") * config.param("iterations") * pyramid;
   }
   std::unique_ptr<InputSet> load_inputs(const InputOptions& o) const override {
+    if (o.max_pixels > 0) set_default_image_limits({o.max_pixels});
     return std::make_unique<SequenceSet>(
         load_sequences(o.data_dir.empty() ? default_data_dir() : o.data_dir, o.items));
   }
@@ -104,6 +106,7 @@ class Tvl1Workload final : public Workload {
     return std::make_unique<FlowRunner>(solver_for(config), *set);
   }
   std::string run_on_files(const Config& config, const FileRun& run) const override {
+    if (run.max_pixels > 0) set_default_image_limits({run.max_pixels});
     if (run.inputs.size() != 2)
       throw std::invalid_argument("tvl1 needs two frames (I0.png I1.png), got " +
                                   std::to_string(run.inputs.size()) + " files");
