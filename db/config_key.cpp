@@ -110,6 +110,79 @@ ConfigRow parse_config_json(const std::string& text) {
   return c;
 }
 
+namespace {
+nlohmann::json metrics_to_json(const std::map<std::string, double>& metrics) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [name, value] : metrics)
+    j[name] = std::isfinite(value) ? nlohmann::json(value) : nlohmann::json();
+  return j;
+}
+std::map<std::string, double> metrics_from_json(const nlohmann::json& j) {
+  std::map<std::string, double> out;
+  for (const auto& [name, value] : j.items())
+    out[name] = value.is_null() ? std::nan("") : value.get<double>();
+  return out;
+}
+nlohmann::json optional_to_json(const std::optional<double>& v) {
+  return v && std::isfinite(*v) ? nlohmann::json(*v) : nlohmann::json();
+}
+std::optional<double> optional_from_json(const nlohmann::json& j) {
+  if (j.is_null()) return std::nullopt;
+  return j.get<double>();
+}
+}  // namespace
+
+std::string measurement_json(const MeasurementRow& m) {
+  nlohmann::json j;
+  j["run_id"] = m.run_id;
+  j["dataset"] = m.dataset;
+  j["time_ms_median"] = m.time_ms_median;
+  j["time_ms_min"] = m.time_ms_min;
+  j["time_ms_max"] = m.time_ms_max;
+  j["n_repeats"] = m.n_repeats;
+  j["ns_per_unit"] = m.ns_per_unit;
+  j["energy_mj"] = optional_to_json(m.energy_mj);
+  j["nj_per_unit"] = optional_to_json(m.nj_per_unit);
+  j["power_w"] = optional_to_json(m.power_w);
+  j["clock_mhz_observed"] =
+      m.clock_mhz_observed ? nlohmann::json(*m.clock_mhz_observed) : nlohmann::json();
+  j["metrics"] = metrics_to_json(m.metrics);
+  j["resources_json"] = m.resources_json;
+  nlohmann::json items = nlohmann::json::array();
+  for (const ItemResult& r : m.items)
+    items.push_back(
+        {{"item", r.item}, {"time_ms", r.time_ms}, {"metrics", metrics_to_json(r.metrics)}});
+  j["items"] = items;
+  return j.dump();
+}
+
+MeasurementRow parse_measurement_json(const std::string& text) {
+  MeasurementRow m;
+  try {
+    const nlohmann::json j = nlohmann::json::parse(text);
+    m.run_id = j.at("run_id").get<std::int64_t>();
+    m.dataset = j.at("dataset").get<std::string>();
+    m.time_ms_median = j.at("time_ms_median").get<double>();
+    m.time_ms_min = j.at("time_ms_min").get<double>();
+    m.time_ms_max = j.at("time_ms_max").get<double>();
+    m.n_repeats = j.at("n_repeats").get<int>();
+    m.ns_per_unit = j.at("ns_per_unit").get<double>();
+    m.energy_mj = optional_from_json(j.at("energy_mj"));
+    m.nj_per_unit = optional_from_json(j.at("nj_per_unit"));
+    m.power_w = optional_from_json(j.at("power_w"));
+    if (!j.at("clock_mhz_observed").is_null())
+      m.clock_mhz_observed = j.at("clock_mhz_observed").get<int>();
+    m.metrics = metrics_from_json(j.at("metrics"));
+    m.resources_json = j.at("resources_json").get<std::string>();
+    for (const auto& it : j.at("items"))
+      m.items.push_back({it.at("item").get<std::string>(), it.at("time_ms").get<double>(),
+                         metrics_from_json(it.at("metrics"))});
+  } catch (const nlohmann::json::exception& e) {
+    throw std::invalid_argument(std::string("measurement: ") + e.what());
+  }
+  return m;
+}
+
 double MeasurementRow::metric(const std::string& name) const {
   const auto it = metrics.find(name);
   return it == metrics.end() ? std::nan("") : it->second;

@@ -52,6 +52,13 @@ std::string config_json(const ConfigRow& config);
 /// the problem for malformed text or a missing field.
 ConfigRow parse_config_json(const std::string& text);
 
+struct MeasurementRow;
+/// A measurement as one JSON object (every field of MeasurementRow; NaN metrics as null),
+/// the wire format between `tune` and its measuring worker process.
+std::string measurement_json(const MeasurementRow& m);
+/// Inverse of measurement_json; throws std::invalid_argument for malformed text.
+MeasurementRow parse_measurement_json(const std::string& text);
+
 /// Result of one config on one item of the dataset (a sequence, a graph): time_ms per
 /// execution and the workload's metrics by name (NaN is stored as NULL).
 struct ItemResult {

@@ -2,6 +2,8 @@
 
 #include <iostream>
 
+#include "tuner/worker.hpp"
+
 namespace flowtune::cli {
 namespace {
 
@@ -41,6 +43,7 @@ int run(const std::vector<std::string>& args) {
       if (sub == "report") return run_report(rest);
       if (sub == "flow" || sub == "run") return run_flow(rest);
       if (sub == "params") return run_params(rest);
+      if (sub == "worker") return run_worker();  // internal: the tuner's measuring process
       if (sub == "search") return run_search(rest);
       if (sub.rfind("-", 0) != 0) throw UsageError("unknown sub-command '" + sub + "'\n" + kHelp);
     }

@@ -26,7 +26,7 @@ Config config_from_options(const SpaceArgs& args) {
   } else {
     c.variant = args.variants.front();
   }
-  const Variant* v = find_variant(c.variant);
+  const Variant* v = find_workload_variant(workload, c.variant);
   if (!v || v->workload() != workload.name())
     throw UsageError("unknown variant '" + c.variant + "' of workload '" + workload.name() + "'");
   c.precision = args.precisions.empty() ? v->precisions().front() : args.precisions.front();
@@ -79,7 +79,7 @@ int run_flow(const std::vector<std::string>& args) {
   const Config config = tuned.empty() ? config_from_options(space) : read_tuned_header(tuned);
   const Workload& workload = find_workload(config.workload);
   if (auto why = workload.check_params(config)) throw std::runtime_error(*why);
-  const Variant* variant = find_variant(config.variant);
+  const Variant* variant = find_workload_variant(workload, config.variant);
   if (!variant) throw std::runtime_error("variant '" + config.variant + "' is not in this build");
   if (auto reason = variant->invalid_reason(config)) throw std::runtime_error(*reason);
   std::cout << workload.run_on_files(config, run) << '\n';

@@ -69,7 +69,7 @@ int run_space(const std::vector<std::string>& args) {
   std::cout << '\n';
   std::size_t kept = 0, pruned = 0;
   for (const Config& c : configs) {
-    const Variant& variant = *find_variant(c.variant);
+    const Variant& variant = *find_workload_variant(find_workload(c.workload), c.variant);
     const std::optional<std::string> reason = prune_reason(board, variant, c);
     if (reason) {
       ++pruned;

@@ -13,6 +13,7 @@ int run_tune(const std::vector<std::string>& args) {
   TuneOptions o;
   SpaceArgs space;
   long long max_evals = 0;
+  bool in_process = false;
   std::string items;
   po::options_description desc("tune options");
   desc.add_options()("help,h", "this help")("board", po::value(&o.board)->default_value(o.board),
@@ -38,8 +39,12 @@ int run_tune(const std::vector<std::string>& args) {
       "(accuracy sweeps; no energy)")(
       "max-pixels", po::value(&o.inputs.max_pixels)->default_value(0),
       "largest input image read, width x height (0 = 64 Mpx); larger files are refused before "
-      "any allocation")("retry-failed", po::bool_switch(&o.retry_failed),
-                        "measure again the configs that failed in earlier runs")(
+      "any allocation")("in-process", po::bool_switch(&in_process),
+                        "measure in this process instead of a worker process (no fault isolation)")(
+      "config-timeout-s", po::value(&o.config_timeout_s)->default_value(o.config_timeout_s),
+      "a config measured longer than this fails as timeout (0 = no limit; worker only)")(
+      "retry-failed", po::bool_switch(&o.retry_failed),
+      "measure again the configs that failed in earlier runs")(
       "allow-clock-control", po::bool_switch(&o.allow_clock_control),
       "explore GPU clocks by setting them (needs privileges; never on shared machines)");
   add_space_options(desc, space);
@@ -52,6 +57,8 @@ int run_tune(const std::vector<std::string>& args) {
     throw UsageError("--min-rounds and --max-rounds must be >= 0");
   if (!(o.measure.min_window_ms >= 0) || !std::isfinite(o.measure.min_window_ms))
     throw UsageError("--min-window-ms must be a finite number >= 0");
+  o.isolate = !in_process;
+  if (!(o.config_timeout_s >= 0)) throw UsageError("--config-timeout-s must be >= 0");
   o.board = resolve_board(o.board);
   o.space = to_space_options(space);
   if (!items.empty()) {

@@ -104,7 +104,7 @@ ParamSearchResult search_parameters(const ParamSearchOptions& o, std::ostream& l
   Config base;
   bool found = false;
   for (const Config& c : enumerate_space(board, o.space)) {
-    if (prune_reason(board, *find_variant(c.variant), c)) continue;
+    if (prune_reason(board, *find_workload_variant(workload, c.variant), c)) continue;
     base = c;
     found = true;
     break;

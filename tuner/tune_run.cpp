@@ -19,6 +19,7 @@
 #include "tuner/environment.hpp"
 #include "tuner/progress.hpp"
 #include "tuner/strategy.hpp"
+#include "tuner/worker.hpp"
 
 namespace flowtune {
 namespace {
@@ -223,6 +224,7 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
       make_strategy(options.strategy, options.max_evals, options.seed)->order(space.size());
   Progress progress(order.size(), log);
   StopSignals signals;
+  WorkerProcess worker;
   try {
     for (std::size_t idx : order) {
       if (g_stop_requested) {
@@ -240,11 +242,44 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
         progress.step(config.label() + " " + config.params_text(), false);
         continue;
       }
-      const Variant* variant = find_variant(config.variant);
+      const Variant* variant = find_workload_variant(workload, config.variant);
       if (const std::optional<std::string> reason = prune_reason(board, *variant, config)) {
         repo.record_pruned(summary.run_id, row, *reason);
         ++summary.n_pruned;
         progress.step("pruned: " + *reason, true);
+        continue;
+      }
+      if (options.isolate) {
+        ClockGuard clock_guard(board, config.clock_mhz, options.allow_clock_control);
+        const WorkerResult r =
+            worker.measure({board.name, row, options.inputs, measure}, options.config_timeout_s,
+                           [] { return g_stop_requested.load(); });
+        if (r.cancelled) {
+          summary.interrupted = true;
+          break;
+        }
+        if (!r.ok) {
+          repo.record_failure(summary.run_id, row, summary.dataset, r.failure_class, r.message);
+          ++summary.n_failed;
+          progress.step(config.label() + " failed (" + r.failure_class + "): " + r.message, true);
+          continue;
+        }
+        db::MeasurementRow m = r.measurement;
+        m.run_id = summary.run_id;
+        m.clock_mhz_observed = observed_gpu_clock_mhz(board);
+        if (board.target == "cuda")
+          m.resources_json = resources_json(variant->resources(config, board.arch()));
+        if (repo.is_measured(board.name, row.key, summary.dataset)) {
+          ++summary.n_resumed;
+          progress.step(config.label() + " measured meanwhile by another process", true);
+          continue;
+        }
+        repo.record_measurement(row, m);
+        ++summary.n_measured;
+        std::ostringstream label;
+        label << config.label() << " " << config.params_text() << ": " << m.time_ms_median << " ms";
+        for (const auto& [name, value] : m.metrics) label << ", " << name << " " << value;
+        progress.step(label.str(), true);
         continue;
       }
       std::string stage = "compile";

@@ -23,6 +23,8 @@ struct TuneOptions {
   MeasureOptions measure;
   bool allow_clock_control = false;  ///< set GPU clocks (needs privileges); else observe them
   bool retry_failed = false;         ///< re-measure configs that failed permanently before
+  bool isolate = true;               ///< measure in a worker process (tuner/worker.hpp)
+  double config_timeout_s = 0;       ///< isolate: longer than this fails as timeout (0 = no limit)
   std::string command;               ///< the command line, recorded with the run
 };
 

@@ -7,9 +7,28 @@
 
 namespace flowtune {
 
-const std::vector<const Workload*>& all_workloads() {
-  static const std::vector<const Workload*> workloads = {&tvl1_workload(), &apsp_workload()};
+namespace {
+std::vector<const Workload*>& registry() {
+  static std::vector<const Workload*> workloads = {&tvl1_workload(), &apsp_workload()};
   return workloads;
+}
+}  // namespace
+
+const std::vector<const Workload*>& all_workloads() {
+  return registry();
+}
+
+bool register_workload(const Workload& workload) {
+  for (const Workload* w : registry())
+    if (w->name() == workload.name()) return false;
+  registry().push_back(&workload);
+  return true;
+}
+
+const Variant* find_workload_variant(const Workload& workload, const std::string& name) {
+  for (const Variant* v : workload.variants())
+    if (v->name() == name) return v;
+  return nullptr;
 }
 
 const Workload& find_workload(const std::string& name) {

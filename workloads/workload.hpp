@@ -147,6 +147,12 @@ inline constexpr const char* kDefaultWorkload = "tvl1";
 
 /// Every workload compiled into this binary, in a stable order.
 const std::vector<const Workload*>& all_workloads();
+/// Adds a workload built into this binary only (e.g. a test workload linked into a test
+/// build of `tune`); call it from a static initialiser. Returns false (and adds nothing)
+/// when a workload of that name exists.
+bool register_workload(const Workload& workload);
+/// The variant `name` of workload, or nullptr.
+const Variant* find_workload_variant(const Workload& workload, const std::string& name);
 /// The workload called name; throws std::invalid_argument listing the valid names.
 const Workload& find_workload(const std::string& name);
 

@@ -1,0 +1,240 @@
+#include "tuner/worker.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "boards/board.hpp"
+#include "boards/energy_sensor.hpp"
+#include "kernels/cancellation.hpp"
+#include "tuner/tune_run.hpp"
+
+namespace flowtune {
+namespace {
+
+extern "C" void on_worker_signal(int) {
+  cancellation_requested().store(true);
+}
+
+nlohmann::json inputs_json(const InputOptions& o) {
+  return {{"data_dir", o.data_dir}, {"items", o.items}, {"max_pixels", o.max_pixels}};
+}
+
+nlohmann::json request_json(const WorkerRequest& r) {
+  return {{"board", r.board},
+          {"config", nlohmann::json::parse(db::config_json(r.config))},
+          {"inputs", inputs_json(r.inputs)},
+          {"measure",
+           {{"warmup_rounds", r.measure.warmup_rounds},
+            {"min_rounds", r.measure.min_rounds},
+            {"max_rounds", r.measure.max_rounds},
+            {"min_window_ms", r.measure.min_window_ms}}}};
+}
+
+std::string signal_text(int sig) {
+  const char* name = strsignal(sig);
+  return "signal " + std::to_string(sig) + " (" + (name ? name : "?") + ")";
+}
+
+}  // namespace
+
+int run_worker() {
+  cancellation_requested().store(false);
+  std::signal(SIGINT, on_worker_signal);
+  std::signal(SIGTERM, on_worker_signal);
+  std::map<std::string, std::unique_ptr<InputSet>> input_sets;  // by workload + inputs JSON
+  std::unique_ptr<EnergySensor> sensor;
+  std::string sensor_board;
+  for (std::string line; std::getline(std::cin, line);) {
+    nlohmann::json answer;
+    bool failed = false;
+    std::string stage = "environment";
+    try {
+      const nlohmann::json req = nlohmann::json::parse(line);
+      const db::ConfigRow row = db::parse_config_json(req.at("config").dump());
+      Config config;
+      config.workload = row.workload;
+      config.variant = row.variant;
+      config.precision = row.precision;
+      config.tunables = row.tunables;
+      config.clock_mhz = row.clock_mhz;
+      config.params = row.params;
+      const Workload& workload = find_workload(config.workload);
+      InputOptions inputs;
+      inputs.data_dir = req.at("inputs").at("data_dir").get<std::string>();
+      inputs.items = req.at("inputs").at("items").get<std::vector<std::string>>();
+      inputs.max_pixels = req.at("inputs").at("max_pixels").get<std::size_t>();
+      const std::string key = workload.name() + " " + req.at("inputs").dump();
+      if (!input_sets.count(key)) input_sets[key] = workload.load_inputs(inputs);
+      MeasureOptions measure;
+      const nlohmann::json& m = req.at("measure");
+      measure.warmup_rounds = m.at("warmup_rounds").get<int>();
+      measure.min_rounds = m.at("min_rounds").get<int>();
+      measure.max_rounds = m.at("max_rounds").get<int>();
+      measure.min_window_ms = m.at("min_window_ms").get<double>();
+      const std::string board = req.at("board").get<std::string>();
+      if (board != sensor_board) {
+        sensor = make_energy_sensor(load_board(board));
+        sensor_board = board;
+      }
+      stage = "compile";
+      const std::unique_ptr<Runner> runner = workload.make_runner(config, *input_sets[key]);
+      stage = "run";
+      const db::MeasurementRow row_out =
+          measure_runner(*runner, *input_sets[key], sensor.get(), measure);
+      answer = {{"ok", nlohmann::json::parse(db::measurement_json(row_out))}};
+    } catch (const Cancelled&) {
+      answer = {{"cancelled", true}};
+      failed = true;
+    } catch (const std::exception& e) {
+      answer = {{"error", e.what()},
+                {"class", stage == "compile" ? std::string("compile") : classify_failure(e)}};
+      failed = true;
+    }
+    std::cout << answer.dump() << std::endl;
+    if (failed) return 3;  // a fault may leave the CUDA context unusable: start afresh
+  }
+  return 0;
+}
+
+WorkerProcess::~WorkerProcess() {
+  if (pid_ > 0) stop(SIGTERM);
+}
+
+void WorkerProcess::start() {
+  int in[2], out[2];
+  if (pipe(in) != 0 || pipe(out) != 0)
+    throw std::runtime_error(std::string("cannot create the worker's pipes: ") +
+                             std::strerror(errno));
+  const pid_t parent = getpid();
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0)
+    throw std::runtime_error(std::string("cannot fork a worker: ") + std::strerror(errno));
+  if (pid == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(1);
+    dup2(in[0], STDIN_FILENO);
+    dup2(out[1], STDOUT_FILENO);
+    close(in[0]);
+    close(in[1]);
+    close(out[0]);
+    close(out[1]);
+    char self[] = "/proc/self/exe";
+    char worker[] = "worker";
+    char* argv[] = {self, worker, nullptr};
+    execv(self, argv);
+    _exit(127);
+  }
+  close(in[0]);
+  close(out[1]);
+  fcntl(in[1], F_SETFD, FD_CLOEXEC);
+  fcntl(out[0], F_SETFD, FD_CLOEXEC);
+  pid_ = pid;
+  to_worker_ = in[1];
+  from_worker_ = out[0];
+  pending_.clear();
+}
+
+void WorkerProcess::stop(int sig) {
+  if (pid_ <= 0) return;
+  kill(pid_, sig);
+  int status = 0;
+  for (int i = 0; i < 50 && waitpid(pid_, &status, WNOHANG) == 0; ++i) usleep(20000);
+  if (waitpid(pid_, &status, WNOHANG) == 0) {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, &status, 0);
+  }
+  close(to_worker_);
+  close(from_worker_);
+  pid_ = 0;
+  to_worker_ = from_worker_ = -1;
+}
+
+WorkerResult WorkerProcess::measure(const WorkerRequest& request, double timeout_s,
+                                    bool (*stop_requested)()) {
+  if (pid_ <= 0) start();
+  WorkerResult result;
+  const std::string line = request_json(request).dump() + "\n";
+  std::signal(SIGPIPE, SIG_IGN);
+  if (write(to_worker_, line.data(), line.size()) != static_cast<ssize_t>(line.size())) {
+    stop(SIGKILL);
+    result.failure_class = "environment";
+    result.message = "cannot send the request to the worker";
+    return result;
+  }
+  using clock = std::chrono::steady_clock;
+  const auto start_time = clock::now();
+  for (;;) {
+    const auto nl = pending_.find('\n');
+    if (nl != std::string::npos) {
+      const std::string text = pending_.substr(0, nl);
+      pending_.erase(0, nl + 1);
+      if (text.empty() || text.front() != '{') {  // a library printed to stdout: pass it on
+        std::cerr << "worker: " << text << '\n';
+        continue;
+      }
+      const nlohmann::json answer = nlohmann::json::parse(text);
+      if (answer.contains("ok")) {
+        result.ok = true;
+        result.measurement = db::parse_measurement_json(answer.at("ok").dump());
+        return result;
+      }
+      stop(SIGTERM);  // the worker exits after a failure; reap it
+      if (answer.contains("cancelled")) {
+        result.cancelled = true;
+        return result;
+      }
+      result.failure_class = answer.at("class").get<std::string>();
+      result.message = answer.at("error").get<std::string>();
+      return result;
+    }
+    if (stop_requested && stop_requested()) {
+      stop(SIGTERM);
+      result.cancelled = true;
+      return result;
+    }
+    const double elapsed = std::chrono::duration<double>(clock::now() - start_time).count();
+    if (timeout_s > 0 && elapsed > timeout_s) {
+      stop(SIGKILL);
+      result.failure_class = "timeout";
+      result.message = "no result after " + std::to_string(int(timeout_s)) +
+                       " s (--config-timeout-s); the worker was killed";
+      return result;
+    }
+    pollfd p{from_worker_, POLLIN, 0};
+    if (poll(&p, 1, 100) <= 0) continue;
+    char buf[65536];
+    const ssize_t n = read(from_worker_, buf, sizeof buf);
+    if (n > 0) {
+      pending_.append(buf, std::size_t(n));
+      continue;
+    }
+    // EOF: the worker died (crash, abort, killed).
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    close(to_worker_);
+    close(from_worker_);
+    pid_ = 0;
+    to_worker_ = from_worker_ = -1;
+    result.failure_class = "runtime";
+    result.message = WIFSIGNALED(status)
+                         ? "worker died: " + signal_text(WTERMSIG(status))
+                         : "worker exited with " + std::to_string(WEXITSTATUS(status));
+    return result;
+  }
+}
+
+}  // namespace flowtune

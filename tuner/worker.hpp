@@ -1,0 +1,64 @@
+// Fault isolation: configs are measured in a worker process (`tune worker`), so a kernel
+// that faults (illegal address, a sticky CUDA error), crashes (SIGSEGV) or hangs costs that
+// config only: the tuner records the failure, starts a fresh worker and goes on.
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+
+#include "db/repository.hpp"
+#include "tuner/measure.hpp"
+
+namespace flowtune {
+
+/// What the tuner asks a worker to measure: one config on one input set.
+struct WorkerRequest {
+  std::string board;     ///< board profile (the worker opens its energy sensor)
+  db::ConfigRow config;  ///< key/label not needed
+  InputOptions inputs;
+  MeasureOptions measure;
+};
+
+/// The outcome of one request. ok: measurement holds the row (run_id 0). Otherwise
+/// failure_class is "compile", "runtime", "accuracy", "timeout" or "environment" and message
+/// says what happened (e.g. "worker died: signal 11 (Segmentation fault)"); cancelled: a
+/// SIGINT/SIGTERM stopped it (not a failure).
+struct WorkerResult {
+  bool ok = false, cancelled = false;
+  db::MeasurementRow measurement;
+  std::string failure_class, message;
+};
+
+/// The worker's loop (`tune worker`): reads one JSON request per line from stdin, answers
+/// one JSON line on stdout; keeps loaded input sets between requests. After a failed
+/// request it exits with 3 (a CUDA context may be unusable after a fault), after EOF with 0.
+int run_worker();
+
+/// A worker process of the current executable, started on first use and restarted after
+/// it died, hung or failed. It dies with its parent (PR_SET_PDEATHSIG). Not thread-safe.
+class WorkerProcess {
+ public:
+  WorkerProcess() = default;
+  ~WorkerProcess();
+  WorkerProcess(const WorkerProcess&) = delete;
+  WorkerProcess& operator=(const WorkerProcess&) = delete;
+
+  /// Sends request and waits at most timeout_s seconds (<= 0: no limit) for the answer,
+  /// polling stop_requested() every 100 ms (then the worker gets SIGTERM and the result is
+  /// `cancelled`). A worker that dies or times out is killed, reaped and described in the
+  /// result; the next call starts a new one. Throws std::runtime_error when no worker can be
+  /// started (fork/exec failed).
+  WorkerResult measure(const WorkerRequest& request, double timeout_s, bool (*stop_requested)());
+  /// Pid of the running worker, or 0.
+  pid_t pid() const { return pid_; }
+
+ private:
+  void start();
+  void stop(int signal);
+  pid_t pid_ = 0;
+  int to_worker_ = -1, from_worker_ = -1;
+  std::string pending_;  ///< bytes read past the last answer line
+};
+
+}  // namespace flowtune
