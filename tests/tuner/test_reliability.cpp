@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -199,6 +200,53 @@ TEST(CommandLine, PercentTokensEndWithAUsageErrorInsteadOfHanging) {
     ASSERT_TRUE(WIFEXITED(rc));
     EXPECT_EQ(WEXITSTATUS(rc), 2) << arg << (WEXITSTATUS(rc) == 124 ? " hung" : "");
   }
+}
+
+}  // namespace
+}  // namespace flowtune
+
+namespace flowtune {
+namespace {
+
+// A full disk (ulimit -f: writes beyond 300 KiB fail with EFBIG) stops the run with an
+// error naming the DB; nothing is recorded as failed or pruned, and the resumed run measures
+// exactly the configs that were missing (the old code lost one: measured 7 of 8).
+TEST(DiskFull, TheRunStopsAndTheResumeMeasuresEveryConfigOnce) {
+  const fs::path dir = fs::temp_directory_path() / ("flowtune_full_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string db = (dir / "d.db").string();
+  const std::string args = " --db " + db + " --data " + std::string(FLOWTUNE_TEST_REPO_DATA) +
+                           "/middlebury --board host --variant kokkos_global --tunable "
+                           "tile_x=16,32,64,128 --tunable tile_y=4 --param iterations=1,2 --param "
+                           "n_scales=1 --param n_warpings=1 --no-default-dimensions --sequences "
+                           "RubberWhale --min-rounds 1 --min-window-ms 0 > " +
+                           (dir / "log.txt").string() + " 2>&1";
+  const int full = std::system(("bash -c \"ulimit -f 300; trap '' XFSZ; exec " +
+                                std::string(FLOWTUNE_TUNE_EXE) + args + "\"")
+                                   .c_str());
+  ASSERT_TRUE(WIFEXITED(full));
+  ASSERT_NE(WEXITSTATUS(full), 0) << "the 300 KiB limit did not bite (page size?)";
+  std::size_t before = 0;
+  {
+    db::Repository repo(db);
+    before = repo.measured("host").size();
+    EXPECT_LT(before, 8u);
+    EXPECT_TRUE(repo.failures("host").empty()) << "a full disk is not the config's failure";
+    EXPECT_TRUE(repo.pruned("host").empty());
+    EXPECT_EQ(repo.runs()[0].status, "failed");
+  }
+  const int resumed = std::system((std::string(FLOWTUNE_TUNE_EXE) + args).c_str());
+  ASSERT_TRUE(WIFEXITED(resumed));
+  EXPECT_EQ(WEXITSTATUS(resumed), 0);
+  db::Repository repo(db);
+  std::set<std::string> keys;
+  for (const auto& mc : repo.measured("host")) keys.insert(mc.config.key);
+  EXPECT_EQ(repo.measured("host").size(), 8u);
+  EXPECT_EQ(keys.size(), 8u);
+  std::printf("disk full after %zu of 8 configs; the resume measured the other %zu\n", before,
+              8 - before);
+  fs::remove_all(dir);
 }
 
 }  // namespace
