@@ -58,22 +58,6 @@ class Evaluator {
   std::string metric_;
 };
 
-std::vector<ParamValues> product(
-    const std::vector<std::pair<std::string, std::vector<double>>>& dims) {
-  std::vector<ParamValues> out{ParamValues{}};
-  for (const auto& [name, values] : dims) {
-    std::vector<ParamValues> next;
-    for (const ParamValues& p : out)
-      for (double v : values) {
-        ParamValues q = p;
-        q[name] = v;
-        next.push_back(std::move(q));
-      }
-    out = std::move(next);
-  }
-  return out;
-}
-
 }  // namespace
 
 ParamSearchResult search_parameters(const ParamSearchOptions& o, std::ostream& log) {
@@ -148,20 +132,19 @@ ParamSearchResult search_parameters(const ParamSearchOptions& o, std::ostream& l
         ->values;
   };
   try {
-    std::vector<std::pair<std::string, std::vector<double>>> grid;
-    for (const SearchDimension& d : o.dimensions) grid.emplace_back(d.name, d.grid);
-    visit(product(grid));
+    ParamDimensions grid;
+    for (const SearchDimension& d : o.dimensions) grid[d.name] = d.grid;
+    visit(parameter_points(grid));
     for (int round = 0; round < o.refinements; ++round) {
       const ParamValues best = best_cell();
-      std::vector<std::pair<std::string, std::vector<double>>> local;
+      ParamDimensions local;
       for (std::size_t k = 0; k < o.dimensions.size(); ++k) {
         const std::string& name = o.dimensions[k].name;
-        local.emplace_back(name,
-                           refine_around(best.at(name), ratio[k], *workload.find_param(name)));
+        local[name] = refine_around(best.at(name), ratio[k], *workload.find_param(name));
         ratio[k] = std::sqrt(ratio[k]);
       }
       log << "refinement " << round + 1 << " around " << config_of(best).params_text() << '\n';
-      visit(product(local));
+      visit(parameter_points(local));
     }
     const ParamValues best = best_cell();
     r.best = config_of(best);

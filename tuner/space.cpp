@@ -50,8 +50,9 @@ void expand_tunables(const std::vector<TunableDomain>& domains, std::size_t i, C
   }
 }
 
-// Every combination of the parameter dimensions, in name order (the last name varies fastest).
-std::vector<ParamValues> expand_params(const ParamDimensions& dims) {
+}  // namespace
+
+std::vector<ParamValues> parameter_points(const ParamDimensions& dims) {
   std::vector<ParamValues> out{ParamValues{}};
   for (const auto& [name, values] : dims) {
     std::vector<ParamValues> next;
@@ -65,8 +66,6 @@ std::vector<ParamValues> expand_params(const ParamDimensions& dims) {
   }
   return out;
 }
-
-}  // namespace
 
 ParamDimensions parameter_dimensions(const Workload& workload, const Board& board,
                                      const SpaceOptions& options) {
@@ -106,7 +105,7 @@ std::vector<Config> enumerate_space(const Board& board, const SpaceOptions& opti
   std::vector<std::string> unused_overrides;
   for (const auto& kv : options.tunable_values) unused_overrides.push_back(kv.first);
   const std::vector<ParamValues> param_points =
-      expand_params(parameter_dimensions(workload, board, options));
+      parameter_points(parameter_dimensions(workload, board, options));
 
   for (const Variant* variant : selected_variants(workload, board, options)) {
     std::vector<std::string> precisions = variant->precisions();

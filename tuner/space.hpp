@@ -30,6 +30,10 @@ struct SpaceOptions {
 ParamDimensions parameter_dimensions(const Workload& workload, const Board& board,
                                      const SpaceOptions& options);
 
+/// Every combination of the dimensions' values, in name order (the last name varies
+/// fastest); one empty point for no dimension.
+std::vector<ParamValues> parameter_points(const ParamDimensions& dims);
+
 /// Enumerates variant x precision x parameters x clock x tunables for board, in a stable
 /// order (variants as registered, parameters and tunables in name order). Only the
 /// workload's variants whose target matches the board's ("cpu" for host boards, "cuda" for

@@ -72,11 +72,7 @@ double calibrated_ms_per_cost(const Workload& workload,
   std::vector<double> rates;
   for (const db::MeasuredConfig& mc : measured) {
     if (mc.config.workload != workload.name()) continue;
-    Config c;
-    c.workload = mc.config.workload;
-    c.variant = mc.config.variant;
-    c.params = mc.config.params;
-    const double cost = workload.relative_cost(c);
+    const double cost = workload.relative_cost(to_config(mc.config));
     if (!(cost > 0) || !(mc.measurement.ns_per_unit > 0)) continue;
     rates.push_back(mc.measurement.ns_per_unit * 1e-6 / cost);
   }
@@ -111,6 +107,17 @@ db::ConfigRow to_config_row(const std::string& board, const Config& config) {
   row.params = config.params;
   row.key = db::config_key(row);
   return row;
+}
+
+Config to_config(const db::ConfigRow& row) {
+  Config c;
+  c.workload = row.workload;
+  c.variant = row.variant;
+  c.precision = row.precision;
+  c.tunables = row.tunables;
+  c.clock_mhz = row.clock_mhz;
+  c.params = row.params;
+  return c;
 }
 
 db::WorkloadRow to_workload_row(const Workload& workload) {

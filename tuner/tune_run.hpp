@@ -41,6 +41,9 @@ struct TuneSummary {
 /// Converts a config to its DB row for board, with its key (db::config_key).
 db::ConfigRow to_config_row(const std::string& board, const Config& config);
 
+/// The inverse: the Config of a stored row (board, key and label dropped).
+Config to_config(const db::ConfigRow& row);
+
 /// The DB's description of a workload (work unit, front objectives, metric specs).
 db::WorkloadRow to_workload_row(const Workload& workload);
 

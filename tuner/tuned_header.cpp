@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "db/repository.hpp"
+#include "tuner/tune_run.hpp"
 
 namespace flowtune {
 
@@ -19,14 +20,7 @@ Config read_tuned_header(const std::string& path) {
     } catch (const std::invalid_argument& e) {
       throw std::runtime_error(path + ": malformed flowtune-config line (" + e.what() + ")");
     }
-    Config c;
-    c.workload = row.workload;
-    c.variant = row.variant;
-    c.precision = row.precision;
-    c.tunables = row.tunables;
-    c.clock_mhz = row.clock_mhz;
-    c.params = row.params;
-    return c;
+    return to_config(row);
   }
   throw std::runtime_error(path +
                            ": not a flowtune tuned header (no '// flowtune-config:' line; "

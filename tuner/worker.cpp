@@ -63,14 +63,7 @@ int run_worker() {
     std::string stage = "environment";
     try {
       const nlohmann::json req = nlohmann::json::parse(line);
-      const db::ConfigRow row = db::parse_config_json(req.at("config").dump());
-      Config config;
-      config.workload = row.workload;
-      config.variant = row.variant;
-      config.precision = row.precision;
-      config.tunables = row.tunables;
-      config.clock_mhz = row.clock_mhz;
-      config.params = row.params;
+      const Config config = to_config(db::parse_config_json(req.at("config").dump()));
       const Workload& workload = find_workload(config.workload);
       InputOptions inputs;
       inputs.data_dir = req.at("inputs").at("data_dir").get<std::string>();
