@@ -116,6 +116,27 @@ TEST_F(CliErrors, ParametersAreCheckedAgainstTheWorkloadSchema) {
   EXPECT_NE(r.output.find("tvl1"), std::string::npos) << r.output;
 }
 
+TEST_F(CliErrors, OutOfRangeOptionsAreUsageErrorsWithTheValidRange) {
+  const std::string db = " --db " + path("o.db");
+  for (const auto& [args, expect] : std::vector<std::pair<std::string, std::string>>{
+           {"--precision f64", "offered by none of the selected variants (f32"},
+           {"--max-evals -3", "--max-evals must be >= 0"},
+           {"--min-window-ms -5", "--min-window-ms must be a finite number >= 0"},
+           {"--min-window-ms nan", "--min-window-ms must be a finite number >= 0"},
+           {"--param tau=nan", "tau=nan is not a finite number"},
+           {"--param tau=0", "tau=0 outside (0, 0.25]"},
+           {"--param theta=0", "theta=0 outside (0, 10]"},
+           {"--param lambda=-1", "lambda=-1 outside (0, 10]"},
+           {"--param epsilon=-1", "epsilon=-1 outside [0, 1]"},
+           {"--param iterations=2000000000", "iterations=2000000000 outside [1, 10000]"},
+           {"--config-timeout-s -1", "--config-timeout-s must be >= 0"}}) {
+    const Result r = run_tune(args + db);
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.output;
+    EXPECT_NE(r.output.find(expect), std::string::npos) << args << ": " << r.output;
+  }
+  EXPECT_FALSE(fs::exists(path("o.db"))) << "nothing is created for a bad command line";
+}
+
 TEST_F(CliErrors, ParamsPrintsTheSchemaAndSpaceItsDimensions) {
   Result r = run_tune("params --workload tvl1 --markdown");
   ASSERT_EQ(r.exit_code, 0) << r.output;
