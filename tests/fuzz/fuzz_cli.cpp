@@ -1,0 +1,62 @@
+// Fuzz harness: the command-line parser of `tune` (tuner/cli_parse.cpp: Boost
+// program_options with the space options, --param lists and ranges, integer lists). The input
+// is split at newlines into arguments. Every outcome must be a parsed command or a UsageError;
+// a hang (Boost 1.74 formats some errors in a loop that never ends) is caught by libFuzzer's
+// -timeout, a crash or sanitizer report is a finding.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tuner/cli.hpp"
+#include "tuner/cli_options.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  namespace cli = flowtune::cli;
+  std::vector<std::string> args(1);
+  for (std::size_t i = 0; i < size && args.size() <= 64; ++i) {
+    const char c = static_cast<char>(data[i]);
+    if (c == '\n') {
+      args.emplace_back();
+    } else if (args.back().size() < 256) {
+      args.back() += c;
+    }
+  }
+  cli::SpaceArgs space;
+  std::string board, db;
+  int rounds = 0;
+  double window = 0;
+  long long evals = 0;
+  bool flag = false;
+  std::vector<std::string> inputs;
+  cli::po::options_description desc("fuzz");
+  desc.add_options()("help,h", "help")("board", cli::po::value(&board), "board")(
+      "db", cli::po::value(&db), "db")("min-rounds", cli::po::value(&rounds), "rounds")(
+      "min-window-ms", cli::po::value(&window), "window")(
+      "max-evals", cli::po::value(&evals), "evals")("in-process", cli::po::bool_switch(&flag),
+                                                    "flag")(
+      "inputs", cli::po::value(&inputs)->composing(), "positional");
+  cli::add_space_options(desc, space);
+  cli::po::positional_options_description pos;
+  pos.add("inputs", -1);
+  cli::po::variables_map vm;
+  try {
+    (void)cli::parse(args, desc, pos, vm, "tune [options]");
+  } catch (const cli::UsageError&) {
+    return 0;
+  }
+  for (const std::string& p : space.params) {
+    const auto eq = p.find('=');
+    try {
+      (void)cli::parse_param_values(p.substr(0, eq), eq == std::string::npos ? p : p.substr(eq + 1),
+                                    p.size() % 2 == 0);
+    } catch (const cli::UsageError&) {
+    }
+  }
+  for (const std::string& t : space.tunables) {
+    try {
+      (void)cli::parse_int_list("tunable", t);
+    } catch (const cli::UsageError&) {
+    }
+  }
+  return 0;
+}
