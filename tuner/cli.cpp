@@ -19,6 +19,8 @@ constexpr const char* kHelp =
     "  tune space --board B              the space with the reason for every pruned config\n"
     "  tune search --search NAME=LO:HI:log:N --metric METRIC --train A,B --test C,D\n"
     "                                    grid + refinement search of real parameters, held out\n"
+    "  tune replay --db recorded.db --strategy S --seeds 20 --budget 10%\n"
+    "                                    replay strategies on a recorded run (no GPU)\n"
     "  tune export --board B --objective time|energy|METRIC -o tuned.h\n"
     "  tune report --board B -o DIR      Pareto report (CSV, Markdown, SVG) from the DB\n"
     "  tune run|flow [--tuned H] I0.png I1.png -o flow.flo [--viz flow.png] [--gt flow10.flo]\n"
@@ -45,6 +47,7 @@ int run(const std::vector<std::string>& args) {
       if (sub == "params") return run_params(rest);
       if (sub == "worker") return run_worker();  // internal: the tuner's measuring process
       if (sub == "search") return run_search(rest);
+      if (sub == "replay") return run_replay(rest);
       if (sub.rfind("-", 0) != 0) throw UsageError("unknown sub-command '" + sub + "'\n" + kHelp);
     }
     return run_tune(args);

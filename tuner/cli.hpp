@@ -8,8 +8,8 @@
 namespace flowtune::cli {
 
 /// Entry point: args without the program name. Sub-commands: (none) tune, boards, space,
-/// params, search, export, report, run (alias flow); `tune help` lists them. Errors are printed as
-/// "tune: <message>" to stderr and give exit code 1 (2 for a usage error).
+/// params, search, replay, export, report, run (alias flow); `tune help` lists them. Errors are
+/// printed as "tune: <message>" to stderr and give exit code 1 (2 for a usage error).
 int run(const std::vector<std::string>& args);
 
 int run_tune(const std::vector<std::string>& args);
@@ -20,6 +20,7 @@ int run_report(const std::vector<std::string>& args);
 int run_flow(const std::vector<std::string>& args);
 int run_params(const std::vector<std::string>& args);
 int run_search(const std::vector<std::string>& args);
+int run_replay(const std::vector<std::string>& args);
 
 /// Thrown for a bad command line (exit code 2).
 struct UsageError : std::runtime_error {

@@ -39,6 +39,16 @@ std::vector<int> parse_int_list(const std::string& option, const std::string& te
 std::vector<double> parse_param_values(const std::string& name, const std::string& text,
                                        bool integer);
 
+/// An evaluation budget: a count, or a fraction of the space's unpruned points.
+struct Budget {
+  std::size_t evaluations = 0;
+  double fraction = 0;  ///< > 0 when given as a percentage
+};
+
+/// "10%" -> fraction 0.1, "250" -> 250 evaluations; throws UsageError naming the option for
+/// anything else (0, negative, over 100%, trailing text).
+Budget parse_budget(const std::string& option, const std::string& text);
+
 /// Parses args against desc (positional: pos may be empty); throws UsageError on unknown
 /// options, and returns true when --help was given (help text printed to stdout).
 bool parse(const std::vector<std::string>& args, const po::options_description& desc,

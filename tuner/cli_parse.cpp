@@ -133,4 +133,24 @@ bool parse(const std::vector<std::string>& args, const po::options_description& 
   return false;
 }
 
+Budget parse_budget(const std::string& option, const std::string& text) {
+  Budget b;
+  try {
+    std::size_t used = 0;
+    if (!text.empty() && text.back() == '%') {
+      const double pct = std::stod(text.substr(0, text.size() - 1), &used);
+      if (used + 1 != text.size() || !(pct > 0) || pct > 100) throw std::invalid_argument(text);
+      b.fraction = pct / 100.0;
+      return b;
+    }
+    const long long v = std::stoll(text, &used);
+    if (used != text.size() || v < 1) throw std::invalid_argument(text);
+    b.evaluations = std::size_t(v);
+    return b;
+  } catch (const std::exception&) {
+    throw UsageError(option + ": '" + text + "' is neither a percentage of the space (10%) nor " +
+                     "a number of evaluations >= 1");
+  }
+}
+
 }  // namespace flowtune::cli

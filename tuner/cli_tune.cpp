@@ -1,3 +1,4 @@
+#include <boost/algorithm/string.hpp>
 #include <cmath>
 #include <iostream>
 #include <sstream>
@@ -5,16 +6,26 @@
 #include "reports/pareto_table.hpp"
 #include "tuner/cli.hpp"
 #include "tuner/cli_options.hpp"
+#include "tuner/strategy.hpp"
 #include "tuner/tune_run.hpp"
 
 namespace flowtune::cli {
+namespace {
+
+std::string strategy_help() {
+  std::string names;
+  for (const std::string& n : strategy_names()) names += (names.empty() ? "" : " | ") + n;
+  return names;
+}
+
+}  // namespace
 
 int run_tune(const std::vector<std::string>& args) {
   TuneOptions o;
   SpaceArgs space;
   long long max_evals = 0;
   bool in_process = false;
-  std::string items;
+  std::string items, budget_text, objectives_text;
   po::options_description desc("tune options");
   desc.add_options()("help,h", "this help")("board", po::value(&o.board)->default_value(o.board),
                                             "board profile name, a .toml path, or auto")(
@@ -26,14 +37,26 @@ int run_tune(const std::vector<std::string>& args) {
                                  "comma-separated input items (optical flow: sequence names; "
                                  "graphs: icosphere:3,random:1024)")("items", po::value(&items),
                                                                      "same as --sequences")(
-      "strategy", po::value(&o.strategy)->default_value(o.strategy), "brute_force | random_sample")(
+      "strategy", po::value(&o.strategy)->default_value(o.strategy), strategy_help().c_str())(
       "max-evals", po::value(&max_evals)->default_value(0),
-      "random_sample: configs to measure (0 = all)")("seed", po::value(&o.seed)->default_value(1),
-                                                     "random seed of the strategy")(
+      "evaluations (measured + failed configs; 0 = the whole space)")(
+      "budget", po::value(&budget_text),
+      "evaluations as N or P% of the unpruned space (instead of --max-evals)")(
+      "seed", po::value(&o.seed)->default_value(1), "random seed of the strategy")(
+      "objectives", po::value(&objectives_text),
+      "comma-separated figures to minimise (first: single-objective strategies); default "
+      "time_ms and the workload's front objectives; add energy_mj to measure energy")(
+      "ci", po::value(&o.measure.ci_fraction)->default_value(o.measure.ci_fraction),
+      "repeat until the 95% CI of the median is within this fraction (0 = off)")(
+      "max-window-ms", po::value(&o.measure.max_window_ms)->default_value(o.measure.max_window_ms),
+      "the CI rule stops repeating after this window per item")(
+      "build-threads", po::value(&o.build_threads)->default_value(o.build_threads),
+      "threads building kernels ahead (-1 = cores - 1 on GPU boards, 0 on host)")(
       "min-rounds", po::value(&o.measure.min_rounds)->default_value(o.measure.min_rounds),
       "timed runs per item, at least")(
       "min-window-ms", po::value(&o.measure.min_window_ms)->default_value(o.measure.min_window_ms),
-      "timed window per item, at least (energy needs >= 200)")(
+      "timed window per item, at least (with energy_mj an objective, the sensor's window, "
+      "200 ms, at least)")(
       "max-rounds", po::value(&o.measure.max_rounds)->default_value(o.measure.max_rounds),
       "timed runs per item, at most; 0 = none: the scored warm-up run alone gives the time "
       "(accuracy sweeps; no energy)")(
@@ -53,6 +76,14 @@ int run_tune(const std::vector<std::string>& args) {
   if (max_evals < 0)
     throw UsageError("--max-evals must be >= 0 (0 = all), got " + std::to_string(max_evals));
   o.max_evals = static_cast<std::size_t>(max_evals);
+  if (!budget_text.empty()) {
+    const Budget b = parse_budget("--budget", budget_text);
+    o.max_evals = b.evaluations;
+    o.budget_fraction = b.fraction;
+  }
+  if (!objectives_text.empty()) boost::split(o.objectives, objectives_text, boost::is_any_of(","));
+  if (!(o.measure.ci_fraction >= 0) || !(o.measure.max_window_ms >= 0))
+    throw UsageError("--ci and --max-window-ms must be >= 0");
   if (o.measure.min_rounds < 0 || o.measure.max_rounds < 0)
     throw UsageError("--min-rounds and --max-rounds must be >= 0");
   if (!(o.measure.min_window_ms >= 0) || !std::isfinite(o.measure.min_window_ms))

@@ -3,18 +3,38 @@
 #include <algorithm>
 #include <boost/math/statistics/univariate_statistics.hpp>
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "kernels/cancellation.hpp"
 
 namespace flowtune {
 
+double median_ci_halfwidth(std::vector<double> samples) {
+  const std::size_t n = samples.size();
+  if (n < 3) return std::numeric_limits<double>::infinity();
+  std::sort(samples.begin(), samples.end());
+  const double median = boost::math::statistics::median(samples);
+  if (!(median > 0)) return std::numeric_limits<double>::infinity();
+  if (n >= 6) {
+    const double half = 0.98 * std::sqrt(double(n));
+    const long lo = std::max(1L, long(std::floor(double(n) / 2 - half)));
+    const long hi = std::min(long(n), long(std::ceil(double(n) / 2 + half)) + 1);
+    return (samples[std::size_t(hi - 1)] - samples[std::size_t(lo - 1)]) / 2 / median;
+  }
+  double mean = 0, var = 0;
+  for (double x : samples) mean += x / double(n);
+  for (double x : samples) var += (x - mean) * (x - mean) / double(n - 1);
+  return 1.96 * 1.2533 * std::sqrt(var / double(n)) / median;
+}
+
 db::MeasurementRow measure_runner(Runner& runner, const InputSet& inputs, EnergySensor* sensor_in,
                                   const MeasureOptions& options) {
   if (options.max_rounds < 0 || options.min_rounds < 0 || options.warmup_rounds < 1)
     throw std::invalid_argument("measure_runner: need warmup_rounds >= 1, min/max_rounds >= 0");
   // Without a timed loop there is no energy window worth reading.
-  EnergySensor* sensor = options.max_rounds > 0 ? sensor_in : nullptr;
+  EnergySensor* sensor = options.max_rounds > 0 && options.energy ? sensor_in : nullptr;
   using clock = std::chrono::steady_clock;
   auto ms_since = [](clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(clock::now() - t0).count();
@@ -46,7 +66,12 @@ db::MeasurementRow measure_runner(Runner& runner, const InputSet& inputs, Energy
       const auto t0 = clock::now();
       runner.run(item);
       run_ms.push_back(ms_since(t0));
-      if (r + 1 >= options.min_rounds && ms_since(window_start) >= options.min_window_ms) break;
+      if (r + 1 < options.min_rounds) continue;
+      const double window = ms_since(window_start);
+      if (window < options.min_window_ms) continue;
+      if (options.ci_fraction <= 0 || window >= options.max_window_ms ||
+          median_ci_halfwidth(run_ms) <= options.ci_fraction)
+        break;
     }
     if (run_ms.empty()) run_ms.push_back(first_ms);  // max_rounds 0: the scored run's time
     const double window_ms = ms_since(window_start);

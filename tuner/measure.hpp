@@ -12,18 +12,36 @@
 namespace flowtune {
 
 /// Repetition policy (DESIGN.md "Measuring": warm-up first, repeat to a minimum window,
-/// median and spread; energy windows of at least 200 ms).
+/// median and spread; energy windows of at least 200 ms, which the tuner asks for only when
+/// energy is an objective).
 struct MeasureOptions {
-  int warmup_rounds = 1;       ///< untimed executions per item (build, caches, graph capture)
-  int min_rounds = 3;          ///< timed executions per item, at least
-  int max_rounds = 1000000;    ///< and at most (the window normally ends the loop first)
-  double min_window_ms = 200;  ///< per item, keep repeating until the timed window lasts this long
+  int warmup_rounds = 1;     ///< untimed executions per item (build, caches, graph capture)
+  int min_rounds = 3;        ///< timed executions per item, at least
+  int max_rounds = 1000000;  ///< and at most
+  double min_window_ms = 0;  ///< per item, keep repeating until the timed window lasts this long
+  /// Adaptive repetition: after min_rounds and min_window_ms, go on until the 95% confidence
+  /// interval of the median (median_ci_halfwidth) is within this fraction of the median;
+  /// 0 = no such rule.
+  double ci_fraction = 0.02;
+  double max_window_ms = 1000;  ///< the adaptive rule stops repeating after this window
+  bool energy =
+      true;  ///< read the energy sensor (the tuner sets it only when energy is an objective)
 };
+
+/// Half-width of a 95% confidence interval of the median of samples, relative to the median.
+/// n >= 6: distribution-free, from the order statistics of ranks n/2 -+ 0.98 sqrt(n) (the
+/// normal approximation of the binomial; Conover, "Practical nonparametric statistics", 3rd
+/// ed., sec. 3.2); 3 <= n < 6: the asymptotic 1.96 * 1.2533 * s / sqrt(n) (s the sample
+/// standard deviation; the median's standard error under normality). Infinity for n < 3 or a
+/// median <= 0.
+double median_ci_halfwidth(std::vector<double> samples);
 
 /// Measures runner on every item of inputs, one item after the other (a GPU solver keeps one
 /// size's buffers and CUDA graph, so alternating sizes would time re-allocation). Per item:
 /// warm-up executions (the first one's output is scored: Runner::score gives the workload's
-/// metrics), then timed executions until both min_rounds and min_window_ms are reached. The
+/// metrics), then timed executions until min_rounds and min_window_ms are reached and the
+/// confidence interval of the median is within ci_fraction (or the window passed
+/// max_window_ms), at most max_rounds. The
 /// row holds, averaged over items, the median/min/max time per execution in ms and each
 /// metric; ns_per_unit = sum of the medians / sum of the items' work. Energy: one sensor
 /// window (>= min_window_ms) per item's timed executions; energy_mj is per execution,

@@ -1,28 +1,111 @@
-// Search strategies: they only choose which points of the space to measure, in which order
-// (Kernel Tuner's split between strategies and observers).
+// Search strategies (Kernel Tuner's split: a strategy only chooses points): ask() proposes
+// the next point of a SearchSpace, tell() reports what measuring it gave. The tuning loop
+// (tuner/tune_run.cpp) and the replay (tuner/replay.cpp) are the same propose -> prune ->
+// measure -> tell loop.
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
+#include "tuner/search_space.hpp"
+
 namespace flowtune {
 
-/// Chooses the order in which the n_points candidates (indices 0..n_points-1) are measured.
-class Strategy {
- public:
-  virtual ~Strategy() = default;
-  virtual std::string name() const = 0;
-  /// Indices into the candidate list, each at most once.
-  virtual std::vector<std::size_t> order(std::size_t n_points) const = 0;
+/// What became of a proposed point.
+enum class Outcome {
+  measured,  ///< objectives hold its values
+  failed,    ///< built or ran, but gave no valid measurement (counts as an evaluation)
+  pruned,    ///< rejected by the resource model before building (no evaluation)
 };
 
-/// "brute_force": every point, in enumeration order.
-/// "random_sample": a uniformly random subset of max_evals points (seeded, reproducible).
-/// Throws std::invalid_argument for another name.
-std::unique_ptr<Strategy> make_strategy(const std::string& name, std::size_t max_evals,
-                                        std::uint64_t seed);
+/// The result of one proposed point. objectives are all minimised (a maximised metric is
+/// negated by the caller); objectives[0] is the one single-objective strategies minimise.
+struct Observation {
+  std::size_t point = 0;
+  Outcome outcome = Outcome::measured;
+  std::vector<double> objectives;
+};
+
+/// How a strategy is set up.
+struct StrategyOptions {
+  std::uint64_t seed = 1;  ///< every strategy is reproducible for a seed
+  std::size_t budget = 0;  ///< evaluations the caller will allow (0 = the whole space); a
+                           ///< strategy may use it to schedule (annealing temperature)
+  std::size_t n_objectives = 1;
+  /// Model estimate per point (lower = predicted better; tuner/model_estimate.hpp), or empty.
+  /// model_guided needs it; others ignore it.
+  std::vector<double> prior;
+};
+
+/// A search strategy over a SearchSpace. The caller alternates ask() and tell() for the point
+/// asked; ask() never proposes a point it was told about or proposed before, and returns
+/// nullopt when it has nothing left to propose (the whole space, or its own stopping rule).
+class Strategy {
+ public:
+  Strategy(const SearchSpace& space, const StrategyOptions& options);
+  virtual ~Strategy() = default;
+  virtual std::string name() const = 0;
+  /// The next point to measure, or nullopt when done.
+  std::optional<std::size_t> ask();
+  /// The result of a point returned by ask(). Throws std::invalid_argument for a point not
+  /// asked or already told.
+  void tell(const Observation& observation);
+
+ protected:
+  /// The strategy's proposal; may return a point already seen (ask() then tells the strategy
+  /// the known result and asks again, without counting an evaluation) or nullopt.
+  virtual std::optional<std::size_t> propose() = 0;
+  /// The strategy's update for a point.
+  virtual void observe(const Observation& observation) = 0;
+
+  /// A uniformly random point not yet seen, or nullopt when every point was seen.
+  std::optional<std::size_t> random_unseen();
+  bool seen(std::size_t point) const { return state_[point] != State::unseen; }
+  /// The recorded observation of a told point, or nullptr.
+  const Observation* observed(std::size_t point) const;
+  /// objectives[0] of a measured point; +infinity for a failed, pruned or unseen one.
+  double primary(std::size_t point) const;
+  std::size_t n_seen() const { return n_seen_; }
+
+  const SearchSpace& space_;
+  StrategyOptions options_;
+  std::mt19937_64 rng_;
+
+ private:
+  enum class State : std::uint8_t { unseen, asked, told };
+  std::vector<State> state_;
+  std::vector<std::size_t> unseen_pool_;  // lazily shuffled list for random_unseen
+  std::size_t pool_pos_ = 0;
+  std::size_t n_seen_ = 0;
+  std::vector<Observation> observations_;
+  std::vector<long> observation_of_;
+};
+
+/// The strategies by name:
+/// - "brute_force": every point in enumeration order;
+/// - "random_sample": points uniformly at random without replacement;
+/// - "greedy_ils": first-improvement local search over SearchSpace::neighbours with random
+///   perturbation restarts (iterated local search, Lourenco et al. 2003);
+/// - "simulated_annealing": Metropolis acceptance on the relative change of objective 0, with
+///   a geometric temperature schedule over the budget (Kirkpatrick et al. 1983);
+/// - "genetic_algorithm": tournament selection, uniform crossover snapped to the nearest
+///   point of the space, neighbour mutation, elitism;
+/// - "bayes_opt": a Tree-structured Parzen Estimator surrogate (Bergstra et al. 2011, sec.
+///   4) over the coordinates, acquisition l(x)/g(x) maximised over every unseen point;
+/// - "nsga2": NSGA-II over all objectives (Deb et al. 2002: non-dominated sorting, crowding
+///   distance, binary tournament);
+/// - "model_guided": the points with the best model estimate (StrategyOptions::prior) first,
+///   then greedy local search from the best measured ones.
+/// Throws std::invalid_argument for another name (the message lists them) or for
+/// model_guided without a prior of the space's size.
+std::unique_ptr<Strategy> make_strategy(const std::string& name, const SearchSpace& space,
+                                        const StrategyOptions& options);
+
+/// Every name make_strategy accepts.
+std::vector<std::string> strategy_names();
 
 }  // namespace flowtune

@@ -8,16 +8,22 @@
 #include <csignal>
 #include <filesystem>
 #include <iomanip>
+#include <limits>
+#include <map>
 #include <new>
 #include <sstream>
+#include <thread>
 
 #include "boards/board.hpp"
 #include "boards/gpu_clocks.hpp"
 #include "kernels/cancellation.hpp"
 #include "reports/front.hpp"
+#include "tuner/constraint_checks.hpp"
 #include "tuner/constraints.hpp"
 #include "tuner/environment.hpp"
+#include "tuner/model_estimate.hpp"
 #include "tuner/progress.hpp"
+#include "tuner/search_space.hpp"
 #include "tuner/strategy.hpp"
 #include "tuner/worker.hpp"
 
@@ -130,23 +136,6 @@ db::WorkloadRow to_workload_row(const Workload& workload) {
   return row;
 }
 
-std::string resources_json(const std::vector<KernelResources>& resources) {
-  std::ostringstream os;
-  os << '[';
-  for (std::size_t i = 0; i < resources.size(); ++i) {
-    const KernelResources& r = resources[i];
-    os << (i ? "," : "") << "{\"kernel\":\"" << r.kernel << "\",\"threads\":" << r.threads_per_block
-       << ",\"registers\":" << r.registers_per_thread
-       << ",\"static_shared_bytes\":" << r.static_shared_bytes
-       << ",\"dynamic_shared_bytes\":" << r.dynamic_shared_bytes
-       << ",\"local_bytes\":" << r.local_bytes << ",\"spill_bytes\":" << r.spill_bytes
-       << ",\"built_for\":\"" << r.built_for
-       << "\",\"estimated\":" << (r.estimated ? "true" : "false") << '}';
-  }
-  os << ']';
-  return os.str();
-}
-
 std::string classify_failure(const std::exception& e) {
   if (dynamic_cast<const CheckFailed*>(&e)) return "accuracy";
   if (dynamic_cast<const std::bad_alloc*>(&e) ||
@@ -221,41 +210,153 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
     log << "clock dimension not explored (no --allow-clock-control): the observed clock is "
            "recorded\n";
 
-  const std::unique_ptr<EnergySensor> sensor = make_energy_sensor(board);
-  log << "energy sensor: "
-      << (sensor ? sensor->name() : std::string("none (energy stored as NULL)")) << '\n';
+  // Objectives: what the strategy minimises, and whether energy is worth its long window.
+  const db::WorkloadRow workload_row = to_workload_row(workload);
+  std::vector<std::string> objective_names = options.objectives;
+  if (objective_names.empty()) {
+    objective_names.push_back("time_ms");
+    for (const std::string& o : workload.front_objectives())
+      if (o != "time_ms") objective_names.push_back(o);
+  }
+  std::vector<reports::Objective> objectives;
+  for (const std::string& name : objective_names)
+    objectives.push_back(reports::resolve_objective(workload_row, name));
+  const bool energy_objective =
+      std::any_of(objectives.begin(), objectives.end(),
+                  [](const reports::Objective& o) { return o.name == "energy_mj"; });
+  const std::unique_ptr<EnergySensor> sensor =
+      energy_objective ? make_energy_sensor(board) : nullptr;
   MeasureOptions measure = options.measure;
+  measure.energy = energy_objective;
   if (sensor) measure.min_window_ms = std::max(measure.min_window_ms, sensor->min_window_ms());
+  log << "objectives: ";
+  for (std::size_t k = 0; k < objectives.size(); ++k) log << (k ? ", " : "") << objectives[k].name;
+  log << "; energy sensor: "
+      << (sensor ? sensor->name() + " (" + std::to_string(int(sensor->min_window_ms())) +
+                       " ms windows)"
+                 : std::string(energy_objective ? "none (energy stored as NULL)"
+                                                : "not read (energy_mj is not an objective)"))
+      << '\n';
 
-  const std::vector<std::size_t> order =
-      make_strategy(options.strategy, options.max_evals, options.seed)->order(space.size());
-  Progress progress(order.size(), log);
+  // Kernel builds and constraint checks run ahead on spare cores while the GPU measures.
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned build_threads = options.build_threads >= 0
+                                     ? unsigned(options.build_threads)
+                                     : (board.target == "cuda" ? std::max(1u, cores - 1) : 0u);
+  ConstraintChecks checks(board, workload, space, build_threads);
+
+  const SearchSpace search_space(space);
+  StrategyOptions so;
+  so.seed = options.seed;
+  so.n_objectives = objectives.size();
+  const bool needs_all_checks = options.strategy == "model_guided" || options.budget_fraction > 0;
+  if (needs_all_checks) checks.wait_all();
+  std::size_t n_unpruned = space.size();
+  if (needs_all_checks) {
+    n_unpruned = 0;
+    for (std::size_t i = 0; i < space.size(); ++i) {
+      const ConstraintCheck* check = nullptr;
+      try {
+        check = &checks.get(i);
+      } catch (const std::exception&) {
+      }
+      if (!check || !check->prune_reason) ++n_unpruned;
+      std::vector<KernelResources> kernels;
+      if (check)
+        for (const KernelOccupancy& k : check->kernels) kernels.push_back(k.resources);
+      so.prior.push_back(model_estimate(workload, space[i], kernels, board));
+    }
+  }
+  std::size_t budget = options.max_evals ? options.max_evals : space.size();
+  if (options.budget_fraction > 0)
+    budget = std::max<std::size_t>(
+        1, std::size_t(std::ceil(options.budget_fraction * double(n_unpruned))));
+  budget = std::min(budget, space.size());
+  so.budget = budget;
+  const std::unique_ptr<Strategy> strategy = make_strategy(options.strategy, search_space, so);
+  log << "strategy " << options.strategy << " (seed " << options.seed << "), budget " << budget
+      << " evaluations\n";
+
+  // What the DB already knows of this board and dataset: told to the strategy without
+  // measuring, so a resumed run replays its own history and goes on where it stopped.
+  std::map<std::string, db::MeasuredConfig> known;
+  for (db::MeasuredConfig& mc : repo.measured(board.name, summary.dataset))
+    known.emplace(mc.config.key, std::move(mc));
+  double mean_cost = 0;
+  for (const Config& c : space) mean_cost += std::max(0.0, workload.relative_cost(c));
+  mean_cost = space.empty() ? 1 : std::max(mean_cost / double(space.size()), 1e-300);
+  Progress progress(budget, mean_cost * double(budget), log);
   StopSignals signals;
   WorkerProcess worker;
+  std::size_t evaluations = 0;
+  auto observation_of = [&](std::size_t idx, const db::MeasuredConfig& mc) {
+    Observation o;
+    o.point = idx;
+    o.outcome = Outcome::measured;
+    for (const reports::Objective& obj : objectives) {
+      const double v = reports::oriented_value(mc, obj);
+      o.objectives.push_back(std::isnan(v) ? std::numeric_limits<double>::infinity() : v);
+    }
+    return o;
+  };
   try {
-    for (std::size_t idx : order) {
+    while (evaluations < budget) {
       if (g_stop_requested) {
         summary.interrupted = true;
         break;
       }
+      const std::optional<std::size_t> next = strategy->ask();
+      if (!next) break;
+      const std::size_t idx = *next;
       const Config& config = space[idx];
+      const double cost = workload.relative_cost(config);
       const db::ConfigRow row = to_config_row(board.name, config);
-      const std::string failed_before = repo.failure_class(board.name, row.key, summary.dataset);
-      const bool skip_failed =
-          !failed_before.empty() && failed_before != "environment" && !options.retry_failed;
-      if (repo.is_measured(board.name, row.key, summary.dataset) ||
-          repo.is_pruned(board.name, row.key) || skip_failed) {
+      Observation failed_obs;
+      failed_obs.point = idx;
+      failed_obs.outcome = Outcome::failed;
+      if (auto it = known.find(row.key); it != known.end()) {
         ++summary.n_resumed;
-        progress.step(config.label() + " " + config.params_text(), false);
+        ++evaluations;
+        progress.step(config.label() + " " + config.params_text() + " (already in the DB)", false,
+                      cost);
+        strategy->tell(observation_of(idx, it->second));
         continue;
       }
-      const Variant* variant = find_workload_variant(workload, config.variant);
-      if (const std::optional<std::string> reason = prune_reason(board, *variant, config)) {
-        repo.record_pruned(summary.run_id, row, *reason);
+      if (repo.is_pruned(board.name, row.key)) {
+        ++summary.n_resumed;
+        strategy->tell({idx, Outcome::pruned, {}});
+        continue;
+      }
+      const std::string failed_before = repo.failure_class(board.name, row.key, summary.dataset);
+      if (!failed_before.empty() && failed_before != "environment" && !options.retry_failed) {
+        ++summary.n_resumed;
+        ++evaluations;
+        progress.step(config.label() + " failed before (" + failed_before + ")", false, cost);
+        strategy->tell(failed_obs);
+        continue;
+      }
+      const ConstraintCheck* check = nullptr;
+      try {
+        check = &checks.get(idx);
+      } catch (const std::exception& e) {
+        repo.record_failure(summary.run_id, row, summary.dataset, "compile", e.what());
+        ++summary.n_failed;
+        ++evaluations;
+        progress.step(config.label() + " failed (compile): " + e.what(), true, cost);
+        strategy->tell(failed_obs);
+        continue;
+      }
+      if (check->prune_reason) {
+        repo.record_pruned(summary.run_id, row, *check->prune_reason);
         ++summary.n_pruned;
-        progress.step("pruned: " + *reason, true);
+        strategy->tell({idx, Outcome::pruned, {}});
         continue;
       }
+      std::vector<KernelResources> kernels;
+      for (const KernelOccupancy& k : check->kernels) kernels.push_back(k.resources);
+      ++evaluations;
+      db::MeasurementRow m;
+      std::string failure_class, failure_message;
       if (options.isolate) {
         ClockGuard clock_guard(board, config.clock_mhz, options.allow_clock_control);
         const WorkerResult r =
@@ -265,57 +366,55 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
           summary.interrupted = true;
           break;
         }
-        if (!r.ok) {
-          repo.record_failure(summary.run_id, row, summary.dataset, r.failure_class, r.message);
-          ++summary.n_failed;
-          progress.step(config.label() + " failed (" + r.failure_class + "): " + r.message, true);
-          continue;
+        if (r.ok) {
+          m = r.measurement;
+        } else {
+          failure_class = r.failure_class;
+          failure_message = r.message;
         }
-        db::MeasurementRow m = r.measurement;
-        m.run_id = summary.run_id;
-        m.clock_mhz_observed = observed_gpu_clock_mhz(board);
-        if (board.target == "cuda")
-          m.resources_json = resources_json(variant->resources(config, board.arch()));
-        if (repo.is_measured(board.name, row.key, summary.dataset)) {
-          ++summary.n_resumed;
-          progress.step(config.label() + " measured meanwhile by another process", true);
-          continue;
+      } else {
+        std::string stage = "compile";
+        try {
+          ClockGuard clock_guard(board, config.clock_mhz, options.allow_clock_control);
+          std::unique_ptr<Runner> runner = workload.make_runner(config, *inputs);
+          stage = "run";
+          m = measure_runner(*runner, *inputs, sensor.get(), measure);
+        } catch (const Cancelled&) {
+          summary.interrupted = true;  // a signal, not a failure of the config
+          break;
+        } catch (const std::exception& e) {
+          failure_class = stage == "compile" && !dynamic_cast<const std::bad_alloc*>(&e)
+                              ? "compile"
+                              : classify_failure(e);
+          failure_message = e.what();
         }
-        repo.record_measurement(row, m);
-        ++summary.n_measured;
-        std::ostringstream label;
-        label << config.label() << " " << config.params_text() << ": " << m.time_ms_median << " ms";
-        for (const auto& [name, value] : m.metrics) label << ", " << name << " " << value;
-        progress.step(label.str(), true);
+      }
+      if (!failure_class.empty()) {
+        repo.record_failure(summary.run_id, row, summary.dataset, failure_class, failure_message);
+        ++summary.n_failed;
+        progress.step(config.label() + " failed (" + failure_class + "): " + failure_message, true,
+                      cost);
+        strategy->tell(failed_obs);
         continue;
       }
-      std::string stage = "compile";
-      try {
-        ClockGuard clock_guard(board, config.clock_mhz, options.allow_clock_control);
-        std::unique_ptr<Runner> runner = workload.make_runner(config, *inputs);
-        stage = "run";
-        db::MeasurementRow m = measure_runner(*runner, *inputs, sensor.get(), measure);
-        m.run_id = summary.run_id;
-        m.clock_mhz_observed = observed_gpu_clock_mhz(board);
-        if (board.target == "cuda")
-          m.resources_json = resources_json(variant->resources(config, board.arch()));
+      m.run_id = summary.run_id;
+      m.clock_mhz_observed = observed_gpu_clock_mhz(board);
+      if (board.target == "cuda") m.resources_json = resources_json(kernels);
+      if (repo.is_measured(board.name, row.key, summary.dataset)) {
+        ++summary.n_resumed;
+        progress.step(config.label() + " measured meanwhile by another process", true, cost);
+      } else {
         repo.record_measurement(row, m);
         ++summary.n_measured;
         std::ostringstream label;
         label << config.label() << " " << config.params_text() << ": " << m.time_ms_median << " ms";
         for (const auto& [name, value] : m.metrics) label << ", " << name << " " << value;
-        progress.step(label.str(), true);
-      } catch (const Cancelled&) {
-        summary.interrupted = true;  // a signal, not a failure of the config
-        break;
-      } catch (const std::exception& e) {
-        const std::string cls = stage == "compile" && !dynamic_cast<const std::bad_alloc*>(&e)
-                                    ? "compile"
-                                    : classify_failure(e);
-        repo.record_failure(summary.run_id, row, summary.dataset, cls, e.what());
-        ++summary.n_failed;
-        progress.step(config.label() + " failed (" + cls + "): " + e.what(), true);
+        progress.step(label.str(), true, cost);
       }
+      db::MeasuredConfig mc;
+      mc.config = row;
+      mc.measurement = m;
+      strategy->tell(observation_of(idx, mc));
     }
   } catch (...) {
     repo.end_run(summary.run_id, "failed");

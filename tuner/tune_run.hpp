@@ -8,6 +8,7 @@
 
 #include "db/repository.hpp"
 #include "tuner/measure.hpp"
+#include "tuner/resources_json.hpp"
 #include "tuner/space.hpp"
 
 namespace flowtune {
@@ -15,11 +16,17 @@ namespace flowtune {
 struct TuneOptions {
   std::string board = "host";
   std::string db_path = "flowtune.db";
-  InputOptions inputs;  ///< the workload's inputs (data folder, item names)
-  SpaceOptions space;   ///< space.workload names the workload
-  std::string strategy = "brute_force";
-  std::size_t max_evals = 0;  ///< random_sample: points to measure (0 = all)
+  InputOptions inputs;                   ///< the workload's inputs (data folder, item names)
+  SpaceOptions space;                    ///< space.workload names the workload
+  std::string strategy = "brute_force";  ///< tuner/strategy.hpp's names
+  std::size_t max_evals = 0;   ///< evaluations (measured + failed points; 0 = the whole space)
+  double budget_fraction = 0;  ///< > 0: the budget is this fraction of the unpruned points
   std::uint64_t seed = 1;
+  /// Objectives the strategy minimises (the first for single-objective strategies); empty =
+  /// time_ms, then the workload's front objectives. Energy is measured (with the sensor's
+  /// long window) only when energy_mj is one of them.
+  std::vector<std::string> objectives;
+  int build_threads = -1;  ///< threads building kernels ahead (-1 = cores - 1 on GPU boards)
   MeasureOptions measure;
   bool allow_clock_control = false;  ///< set GPU clocks (needs privileges); else observe them
   bool retry_failed = false;         ///< re-measure configs that failed permanently before
@@ -46,10 +53,6 @@ Config to_config(const db::ConfigRow& row);
 
 /// The DB's description of a workload (work unit, front objectives, metric specs).
 db::WorkloadRow to_workload_row(const Workload& workload);
-
-/// JSON array text of the resource report of each kernel, e.g.
-/// [{"kernel":"update_u","threads":256,"registers":40,"static_shared_bytes":0,...}].
-std::string resources_json(const std::vector<KernelResources>& resources);
 
 /// Class of a failure for the failures table (db::FailureRow): "accuracy" for CheckFailed,
 /// "environment" for allocation, file-system and database errors, else "runtime".

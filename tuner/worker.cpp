@@ -40,7 +40,10 @@ nlohmann::json request_json(const WorkerRequest& r) {
            {{"warmup_rounds", r.measure.warmup_rounds},
             {"min_rounds", r.measure.min_rounds},
             {"max_rounds", r.measure.max_rounds},
-            {"min_window_ms", r.measure.min_window_ms}}}};
+            {"min_window_ms", r.measure.min_window_ms},
+            {"ci_fraction", r.measure.ci_fraction},
+            {"max_window_ms", r.measure.max_window_ms},
+            {"energy", r.measure.energy}}}};
 }
 
 std::string signal_text(int sig) {
@@ -77,6 +80,9 @@ int run_worker() {
       measure.min_rounds = m.at("min_rounds").get<int>();
       measure.max_rounds = m.at("max_rounds").get<int>();
       measure.min_window_ms = m.at("min_window_ms").get<double>();
+      measure.ci_fraction = m.at("ci_fraction").get<double>();
+      measure.max_window_ms = m.at("max_window_ms").get<double>();
+      measure.energy = m.at("energy").get<bool>();
       const std::string board = req.at("board").get<std::string>();
       if (board != sensor_board) {
         sensor = make_energy_sensor(load_board(board));

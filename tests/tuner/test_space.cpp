@@ -81,16 +81,5 @@ TEST(ParamValues, ListsAndRangesParse) {
   EXPECT_THROW(parse_param_values("x", "1:2:lin:0", false), cli::UsageError);
 }
 
-TEST(Strategy, BruteForceVisitsAllInOrderRandomSampleIsASeededSubset) {
-  EXPECT_EQ(make_strategy("brute_force", 0, 1)->order(4), (std::vector<std::size_t>{0, 1, 2, 3}));
-  const auto a = make_strategy("random_sample", 5, 42)->order(20);
-  const auto b = make_strategy("random_sample", 5, 42)->order(20);
-  EXPECT_EQ(a, b);
-  ASSERT_EQ(a.size(), 5u);
-  EXPECT_EQ(std::set<std::size_t>(a.begin(), a.end()).size(), 5u);
-  for (std::size_t i : a) EXPECT_LT(i, 20u);
-  EXPECT_THROW(make_strategy("annealing", 0, 1), std::invalid_argument);
-}
-
 }  // namespace
 }  // namespace flowtune

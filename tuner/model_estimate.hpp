@@ -1,0 +1,31 @@
+// The model estimate behind the model_guided strategy: a roofline-style prediction of a
+// config's time from its work, its element size and the occupancy of its kernels, known
+// before anything is measured.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "boards/board.hpp"
+#include "variants/config.hpp"
+#include "variants/variant.hpp"
+#include "workloads/workload.hpp"
+
+namespace flowtune {
+
+/// Bytes of one stored element of a precision: f64 8, f32 and i32 4, f16 and mixed 2 (mixed
+/// stores f16 and computes in f32), anything else 4.
+double element_bytes(const std::string& precision);
+
+/// Predicted time of config, in arbitrary units comparable across configs of one workload
+/// and board (lower = faster): relative_cost(config) (the workload's work per unit, e.g. inner
+/// iterations per pixel) x element_bytes / 4 (memory-bound kernels move bytes; a roofline
+/// under the bandwidth roof) / efficiency, where efficiency = min(1, occupancy / 0.5) over the
+/// config's least occupied kernel (latency hiding needs warps: below half occupancy the
+/// achieved bandwidth falls in proportion; floor 0.05). kernels may be empty (CPU configs,
+/// or no resource report): efficiency 1. A config whose workload gives no cost model (<= 0)
+/// gets relative cost 1.
+double model_estimate(const Workload& workload, const Config& config,
+                      const std::vector<KernelResources>& kernels, const Board& board);
+
+}  // namespace flowtune

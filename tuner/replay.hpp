@@ -1,0 +1,73 @@
+// Replay mode (Kernel Tuner's simulation mode): a strategy runs against a recorded run, each
+// "evaluation" reading the recorded result instead of measuring, so that strategies can be
+// compared on the same data without a GPU.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "db/repository.hpp"
+#include "reports/front.hpp"
+#include "tuner/strategy.hpp"
+
+namespace flowtune {
+
+/// Every point of one recorded space: the configs measured, failed or pruned on one board
+/// and dataset.
+struct RecordedSpace {
+  std::string board, dataset, workload;
+  db::WorkloadRow workload_row;
+  std::vector<Config> configs;
+  std::vector<Outcome> outcomes;                 ///< measured / failed / pruned
+  std::vector<db::MeasuredConfig> measurements;  ///< of measured points (else empty rows)
+  std::vector<double> prior;                     ///< model estimate (tuner/model_estimate.hpp)
+  std::size_t n_evaluable() const;               ///< measured + failed points
+};
+
+/// Loads the recorded space of board and dataset ("" = the board's dataset with the most
+/// measurements) from repo: measured configs of that dataset, failures on it (unless also
+/// measured) and pruned configs (pruning is per board), of the workload of the measurements.
+/// The prior is the model estimate from each measurement's stored resource report (pruned
+/// and failed points: relative cost alone). Throws std::invalid_argument when the board has
+/// no measurement or the dataset is unknown.
+RecordedSpace load_recorded_space(const db::Repository& repo, const std::string& board,
+                                  const std::string& dataset = "");
+
+struct ReplayOptions {
+  std::string strategy;
+  std::uint64_t first_seed = 1;
+  std::size_t seeds = 20;
+  std::size_t budget = 0;  ///< evaluations per seed (measured + failed; pruned are free)
+  std::vector<std::string> objectives;  ///< e.g. {"time_ms"} or {"time_ms","energy_mj","aepe"}
+  double within = 0.05;                 ///< "near the optimum": within this fraction of objective 0
+};
+
+struct SeedResult {
+  std::uint64_t seed = 0;
+  std::size_t evaluations = 0;      ///< evaluations made (<= budget)
+  std::size_t evals_to_within = 0;  ///< evaluations until objective 0 was within `within` of the
+                                    ///< exhaustive optimum; 0 = not reached within the budget
+  double best = 0;                  ///< best objective-0 value found (oriented for minimisation)
+  double hypervolume_fraction = 0;  ///< HV of the found front / HV of the exhaustive front
+};
+
+struct ReplayResult {
+  std::string strategy;
+  std::size_t budget = 0, n_evaluable = 0;
+  double optimum = 0;  ///< exhaustive optimum of objective 0 (oriented)
+  std::vector<SeedResult> seeds;
+  std::size_t n_within() const;  ///< seeds that reached within the budget
+};
+
+/// Replays options.strategy for seeds first_seed .. first_seed + seeds - 1 against space.
+/// Objectives are oriented for minimisation (reports::resolve_objective); objective 0 is
+/// the one single-objective strategies minimise. Hypervolume: each objective normalised to
+/// [0, 1] by its min and max over the measured points, reference point 1.1 in each
+/// (tuner/hypervolume.hpp); points lacking a figure (NULL energy) do not count. Throws
+/// std::invalid_argument for an unknown strategy or objective, a zero budget, or a space
+/// without a finite value of objective 0.
+ReplayResult replay(const RecordedSpace& space, const ReplayOptions& options);
+
+}  // namespace flowtune
