@@ -1,7 +1,9 @@
 #include "variants/cuda/nvrtc_build.hpp"
 
 #include <nvrtc.h>
+#include <unistd.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -11,6 +13,7 @@
 #include <regex>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include "variants/cuda/embedded_sources.hpp"
 
@@ -53,7 +56,12 @@ std::string read_file(const std::filesystem::path& path, bool* ok) {
 }
 
 void write_file_atomic(const std::filesystem::path& path, const std::string& data) {
-  const auto tmp = path.string() + ".tmp" + std::to_string(std::rand());
+  // A name of its own per process, thread and call: concurrent writers of one entry (threads
+  // building ahead, the measuring worker) never share a temporary file.
+  static std::atomic<unsigned long> counter{0};
+  const auto tmp = path.string() + ".tmp" + std::to_string(::getpid()) + "_" +
+                   std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id())) + "_" +
+                   std::to_string(counter++);
   {
     std::ofstream out(tmp, std::ios::binary);
     if (!out) return;  // the cache is an optimisation: an unwritable dir is not an error
@@ -157,7 +165,18 @@ std::shared_ptr<const NvrtcBuild> nvrtc_build(const std::string& main_file,
 
   static std::mutex mutex;
   static std::map<std::string, std::shared_ptr<const NvrtcBuild>> memory;
+  static std::map<std::string, std::shared_ptr<std::mutex>> in_flight;
   const std::string key = std::string(hex) + "|" + arch;
+  std::shared_ptr<std::mutex> key_mutex;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = memory.find(key); it != memory.end()) return it->second;
+    std::shared_ptr<std::mutex>& m = in_flight[key];
+    if (!m) m = std::make_shared<std::mutex>();
+    key_mutex = m;
+  }
+  // One build per key at a time: a second thread asking for it waits and takes the result.
+  std::lock_guard<std::mutex> key_lock(*key_mutex);
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (auto it = memory.find(key); it != memory.end()) return it->second;
@@ -176,7 +195,8 @@ std::shared_ptr<const NvrtcBuild> nvrtc_build(const std::string& main_file,
     bool ok_cubin = false, ok_log = false;
     build->cubin = read_file(base.string() + ".cubin", &ok_cubin);
     build->log = read_file(base.string() + ".log", &ok_log);
-    have = ok_cubin && ok_log && !build->cubin.empty();
+    // An entry without a resource report (a torn write by an older build) is rebuilt.
+    have = ok_cubin && ok_log && !build->cubin.empty() && !parse_ptxas_log(build->log).empty();
   }
   if (!have) {
     // The main file is compiled through a one-line program so every .cuh is a "header".
