@@ -1,0 +1,135 @@
+// Interop with Kernel Tuner (https://github.com/KernelTuner/kernel_tuner, checked against
+// version 1.5.0): a flowtune recording written as a Kernel Tuner cache file, which
+// `tune_kernel(..., cache=FILE, simulation_mode=True)` replays, or as a T4 results file; and
+// the way back (import). Format sources, in kernel_tuner 1.5.0:
+//   cache file: kernel_tuner/util.py (process_cache, read_cache, store_cache,
+//     correct_open_cache), kernel_tuner/runners/simulation.py (SimulationRunner.run);
+//     https://kerneltuner.github.io/kernel_tuner/stable/cache_files.html
+//   T4: kernel_tuner/file_utils.py (get_t4_results), kernel_tuner/schema/T4/1.0.0/
+//     results-schema.json (https://github.com/odgaard/TuningSchema, branch T4).
+// The interop is described in interop/KERNEL_TUNER.md.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <iosfwd>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "db/repository.hpp"
+
+namespace flowtune::interop {
+
+/// What write_kernel_tuner_cache writes.
+enum class KernelTunerFormat {
+  cache,  ///< Kernel Tuner cache file (what simulation mode reads)
+  t4      ///< T4 "tuning tools transparency" results file, schema 1.0.0
+};
+
+struct KernelTunerExportOptions {
+  KernelTunerFormat format = KernelTunerFormat::cache;
+  std::string device_name;  ///< cache "device_name"; "" = the board
+  std::string kernel_name;  ///< cache "kernel_name"; "" = the workload
+};
+
+/// What an export wrote.
+struct KernelTunerExportSummary {
+  std::string dataset;                        ///< the dataset exported (resolved when "" was given)
+  std::vector<std::string> tune_params_keys;  ///< the flattened dimensions, in key order
+  std::size_t measured = 0, failed = 0, pruned = 0;  ///< entries of each kind
+  double best_time_ms = std::nan("");  ///< the recording's optimum (NaN when nothing measured)
+};
+
+/// Writes the recording of one board and dataset for Kernel Tuner: every config measured on
+/// the dataset (Repository::measured), every config that failed on it and was never measured
+/// on it (Repository::failures, the last failure of each), and the board's pruned configs
+/// of the same workload (Repository::pruned), one entry each.
+///
+/// The space is flattened (a union of variants is not a Cartesian product): the tune
+/// parameters are, in this order, "variant", "precision", every tunable name that occurs
+/// (sorted; 0 where a variant lacks it), every algorithm parameter that takes more than one
+/// value (sorted) and "clock_mhz" when it varies. A cache key is Kernel Tuner's
+/// `",".join(str(v) for v in values)`: strings as they are, integers in decimal, other
+/// numbers as the shortest round-trip decimal (as Python's str of a float).
+///
+/// Entry contents: the tune parameters; "time" = flowtune's time_ms (median time per
+/// execution, mean over the dataset's items, in ms), or for an entry that is not a valid
+/// measurement the error name: "CompilationFailedConfig" (failure class compile),
+/// "RuntimeFailedConfig" (launch, runtime, timeout, accuracy, environment) or
+/// "InvalidConfig" (pruned); "compile_time" and "verification_time" 0, "benchmark_time" =
+/// time_ms x repeats x items (ms, an estimate of the timed windows), "strategy_time" and
+/// "framework_time" 0, "timestamp"; "energy_mj" (mJ per execution, absent where the board
+/// has no sensor), every finite metric of the workload under its own name (e.g. "aepe",
+/// "aae_deg"), and "flowtune_config" (db::config_json of the config) so that import is
+/// exact; failed entries also carry "flowtune_failure" (the class) and "flowtune_message",
+/// pruned ones "flowtune_pruned" (the reason). A top-level "flowtune" object records the
+/// board, workload, dataset, each variant's tunables, the constant parameters and the clock
+/// dropped by the flattening.
+///
+/// T4 (options.format == t4): {"schema_version": "1.0.0", "metadata": {"timeunit":
+/// "milliseconds"}, "flowtune": {...}, "results": [...]} with one result per entry:
+/// "configuration" (the tune parameters), "invalidity" (correct | compile | runtime |
+/// timeout | correctness | constraints), "correctness" (0 for an accuracy failure, else 1),
+/// "objectives" ["time"], "times" and "measurements" ({"name", "value", "unit"}: time in
+/// ms, energy_mj in mJ, the metrics in their recorded units).
+///
+/// dataset "" = the board's most measured dataset. Throws std::invalid_argument when the
+/// board has nothing measured or failed on the dataset, when the entries mix workloads, when
+/// a tunable or parameter is named like another dimension or "time", or when two configs
+/// flatten to the same key; db::DbError from the repository.
+KernelTunerExportSummary write_kernel_tuner_cache(std::ostream& out, const db::Repository& repo,
+                                                  const std::string& board,
+                                                  const std::string& dataset,
+                                                  const KernelTunerExportOptions& options = {});
+
+/// One entry read back from a Kernel Tuner cache or T4 results file.
+struct KernelTunerEntry {
+  std::string key;  ///< the cache key ("" for T4, which has none); else built like the export's
+  std::map<std::string, std::string> coordinates;  ///< tune parameter -> value as in the key
+  db::ConfigRow config;       ///< the flowtune config (board empty; key and label computed)
+  bool exact = false;         ///< config taken from "flowtune_config", not rebuilt from coordinates
+  std::string error;          ///< "" for a valid measurement, else Kernel Tuner's error name
+  std::string failure_class;  ///< flowtune's failure class when recorded ("flowtune_failure")
+  double time_ms = std::nan("");              ///< "time" in ms; NaN for an error entry
+  std::map<std::string, double> observables;  ///< every other numeric field: energy_mj, aepe...
+};
+
+struct KernelTunerImport {
+  std::string device_name, kernel_name;       ///< "" for T4
+  std::vector<std::string> tune_params_keys;  ///< T4: the first entry's configuration order
+  std::vector<KernelTunerEntry> entries;      ///< in file order
+};
+
+struct KernelTunerImportOptions {
+  /// workload of rebuilt configs when the file has no "flowtune" object; "" = kernel_name
+  std::string workload;
+  /// names that are tunables (not algorithm parameters) when the file does not say
+  std::vector<std::string> tunable_names;
+};
+
+/// Reads a Kernel Tuner cache file (closed, or left open by an interrupted Kernel Tuner
+/// run: trailing comma and missing closing braces, as util.correct_open_cache accepts) or a
+/// T4 results file (told apart by its "results" array), including those written by
+/// write_kernel_tuner_cache and those Kernel Tuner writes from a simulation of one.
+///
+/// Rebuilding a flowtune config: from "flowtune_config" when present (an entry field, or a
+/// T4 measurement of that name, which Kernel Tuner's T4 export produces): exact. Otherwise
+/// from the coordinates: "variant", "precision", "clock_mhz" by name; a coordinate is a
+/// tunable when the file's "flowtune" object lists it for the variant (else when named in
+/// options.tunable_names), and a parameter otherwise; the file's constant parameters and
+/// clock are added. Limitations without the "flowtune" object: a tunable at 0 that the
+/// variant lacks cannot be told from a real 0 (it is kept), dropped constants are lost, and
+/// every non-tunable numeric coordinate becomes a parameter.
+///
+/// Throws std::invalid_argument for text that is not JSON, a file without "cache" or
+/// "results", an entry that is not an object or lacks a tune parameter, or a tunable value
+/// that is not an integer.
+KernelTunerImport read_kernel_tuner_cache(std::istream& in,
+                                          const KernelTunerImportOptions& options = {});
+
+/// Kernel Tuner's error name for a flowtune failure class: "compile" ->
+/// "CompilationFailedConfig", every other class -> "RuntimeFailedConfig".
+std::string kernel_tuner_error(const std::string& failure_class);
+
+}  // namespace flowtune::interop
