@@ -22,6 +22,8 @@ constexpr const char* kHelp =
     "  tune replay --db recorded.db --strategy S --seeds 20 --budget 10%\n"
     "                                    replay strategies on a recorded run (no GPU)\n"
     "  tune export --board B --objective time|energy|METRIC -o tuned.h\n"
+    "  tune export --board B --format t4|kt-cache -o space.json   for Kernel Tuner\n"
+    "  tune import FILE --board B        Kernel Tuner cache / T4 results into the DB\n"
     "  tune report --board B -o DIR      Pareto report (CSV, Markdown, SVG) from the DB\n"
     "  tune run|flow [--tuned H] I0.png I1.png -o flow.flo [--viz flow.png] [--gt flow10.flo]\n"
     "\n"
@@ -48,6 +50,7 @@ int run(const std::vector<std::string>& args) {
       if (sub == "worker") return run_worker();  // internal: the tuner's measuring process
       if (sub == "search") return run_search(rest);
       if (sub == "replay") return run_replay(rest);
+      if (sub == "import") return run_import(rest);
       if (sub.rfind("-", 0) != 0) throw UsageError("unknown sub-command '" + sub + "'\n" + kHelp);
     }
     return run_tune(args);

@@ -8,7 +8,7 @@
 namespace flowtune::cli {
 
 /// Entry point: args without the program name. Sub-commands: (none) tune, boards, space,
-/// params, search, replay, export, report, run (alias flow); `tune help` lists them. Errors are
+/// params, search, replay, export, import, report, run (alias flow); `tune help` lists them. Errors are
 /// printed as "tune: <message>" to stderr and give exit code 1 (2 for a usage error).
 int run(const std::vector<std::string>& args);
 
@@ -21,6 +21,7 @@ int run_flow(const std::vector<std::string>& args);
 int run_params(const std::vector<std::string>& args);
 int run_search(const std::vector<std::string>& args);
 int run_replay(const std::vector<std::string>& args);
+int run_import(const std::vector<std::string>& args);
 
 /// Thrown for a bad command line (exit code 2).
 struct UsageError : std::runtime_error {
