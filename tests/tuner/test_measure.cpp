@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
 #include <thread>
 
 #include "tuner/measure.hpp"
@@ -53,6 +54,7 @@ TEST(Measure, MetricsTimeAndRepeatsFollowTheProtocol) {
   o.warmup_rounds = 1;
   o.min_rounds = 4;  // timed runs per item
   o.min_window_ms = 0;
+  o.ci_fraction = 0;  // exactly min_rounds (the adaptive rule is tested below)
   const db::MeasurementRow m = measure_runner(runner, inputs, nullptr, o);
   EXPECT_NEAR(m.metric("error"), 5.5, 1e-12);  // mean of 5 and 6
   ASSERT_EQ(m.items.size(), 2u);
@@ -67,6 +69,34 @@ TEST(Measure, MetricsTimeAndRepeatsFollowTheProtocol) {
   EXPECT_NEAR(m.ns_per_unit, m.time_ms_median * 1e6 / 1200, m.time_ms_median * 1e6 / 1200 * 1e-9);
   EXPECT_FALSE(m.energy_mj.has_value()) << "no sensor: energy must be NULL, not 0";
   EXPECT_EQ(m.dataset, "fixed:2");
+}
+
+TEST(Measure, MedianConfidenceIntervalHalfWidthByHand) {
+  EXPECT_TRUE(std::isinf(median_ci_halfwidth({1, 2})));      // too few runs
+  EXPECT_DOUBLE_EQ(median_ci_halfwidth({10, 10, 10}), 0.0);  // no spread
+  // n = 3: 1.96 * 1.2533 * s / sqrt(3) / median with s = 1, median 10.
+  EXPECT_NEAR(median_ci_halfwidth({11, 9, 10}), 1.96 * 1.2533 / std::sqrt(3.0) / 10, 1e-12);
+  // n = 6: ranks floor(3 - 2.40) = 0 -> 1 and ceil(3 + 2.40) + 1 = 7 -> 6: (6 - 1) / 2 / 3.5.
+  EXPECT_NEAR(median_ci_halfwidth({6, 1, 5, 2, 4, 3}), 5.0 / 2 / 3.5, 1e-12);
+  // n = 25: ranks floor(12.5 - 4.9) = 7 and ceil(12.5 + 4.9) + 1 = 19 of 1..25: (19 - 7) / 2 / 13.
+  std::vector<double> v;
+  for (int i = 25; i >= 1; --i) v.push_back(i);
+  EXPECT_NEAR(median_ci_halfwidth(v), 12.0 / 2 / 13, 1e-12);
+}
+
+TEST(Measure, AdaptiveRepetitionStopsOnceTheIntervalIsTight) {
+  const FixedInputs inputs({1200});
+  FixedRunner runner(3);  // a steady 3 ms run: the interval closes at the minimum
+  MeasureOptions o;
+  o.min_rounds = 3;
+  o.ci_fraction = 0.5;
+  o.max_window_ms = 10000;
+  EXPECT_EQ(measure_runner(runner, inputs, nullptr, o).n_repeats, 3);
+  o.ci_fraction = 1e-9;  // never tight enough: the window cap ends it
+  o.max_window_ms = 40;
+  const db::MeasurementRow m = measure_runner(runner, inputs, nullptr, o);
+  EXPECT_GT(m.n_repeats, 3);  // past the minimum, up to the 40 ms cap of >= 3 ms runs
+  EXPECT_LE(m.n_repeats, 15);
 }
 
 TEST(Measure, WindowRepeatsShortRunsAndEnergyIsPerRun) {
