@@ -15,7 +15,8 @@ double median_ci_halfwidth(std::vector<double> samples) {
   const std::size_t n = samples.size();
   if (n < 3) return std::numeric_limits<double>::infinity();
   std::sort(samples.begin(), samples.end());
-  const double median = boost::math::statistics::median(samples);
+  const double median =
+      n % 2 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;  // sorted stays sorted
   if (!(median > 0)) return std::numeric_limits<double>::infinity();
   if (n >= 6) {
     const double half = 0.98 * std::sqrt(double(n));
