@@ -151,7 +151,7 @@ std::string tuned_header_text(const db::MeasuredConfig& config, const std::strin
 
 void export_tuned_header(const db::Repository& repo, const std::string& board,
                          const std::string& objective, const std::string& out_path,
-                         const std::string& dataset) {
+                         const std::string& dataset, const std::vector<Constraint>& constraints) {
   std::string chosen = dataset;
   if (chosen.empty()) {
     const std::vector<std::string> datasets = repo.datasets(board);
@@ -171,9 +171,25 @@ void export_tuned_header(const db::Repository& repo, const std::string& board,
   }
   const db::WorkloadRow workload = repo.workload(measured.front().config.workload);
   const Objective o = resolve_objective(workload, objective);
+  const std::vector<db::MeasuredConfig> candidates = satisfying(measured, constraints, workload);
+  if (candidates.empty()) {
+    std::ostringstream msg;
+    msg << repo.path() << ": no config of board '" << board << "' on dataset '" << chosen << "' ("
+        << measured.size() << " measured) satisfies";
+    for (const Constraint& c : constraints) {
+      const Objective f = resolve_objective(workload, c.name);
+      double best_value = std::nan("");
+      for (const db::MeasuredConfig& mc : measured) {
+        const double v = mc.value(f.name);
+        if (std::isfinite(v) && !(v >= best_value)) best_value = v;
+      }
+      msg << ' ' << f.name << " <= " << c.max << " (smallest measured: " << best_value << ")";
+    }
+    throw std::runtime_error(msg.str());
+  }
   db::MeasuredConfig best;
   try {
-    best = select_config(measured, o, objectives_of(workload));
+    best = select_config(candidates, o, objectives_of(workload));
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(repo.path() + ": board '" + board + "', dataset '" + chosen +
                              "': " + e.what());

@@ -26,8 +26,11 @@ std::string tuned_header_text(const db::MeasuredConfig& config, const std::strin
 /// writes its header to out_path (parent folders created). Throws std::runtime_error naming
 /// the DB when the board has no measurements (on that dataset), and naming out_path when it
 /// cannot be written; std::invalid_argument for an unknown objective.
+/// Constraints (e.g. aepe <= 0.25) restrict the candidates first; when no config satisfies
+/// them, std::runtime_error says so, with the best value of each constrained figure measured.
 void export_tuned_header(const db::Repository& repo, const std::string& board,
                          const std::string& objective, const std::string& out_path,
-                         const std::string& dataset = "");
+                         const std::string& dataset = "",
+                         const std::vector<Constraint>& constraints = {});
 
 }  // namespace flowtune::reports

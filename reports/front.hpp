@@ -32,6 +32,20 @@ double oriented_value(const db::MeasuredConfig& mc, const Objective& o);
 std::vector<db::MeasuredConfig> pareto_configs(const std::vector<db::MeasuredConfig>& measured,
                                                const std::vector<Objective>& objectives);
 
+/// An upper bound on a figure of a config ("time_ms", "energy_mj" or a workload metric, by
+/// the names of resolve_objective: "time" and "energy" are accepted): value <= max.
+struct Constraint {
+  std::string name;
+  double max = 0;
+};
+
+/// The configs of measured whose every constrained figure is <= its bound (a config lacking
+/// the figure, NaN, does not satisfy it), in their order. Throws std::invalid_argument for
+/// a constraint on an unknown figure (resolve_objective's message).
+std::vector<db::MeasuredConfig> satisfying(const std::vector<db::MeasuredConfig>& measured,
+                                           const std::vector<Constraint>& constraints,
+                                           const db::WorkloadRow& workload);
+
 /// The best config for `objective`: among the Pareto front over `objective` and the other
 /// front objectives (time_ms excluded unless it is the objective), the one with the best
 /// objective value; ties broken by the front objectives in order, then measurement id.

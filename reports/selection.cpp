@@ -56,6 +56,21 @@ std::vector<db::MeasuredConfig> pareto_configs(const std::vector<db::MeasuredCon
   return front;
 }
 
+std::vector<db::MeasuredConfig> satisfying(const std::vector<db::MeasuredConfig>& measured,
+                                           const std::vector<Constraint>& constraints,
+                                           const db::WorkloadRow& workload) {
+  std::vector<Objective> figures;
+  for (const Constraint& c : constraints) figures.push_back(resolve_objective(workload, c.name));
+  std::vector<db::MeasuredConfig> out;
+  for (const db::MeasuredConfig& mc : measured) {
+    bool ok = true;
+    for (std::size_t k = 0; k < constraints.size() && ok; ++k)
+      ok = mc.value(figures[k].name) <= constraints[k].max;  // NaN: false
+    if (ok) out.push_back(mc);
+  }
+  return out;
+}
+
 db::MeasuredConfig select_config(const std::vector<db::MeasuredConfig>& measured,
                                  const Objective& objective, const std::vector<Objective>& front) {
   if (measured.empty()) throw std::invalid_argument("select_config: no measured configs");

@@ -31,6 +31,10 @@ constexpr const char* kHelp =
 
 }  // namespace
 
+std::string version() {
+  return std::string(FLOWTUNE_VERSION) + " (" + FLOWTUNE_GIT_REVISION + ")";
+}
+
 int run(const std::vector<std::string>& args) {
   try {
     if (!args.empty()) {
@@ -39,6 +43,14 @@ int run(const std::vector<std::string>& args) {
       if (sub == "help") {
         std::cout << kHelp << '\n';
         return 0;
+      }
+      if (sub == "--version" || sub == "version") {
+        std::cout << "flowtune " << version() << '\n';
+        return 0;
+      }
+      if (sub == "--help" || sub == "-h") {
+        std::cout << kHelp << "\n\n";
+        return run_tune(args);
       }
       if (sub == "tune") return run_tune(rest);
       if (sub == "boards") return run_boards(rest);

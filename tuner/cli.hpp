@@ -8,9 +8,12 @@
 namespace flowtune::cli {
 
 /// Entry point: args without the program name. Sub-commands: (none) tune, boards, space,
-/// params, search, replay, export, import, report, run (alias flow); `tune help` lists them. Errors are
-/// printed as "tune: <message>" to stderr and give exit code 1 (2 for a usage error).
+/// params, search, replay, export, import, report, run (alias flow); `tune help` lists them. Errors
+/// are printed as "tune: <message>" to stderr and give exit code 1 (2 for a usage error).
 int run(const std::vector<std::string>& args);
+
+/// "0.1.0 (162ac4f)": the project version and the git revision it was built from.
+std::string version();
 
 int run_tune(const std::vector<std::string>& args);
 int run_boards(const std::vector<std::string>& args);

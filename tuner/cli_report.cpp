@@ -1,6 +1,8 @@
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "db/repository.hpp"
 #include "interop/kernel_tuner.hpp"
@@ -13,7 +15,60 @@ namespace flowtune::cli {
 
 namespace fs = std::filesystem;
 
-int run_export(const std::vector<std::string>& args) {
+namespace {
+
+// "--max-aepe 0.25" / "--max-aepe=0.25" -> "--max aepe=0.25" (any figure of the workload);
+// --max-ms and --max-mj are time_ms and energy_mj.
+std::vector<std::string> expand_max_options(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.rfind("--max-", 0) != 0 || a == "--max-pixels") {
+      out.push_back(a);
+      continue;
+    }
+    std::string name = a.substr(6), value;
+    if (const auto eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+    } else if (i + 1 < args.size()) {
+      value = args[++i];
+    } else {
+      throw UsageError(a + " needs a value");
+    }
+    if (name == "ms") name = "time_ms";
+    if (name == "mj") name = "energy_mj";
+    out.push_back("--max");
+    out.push_back(name + "=" + value);
+  }
+  return out;
+}
+
+std::vector<reports::Constraint> parse_constraints(const std::vector<std::string>& texts) {
+  std::vector<reports::Constraint> out;
+  for (const std::string& t : texts) {
+    const auto eq = t.find('=');
+    std::size_t used = 0;
+    double v = 0;
+    try {
+      if (eq == std::string::npos) throw std::invalid_argument(t);
+      v = std::stod(t.substr(eq + 1), &used);
+    } catch (const std::exception&) {
+      throw UsageError("--max: '" + t + "' is not NAME=NUMBER (e.g. --max-aepe 0.25)");
+    }
+    if (used != t.size() - eq - 1 || !std::isfinite(v))
+      throw UsageError("--max: '" + t + "' is not NAME=NUMBER (e.g. --max-aepe 0.25)");
+    out.push_back({t.substr(0, eq), v});
+  }
+  return out;
+}
+
+}  // namespace
+
+int run_export(const std::vector<std::string>& raw_args) {
+  const std::vector<std::string> args = expand_max_options(raw_args);
+  std::vector<std::string> max_texts;
+  bool json = false;
   std::string board = "host", db_path = "flowtune.db", objective = "time", out, dataset,
               format = "header";
   po::options_description desc("export options");
@@ -24,6 +79,10 @@ int run_export(const std::vector<std::string>& args) {
       "dataset key (default: the board's dataset with the most measurements)")(
       "objective", po::value(&objective)->default_value(objective),
       "time | energy | a metric of the workload (`tune params` lists them)")(
+      "max", po::value(&max_texts)->composing(),
+      "a constraint NAME=VALUE (repeatable); also --max-ms T, --max-mj E and --max-METRIC V, "
+      "e.g. --max-aepe 0.25")("json", po::bool_switch(&json),
+                              "print the selected config and its figures as JSON")(
       "format", po::value(&format)->default_value(format),
       "header (the tuned header) | t4 (T4 results, schema 1.0.0) | kt-cache (Kernel Tuner "
       "cache file, which its simulation mode replays); see interop/KERNEL_TUNER.md")(
@@ -52,8 +111,19 @@ int run_export(const std::vector<std::string>& args) {
               << " pruned; optimum " << sum.best_time_ms << " ms\n";
     return 0;
   }
-  reports::export_tuned_header(repo, resolve_board(board), objective, out, dataset);
-  std::cout << "wrote " << out << '\n';
+  const std::vector<reports::Constraint> constraints = parse_constraints(max_texts);
+  reports::export_tuned_header(repo, resolve_board(board), objective, out, dataset, constraints);
+  if (json) {
+    std::ifstream in(out);
+    std::string line, config;
+    while (std::getline(in, line))
+      if (line.rfind("// flowtune-config: ", 0) == 0) config = line.substr(20);
+    nlohmann::json j = {{"header", out}, {"board", resolve_board(board)}, {"objective", objective}};
+    j["config"] = nlohmann::json::parse(config);
+    std::cout << j.dump(1) << '\n';
+  } else {
+    std::cout << "wrote " << out << '\n';
+  }
   return 0;
 }
 

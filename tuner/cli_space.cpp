@@ -1,10 +1,16 @@
+// `tune space`: the space of a board, pruned or kept with the occupancy of each config.
+#include <chrono>
 #include <iomanip>
 #include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <thread>
 
 #include "boards/board.hpp"
+#include "db/repository.hpp"
 #include "tuner/cli.hpp"
 #include "tuner/cli_options.hpp"
-#include "tuner/constraints.hpp"
+#include "tuner/constraint_checks.hpp"
 #include "tuner/occupancy.hpp"
 #include "variants/variant.hpp"
 
@@ -18,71 +24,167 @@ std::string join_factors(const OccupancyResult& o) {
   return s;
 }
 
-// "blocks/SM 2 (limited by shared_memory), occupancy 25%" over the config's kernels (the
-// kernel with the fewest resident blocks decides).
-std::string occupancy_text(const Board& board, const Variant& variant, const Config& config) {
-  const std::vector<KernelResources> resources = variant.resources(config, board.arch());
-  if (resources.empty()) return "";
-  const bool optin = config.tunables.count("optin") && config.tunables.at("optin") != 0;
-  OccupancyResult worst;
-  worst.active_blocks_per_sm = -1;
-  std::string kernel;
-  for (const KernelResources& r : resources) {
-    const OccupancyResult o = occupancy(board.limits, r, -1, optin);
-    if (worst.active_blocks_per_sm < 0 || o.active_blocks_per_sm < worst.active_blocks_per_sm) {
-      worst = o;
-      kernel = r.kernel;
-    }
-  }
+// The kernel with the fewest resident blocks decides the config's occupancy.
+const KernelOccupancy* worst_kernel(const ConstraintCheck& check) {
+  const KernelOccupancy* worst = nullptr;
+  for (const KernelOccupancy& k : check.kernels)
+    if (!worst || k.occupancy.active_blocks_per_sm < worst->occupancy.active_blocks_per_sm)
+      worst = &k;
+  return worst;
+}
+
+// "blocks/SM 2 (ft_global_u, limited by shared_memory), occupancy 25%".
+std::string occupancy_text(const ConstraintCheck& check) {
+  const KernelOccupancy* w = worst_kernel(check);
+  if (!w) return "";
   std::ostringstream os;
-  os << "blocks/SM " << worst.active_blocks_per_sm << " (" << kernel << ", limited by "
-     << join_factors(worst) << "), occupancy " << int(worst.occupancy * 100 + 0.5) << "%"
-     << (resources.front().estimated ? " [estimated: built for " + resources.front().built_for + "]"
-                                     : "");
+  os << "blocks/SM " << w->occupancy.active_blocks_per_sm << " (" << w->resources.kernel
+     << ", limited by " << join_factors(w->occupancy) << "), occupancy "
+     << int(w->occupancy.occupancy * 100 + 0.5) << "%"
+     << (w->resources.estimated ? " [estimated: built for " + w->resources.built_for + "]" : "");
   return os.str();
+}
+
+// The reason without its "label: " prefix, so that configs pruned for the same cause group.
+std::string reason_class(const Config& c, const std::string& reason) {
+  const std::string prefix = c.label() + ": ";
+  return reason.rfind(prefix, 0) == 0 ? reason.substr(prefix.size()) : reason;
 }
 
 }  // namespace
 
 int run_space(const std::vector<std::string>& args) {
-  std::string board_name = "host";
-  bool pruned_only = false;
+  std::string board_name = "host", format = "text";
+  bool pruned_only = false, list = false;
   SpaceArgs space;
   po::options_description desc("space options");
   desc.add_options()("help,h", "this help")("board",
                                             po::value(&board_name)->default_value(board_name),
                                             "board profile name, a .toml path, or auto")(
-      "pruned-only", po::bool_switch(&pruned_only), "print only the pruned configs");
+      "list", po::bool_switch(&list), "one line per config (default: the summary only)")(
+      "pruned-only", po::bool_switch(&pruned_only), "with --list: only the pruned configs")(
+      "format", po::value(&format)->default_value(format),
+      "text | csv | json (csv and json list every config)")("json", "same as --format json");
   add_space_options(desc, space);
   po::variables_map vm;
-  if (parse(args, desc, {}, vm, "tune space --board B [--variant V] [options]")) return 0;
+  if (parse(args, desc, {}, vm, "tune space --board B [--variant V] [--list] [options]")) return 0;
+  if (vm.count("json")) format = "json";
+  if (format != "text" && format != "csv" && format != "json")
+    throw UsageError("--format: '" + format + "' is not text, csv or json");
   const Board board = load_board(resolve_board(board_name));
   const SpaceOptions options = to_space_options(space);
+  const Workload& workload = find_workload(options.workload);
   const std::vector<Config> configs = enumerate_space(board, options);
+  const ParamDimensions dims = parameter_dimensions(workload, board, options);
+
+  // Kernel builds on every core; a progress line every 2 s on stderr (a cold NVRTC cache
+  // takes minutes on a big GPU space).
+  ConstraintChecks checks(
+      board, workload, configs,
+      board.target == "cuda" ? std::max(1u, std::thread::hardware_concurrency()) : 0u);
+  std::vector<ConstraintCheck> failed(configs.size());
+  std::vector<const ConstraintCheck*> results(configs.size());
+  auto last = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < configs.size(); ++i) {
+    try {
+      results[i] = &checks.get(i);
+    } catch (const std::exception& e) {
+      failed[i].prune_reason = configs[i].label() + ": constraint check failed: " + e.what();
+      results[i] = &failed[i];
+    }
+    if (std::chrono::steady_clock::now() - last > std::chrono::seconds(2)) {
+      last = std::chrono::steady_clock::now();
+      std::cerr << "checking constraints (kernel builds): " << i + 1 << "/" << configs.size()
+                << '\n';
+    }
+  }
+  std::size_t kept = 0, pruned = 0;
+  std::map<std::string, std::pair<std::size_t, std::size_t>> per_variant;  // kept, pruned
+  std::map<std::string, std::size_t> per_reason;
+  for (std::size_t i = 0; i < configs.size(); ++i) {
+    auto& pv = per_variant[configs[i].variant + " " + configs[i].precision];
+    if (results[i]->prune_reason) {
+      ++pruned;
+      ++pv.second;
+      ++per_reason[reason_class(configs[i], *results[i]->prune_reason)];
+    } else {
+      ++kept;
+      ++pv.first;
+    }
+  }
+
+  if (format == "json") {
+    nlohmann::json out;
+    out["board"] = board.name;
+    out["workload"] = workload.name();
+    for (const auto& [name, values] : dims) out["dimensions"][name] = values;
+    out["summary"] = {{"configs", configs.size()}, {"kept", kept}, {"pruned", pruned}};
+    for (const auto& [reason, n] : per_reason) out["pruned_by_reason"][reason] = n;
+    out["configs"] = nlohmann::json::array();
+    for (std::size_t i = 0; i < configs.size(); ++i) {
+      const Config& c = configs[i];
+      nlohmann::json j = {{"label", c.label()},
+                          {"variant", c.variant},
+                          {"precision", c.precision},
+                          {"tunables", c.tunables},
+                          {"params", c.params},
+                          {"clock_mhz", c.clock_mhz},
+                          {"kept", !results[i]->prune_reason}};
+      if (results[i]->prune_reason) j["reason"] = *results[i]->prune_reason;
+      if (const KernelOccupancy* w = worst_kernel(*results[i])) {
+        j["blocks_per_sm"] = w->occupancy.active_blocks_per_sm;
+        j["occupancy"] = w->occupancy.occupancy;
+        j["limited_by"] = w->occupancy.limited_by;
+      }
+      out["configs"].push_back(j);
+    }
+    std::cout << out.dump(1) << '\n';
+    return 0;
+  }
+  if (format == "csv") {
+    std::cout << "label,params,kept,reason,blocks_per_sm,occupancy\n";
+    auto quoted = [](const std::string& s) {
+      std::string q = "\"";
+      for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+      return q + "\"";
+    };
+    for (std::size_t i = 0; i < configs.size(); ++i) {
+      const KernelOccupancy* w = worst_kernel(*results[i]);
+      std::cout << quoted(configs[i].label()) << ',' << quoted(configs[i].params_text()) << ','
+                << (results[i]->prune_reason ? 0 : 1) << ','
+                << quoted(results[i]->prune_reason ? *results[i]->prune_reason : "") << ','
+                << (w ? std::to_string(w->occupancy.active_blocks_per_sm) : "") << ','
+                << (w ? std::to_string(w->occupancy.occupancy) : "") << '\n';
+    }
+    return 0;
+  }
   std::cout << "workload " << options.workload << ", parameter dimensions:";
-  for (const auto& [name, values] :
-       parameter_dimensions(find_workload(options.workload), board, options)) {
+  for (const auto& [name, values] : dims) {
     std::cout << ' ' << name << '=';
     for (std::size_t k = 0; k < values.size(); ++k)
       std::cout << (k ? "," : "") << shortest_decimal(values[k]);
   }
   std::cout << '\n';
-  std::size_t kept = 0, pruned = 0;
-  for (const Config& c : configs) {
-    const Variant& variant = *find_workload_variant(find_workload(c.workload), c.variant);
-    const std::optional<std::string> reason = prune_reason(board, variant, c);
-    if (reason) {
-      ++pruned;
-      std::cout << "pruned  " << *reason << '\n';
-    } else {
-      ++kept;
-      if (!pruned_only)
+  if (list) {
+    for (std::size_t i = 0; i < configs.size(); ++i) {
+      const Config& c = configs[i];
+      if (results[i]->prune_reason)
+        std::cout << "pruned  " << *results[i]->prune_reason << '\n';
+      else if (!pruned_only)
         std::cout << "kept    " << c.label() << "  " << c.params_text() << "  "
-                  << occupancy_text(board, variant, c) << '\n';
+                  << occupancy_text(*results[i]) << '\n';
     }
   }
+  std::cout << "per variant and precision (kept / pruned):\n";
+  for (const auto& [name, kp] : per_variant)
+    std::cout << "  " << std::left << std::setw(28) << name << kp.first << " / " << kp.second
+              << '\n';
+  if (!per_reason.empty()) {
+    std::cout << "pruned, by reason:\n";
+    for (const auto& [reason, n] : per_reason) std::cout << "  " << n << "  " << reason << '\n';
+  }
   std::cout << "board " << board.name << ": " << configs.size() << " configs, " << kept << " kept, "
-            << pruned << " pruned\n";
+            << pruned << " pruned" << (list ? "" : " (--list prints every config)") << '\n';
   if (board.target == "cuda")
     std::cout << "clock dimension: " << board.gpu_clocks_mhz.size()
               << " supported clocks, explored only with `tune --allow-clock-control`\n";

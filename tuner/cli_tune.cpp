@@ -1,8 +1,10 @@
 #include <boost/algorithm/string.hpp>
 #include <cmath>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "db/repository.hpp"
 #include "reports/pareto_table.hpp"
 #include "tuner/cli.hpp"
 #include "tuner/cli_options.hpp"
@@ -24,7 +26,7 @@ int run_tune(const std::vector<std::string>& args) {
   TuneOptions o;
   SpaceArgs space;
   long long max_evals = 0;
-  bool in_process = false;
+  bool in_process = false, json = false;
   std::string items, budget_text, objectives_text;
   po::options_description desc("tune options");
   desc.add_options()("help,h", "this help")("board", po::value(&o.board)->default_value(o.board),
@@ -50,6 +52,7 @@ int run_tune(const std::vector<std::string>& args) {
       "repeat until the 95% CI of the median is within this fraction (0 = off)")(
       "max-window-ms", po::value(&o.measure.max_window_ms)->default_value(o.measure.max_window_ms),
       "the CI rule stops repeating after this window per item")(
+      "json", po::bool_switch(&json), "print the run's summary and front as JSON on stdout")(
       "build-threads", po::value(&o.build_threads)->default_value(o.build_threads),
       "threads building kernels ahead (-1 = cores - 1 on GPU boards, 0 on host)")(
       "min-rounds", po::value(&o.measure.min_rounds)->default_value(o.measure.min_rounds),
@@ -100,15 +103,33 @@ int run_tune(const std::vector<std::string>& args) {
   for (const std::string& a : args) o.command += " " + a;
 
   const TuneSummary summary = run_tuning(o, std::cerr);
+  if (json) {
+    nlohmann::json j = {
+        {"run_id", summary.run_id},           {"board", o.board},
+        {"dataset", summary.dataset},         {"configs", summary.n_space},
+        {"measured", summary.n_measured},     {"resumed", summary.n_resumed},
+        {"pruned", summary.n_pruned},         {"failed", summary.n_failed},
+        {"interrupted", summary.interrupted}, {"front_objectives", summary.front_objectives}};
+    j["front"] = nlohmann::json::array();
+    for (const db::MeasuredConfig& mc : summary.front) {
+      nlohmann::json f = {{"config", nlohmann::json::parse(db::config_json(mc.config))},
+                          {"time_ms", mc.measurement.time_ms_median},
+                          {"metrics", mc.measurement.metrics}};
+      if (mc.measurement.energy_mj) f["energy_mj"] = *mc.measurement.energy_mj;
+      j["front"].push_back(f);
+    }
+    std::cout << j.dump(1) << '\n';
+  }
   std::string axes;
   for (const std::string& name : summary.front_objectives)
     axes += (axes.empty() ? "" : " vs ") + name;
-  std::cout << "\nboard " << o.board << ": " << summary.n_space << " configs, "
-            << summary.n_measured << " measured now, " << summary.n_resumed
-            << " already in the DB, " << summary.n_pruned << " pruned, " << summary.n_failed
-            << " failed" << (summary.interrupted ? " (interrupted)" : "") << "\nPareto front ("
-            << axes << "), dataset " << summary.dataset << ":\n"
-            << reports::format_pareto_table(summary.front);
+  if (!json)
+    std::cout << "\nboard " << o.board << ": " << summary.n_space << " configs, "
+              << summary.n_measured << " measured now, " << summary.n_resumed
+              << " already in the DB, " << summary.n_pruned << " pruned, " << summary.n_failed
+              << " failed" << (summary.interrupted ? " (interrupted)" : "") << "\nPareto front ("
+              << axes << "), dataset " << summary.dataset << ":\n"
+              << reports::format_pareto_table(summary.front);
   if (summary.interrupted)
     return 128 + (summary.stop_signal ? summary.stop_signal : 2);  // 130, 143
   if (summary.n_failed > 0) {

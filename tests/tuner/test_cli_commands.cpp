@@ -1,0 +1,129 @@
+// The command line's paper cuts (issue 11): help, version, boards, space summary and JSON,
+// constrained export, replay and Kernel Tuner export/import, on the recorded H200 fixture.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace flowtune {
+namespace {
+namespace fs = std::filesystem;
+
+struct Result {
+  int exit_code;
+  std::string output;
+};
+
+Result tune(const std::string& args, bool with_stderr = true) {
+  const std::string cmd =
+      std::string(FLOWTUNE_TUNE_EXE) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), int(buf.size()), pipe.get())) out += buf.data();
+  const int status = pclose(pipe.release());
+  return {WEXITSTATUS(status), out};
+}
+
+class CliCommands : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = fs::temp_directory_path() / ("flowtune_cli_cmd_" + std::to_string(getpid()));
+    fs::create_directories(dir_);
+    const std::string src =
+        std::string(FLOWTUNE_TEST_SOURCE_DIR) + "/tests/tuner/fixtures/h200_kernels.db.xz";
+    const std::string cmd = "xz -dc '" + src + "' > '" + (dir_ / "k.db").string() + "'";
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+  }
+  static void TearDownTestSuite() { fs::remove_all(dir_); }
+  static std::string path(const std::string& name) { return (dir_ / name).string(); }
+  static fs::path dir_;
+};
+fs::path CliCommands::dir_;
+
+TEST_F(CliCommands, HelpListsTheSubcommandsAndVersionPrintsOne) {
+  const Result help = tune("--help");
+  EXPECT_EQ(help.exit_code, 0);
+  for (const char* sub : {"tune boards", "tune space", "tune replay", "tune export", "tune import",
+                          "tune report", "--strategy"})
+    EXPECT_NE(help.output.find(sub), std::string::npos) << sub;
+  const Result v = tune("--version");
+  EXPECT_EQ(v.exit_code, 0);
+  EXPECT_EQ(v.output.rfind("flowtune 0.", 0), 0u) << v.output;
+  EXPECT_EQ(tune("boards --help").exit_code, 0);
+  EXPECT_EQ(tune("boards nonsense").exit_code, 2);
+}
+
+TEST_F(CliCommands, BoardsAndSpaceAsJson) {
+  const nlohmann::json boards = nlohmann::json::parse(tune("boards --json", false).output);
+  ASSERT_TRUE(boards.is_array());
+  bool have_host = false;
+  for (const auto& b : boards) have_host = have_host || b.at("name") == "host";
+  EXPECT_TRUE(have_host);
+  // The default host space: 100 configs, none pruned; 4 parameter points x 25 tiles.
+  const nlohmann::json space =
+      nlohmann::json::parse(tune("space --board host --json", false).output);
+  EXPECT_EQ(space.at("summary").at("configs"), 100);
+  EXPECT_EQ(space.at("summary").at("kept"), 100);
+  EXPECT_EQ(space.at("configs").size(), 100u);
+  EXPECT_EQ(space.at("dimensions").at("iterations"), (std::vector<double>{50, 300}));
+  // The text summary is short; --list gives every config.
+  const Result text = tune("space --board host");
+  EXPECT_LT(std::count(text.output.begin(), text.output.end(), '\n'), 10);
+  const Result list = tune("space --board host --list");
+  EXPECT_GT(std::count(list.output.begin(), list.output.end(), '\n'), 100);
+}
+
+// On the recorded H200 space the fastest config overall has AEPE 0.495 (10 iterations); with
+// AEPE <= 0.25 the fastest is one of 50 iterations (AEPE 0.206), and nothing reaches 0.1.
+TEST_F(CliCommands, ExportWithAConstraintPicksTheFastestConfigThatSatisfiesIt) {
+  const Result any = tune("export --db " + path("k.db") + " --board h200 --objective time -o " +
+                              path("any.h") + " --json",
+                          false);
+  ASSERT_EQ(any.exit_code, 0) << any.output;
+  EXPECT_EQ(nlohmann::json::parse(any.output).at("config").at("params").at("iterations"), 10);
+  const Result constrained =
+      tune("export --db " + path("k.db") + " --board h200 --objective time --max-aepe 0.25 -o " +
+               path("c.h") + " --json",
+           false);
+  ASSERT_EQ(constrained.exit_code, 0) << constrained.output;
+  EXPECT_EQ(nlohmann::json::parse(constrained.output).at("config").at("params").at("iterations"),
+            50);
+  const Result none = tune("export --db " + path("k.db") +
+                           " --board h200 --objective time --max-aepe=0.1 -o " + path("n.h"));
+  EXPECT_EQ(none.exit_code, 1);
+  EXPECT_NE(none.output.find("satisfies aepe <= 0.1"), std::string::npos) << none.output;
+  EXPECT_FALSE(fs::exists(path("n.h")));
+  EXPECT_EQ(tune("export --db " + path("k.db") + " --board h200 --max-aepe x -o " + path("x.h"))
+                .exit_code,
+            2);
+}
+
+TEST_F(CliCommands, KernelTunerExportImportAndReplayRoundTrip) {
+  const Result ex = tune("export --db " + path("k.db") + " --board h200 --format kt-cache -o " +
+                         path("kt/cache.json"));
+  ASSERT_EQ(ex.exit_code, 0) << ex.output;
+  EXPECT_NE(ex.output.find("1890 measured, 2 failed, 1276 pruned"), std::string::npos) << ex.output;
+  const Result im =
+      tune("import " + path("kt/cache.json") + " --board h200 --db " + path("imported.db"));
+  ASSERT_EQ(im.exit_code, 0) << im.output;
+  EXPECT_NE(im.output.find("1890 measured, 2 failed, 1276 pruned"), std::string::npos) << im.output;
+  // The imported recording replays to the same figures as the original.
+  const std::string replay = " --strategy greedy_ils --seeds 3 --budget 5% --objectives time_ms";
+  const Result a = tune("replay --db " + path("k.db") + replay, false);
+  const Result b = tune("replay --db " + path("imported.db") + replay, false);
+  ASSERT_EQ(a.exit_code, 0) << a.output;
+  const auto table = [](const std::string& s) { return s.substr(s.find("| greedy_ils")); };
+  EXPECT_EQ(table(a.output), table(b.output));
+  EXPECT_EQ(tune("replay --db " + path("k.db") + " --budget 0").exit_code, 2);
+}
+
+}  // namespace
+}  // namespace flowtune
