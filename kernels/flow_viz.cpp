@@ -57,15 +57,33 @@ std::array<std::uint8_t, 3> flow_color(double u, double v) {
   return out;
 }
 
+double flow_viz_radius(const FlowField& flow, double max_radius) {
+  if (max_radius > 0) return max_radius;
+  double maxrad = 0;
+  for (std::size_t i = 0; i < flow.size(); ++i)
+    if (is_known_flow(flow.u[i], flow.v[i]))
+      maxrad = std::max(maxrad, std::hypot(double(flow.u[i]), double(flow.v[i])));
+  return maxrad > 0 ? maxrad : 1.0;
+}
+
+void draw_color_wheel_key(std::vector<std::uint8_t>& rgb, int width, int height) {
+  if (width < 24 || height < 24) return;
+  const int r = std::max(8, std::min(width, height) / 8);
+  const int cx = width - r - 4, cy = height - r - 4;
+  for (int y = cy - r - 1; y <= cy + r + 1; ++y)
+    for (int x = cx - r - 1; x <= cx + r + 1; ++x) {
+      const double dx = x - cx, dy = y - cy, d = std::hypot(dx, dy);
+      if (d > r + 1) continue;
+      const std::size_t i = 3 * (std::size_t(y) * std::size_t(width) + std::size_t(x));
+      std::array<std::uint8_t, 3> c = {0, 0, 0};  // the ring
+      if (d <= r) c = flow_color(dx / r, dy / r);
+      std::copy(c.begin(), c.end(), rgb.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+}
+
 std::vector<std::uint8_t> flow_to_rgb(const FlowField& flow, double max_radius) {
   const std::size_t n = flow.size();
-  if (!(max_radius > 0)) {
-    double maxrad = 0;
-    for (std::size_t i = 0; i < n; ++i)
-      if (is_known_flow(flow.u[i], flow.v[i]))
-        maxrad = std::max(maxrad, std::hypot(double(flow.u[i]), double(flow.v[i])));
-    max_radius = maxrad > 0 ? maxrad : 1.0;
-  }
+  max_radius = flow_viz_radius(flow, max_radius);
   std::vector<std::uint8_t> rgb(3 * n, 0);
   for (std::size_t i = 0; i < n; ++i) {
     if (!is_known_flow(flow.u[i], flow.v[i])) continue;
@@ -75,8 +93,10 @@ std::vector<std::uint8_t> flow_to_rgb(const FlowField& flow, double max_radius) 
   return rgb;
 }
 
-void write_flow_png(const std::string& path, const FlowField& flow, double max_radius) {
-  write_png_rgb(path, flow.width, flow.height, flow_to_rgb(flow, max_radius));
+void write_flow_png(const std::string& path, const FlowField& flow, double max_radius, bool key) {
+  std::vector<std::uint8_t> rgb = flow_to_rgb(flow, max_radius);
+  if (key) draw_color_wheel_key(rgb, flow.width, flow.height);
+  write_png_rgb(path, flow.width, flow.height, rgb);
 }
 
 }  // namespace flowtune

@@ -26,7 +26,20 @@ std::array<std::uint8_t, 3> flow_color(double u, double v);
 /// 0), coloured with flow_color; unknown vectors (!is_known_flow) are black.
 std::vector<std::uint8_t> flow_to_rgb(const FlowField& flow, double max_radius = 0);
 
-/// Writes flow_to_rgb(flow, max_radius) as an 8-bit RGB PNG. Errors as write_png_rgb.
-void write_flow_png(const std::string& path, const FlowField& flow, double max_radius = 0);
+/// The radius that flow_to_rgb normalises by: max_radius if > 0, else the largest radius of
+/// the known vectors (1 if that is 0). In the flow's units (px).
+double flow_viz_radius(const FlowField& flow, double max_radius = 0);
+
+/// Draws the colour-wheel key into an RGB image (width * height * 3 bytes) in its bottom-right
+/// corner: a disk of radius min(width, height) / 8 (at least 8 px; nothing for images under
+/// 24 px) whose pixel at offset (dx, dy) from the centre has flow_color(dx / R, dy / R), i.e.
+/// the colour of a vector of that direction and of magnitude |(dx, dy)| / R times the image's
+/// normalising radius, inside a black ring.
+void draw_color_wheel_key(std::vector<std::uint8_t>& rgb, int width, int height);
+
+/// Writes flow_to_rgb(flow, max_radius) as an 8-bit RGB PNG, with the colour-wheel key
+/// (draw_color_wheel_key) when `key`. Errors as write_png_rgb.
+void write_flow_png(const std::string& path, const FlowField& flow, double max_radius = 0,
+                    bool key = false);
 
 }  // namespace flowtune

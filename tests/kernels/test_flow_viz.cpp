@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -72,6 +73,29 @@ TEST(FlowViz, WritesPng) {
   const Image img = read_png_gray(path.str());
   EXPECT_EQ(img.width, 8);
   EXPECT_EQ(img.height, 6);
+}
+
+TEST(FlowViz, ColourWheelKeyInTheBottomRightCorner) {
+  const int w = 80, h = 64;  // key radius min(80, 64) / 8 = 8, centre (80 - 12, 64 - 12)
+  std::vector<std::uint8_t> rgb(std::size_t(3 * w * h), 7);
+  draw_color_wheel_key(rgb, w, h);
+  auto at = [&](int x, int y) {
+    const std::size_t i = 3 * (std::size_t(y) * w + std::size_t(x));
+    return Rgb{rgb[i], rgb[i + 1], rgb[i + 2]};
+  };
+  EXPECT_EQ(at(68, 52), flow_color(0, 0));          // the centre: no motion, white
+  EXPECT_EQ(at(76, 52), flow_color(1, 0));          // right edge: +u at full saturation
+  EXPECT_EQ(at(68, 48), flow_color(0, -0.5));       // half way up: -v at half saturation
+  EXPECT_EQ(at(68, 52 + 9), (Rgb{0, 0, 0}));        // the black ring just outside
+  EXPECT_EQ(at(10, 10), (Rgb{7, 7, 7}));            // the image elsewhere untouched
+  std::vector<std::uint8_t> small(3 * 20 * 20, 7);  // too small for a key: untouched
+  draw_color_wheel_key(small, 20, 20);
+  EXPECT_TRUE(std::all_of(small.begin(), small.end(), [](std::uint8_t b) { return b == 7; }));
+  FlowField f(2, 1);
+  f.u = {3, -1};
+  f.v = {4, 0};
+  EXPECT_DOUBLE_EQ(flow_viz_radius(f), 5.0);
+  EXPECT_DOUBLE_EQ(flow_viz_radius(f, 2.5), 2.5);
 }
 
 }  // namespace

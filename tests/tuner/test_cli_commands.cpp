@@ -125,5 +125,21 @@ TEST_F(CliCommands, KernelTunerExportImportAndReplayRoundTrip) {
   EXPECT_EQ(tune("replay --db " + path("k.db") + " --budget 0").exit_code, 2);
 }
 
+TEST_F(CliCommands, FlowRunsOneValidConfig) {
+  const std::string seq = std::string(FLOWTUNE_TEST_REPO_DATA) + "/middlebury/RubberWhale/";
+  const std::string frames = seq + "frame10.png " + seq + "frame11.png";
+  // A list where one value is needed is a usage error, not its first value used silently.
+  const Result list = tune("flow " + frames + " --param iterations=10,50 --viz " + path("v.png"));
+  EXPECT_EQ(list.exit_code, 2);
+  EXPECT_NE(list.output.find("--param iterations takes one value"), std::string::npos);
+  // Defaults: the middle tile of the CPU variant, a key on the image, its scale printed.
+  const Result ok = tune("flow " + frames + " --param iterations=5 --param n_warpings=1 --viz " +
+                         path("v.png") + " --gt " + seq + "flow10.flo");
+  ASSERT_EQ(ok.exit_code, 0) << ok.output;
+  EXPECT_NE(ok.output.find("tile_x=32 tile_y=4"), std::string::npos) << ok.output;
+  EXPECT_NE(ok.output.find("full saturation at"), std::string::npos) << ok.output;
+  EXPECT_TRUE(fs::exists(path("v.png")));
+}
+
 }  // namespace
 }  // namespace flowtune

@@ -124,8 +124,10 @@ class Tvl1Workload final : public Workload {
       os << ": wrote " << run.output;
     }
     if (!run.visualisation.empty()) {
-      write_flow_png(run.visualisation, flow, run.visualisation_scale);
-      os << (run.output.empty() ? ": wrote " : " and ") << run.visualisation;
+      write_flow_png(run.visualisation, flow, run.visualisation_scale, true);
+      os << (run.output.empty() ? ": wrote " : " and ") << run.visualisation
+         << " (colour-wheel key bottom right; full saturation at "
+         << flow_viz_radius(flow, run.visualisation_scale) << " px)";
     }
     if (!run.reference.empty()) {
       const FlowError e = flow_error(flow, read_flo(run.reference));
