@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// "--max-aepe 0.25" / "--max-aepe=0.25" -> "--max aepe=0.25" (any figure of the workload);
+// "--max-METRIC 0.25" / "--max-METRIC=0.25" -> "--max METRIC=0.25" (any figure of the workload);
 // --max-ms and --max-mj are time_ms and energy_mj.
 std::vector<std::string> expand_max_options(const std::vector<std::string>& args) {
   std::vector<std::string> out;
@@ -54,10 +54,10 @@ std::vector<reports::Constraint> parse_constraints(const std::vector<std::string
       if (eq == std::string::npos) throw std::invalid_argument(t);
       v = std::stod(t.substr(eq + 1), &used);
     } catch (const std::exception&) {
-      throw UsageError("--max: '" + t + "' is not NAME=NUMBER (e.g. --max-aepe 0.25)");
+      throw UsageError("--max: '" + t + "' is not NAME=NUMBER (e.g. --max-METRIC 0.25)");
     }
     if (used != t.size() - eq - 1 || !std::isfinite(v))
-      throw UsageError("--max: '" + t + "' is not NAME=NUMBER (e.g. --max-aepe 0.25)");
+      throw UsageError("--max: '" + t + "' is not NAME=NUMBER (e.g. --max-METRIC 0.25)");
     out.push_back({t.substr(0, eq), v});
   }
   return out;
@@ -81,8 +81,8 @@ int run_export(const std::vector<std::string>& raw_args) {
       "time | energy | a metric of the workload (`tune params` lists them)")(
       "max", po::value(&max_texts)->composing(),
       "a constraint NAME=VALUE (repeatable); also --max-ms T, --max-mj E and --max-METRIC V, "
-      "e.g. --max-aepe 0.25")("json", po::bool_switch(&json),
-                              "print the selected config and its figures as JSON")(
+      "e.g. --max-<accuracy metric> 0.25")("json", po::bool_switch(&json),
+                                           "print the selected config and its figures as JSON")(
       "format", po::value(&format)->default_value(format),
       "header (the tuned header) | t4 (T4 results, schema 1.0.0) | kt-cache (Kernel Tuner "
       "cache file, which its simulation mode replays); see interop/KERNEL_TUNER.md")(
