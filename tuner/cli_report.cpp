@@ -127,19 +127,64 @@ int run_export(const std::vector<std::string>& raw_args) {
   return 0;
 }
 
-int run_report(const std::vector<std::string>& args) {
-  std::string board = "host", db_path = "flowtune.db", out;
+int run_report(const std::vector<std::string>& raw_args) {
+  const std::vector<std::string> args = expand_max_options(raw_args);
+  std::string board = "host", db_path = "flowtune.db", out, select, dataset;
+  std::vector<std::string> max_texts;
   po::options_description desc("report options");
   desc.add_options()("help,h", "this help")("board", po::value(&board)->default_value(board),
                                             "board to report on")(
       "db", po::value(&db_path)->default_value(db_path), "SQLite database")(
-      "output,o", po::value(&out)->required(), "output folder");
+      "output,o", po::value(&out)->required(), "output folder")(
+      "select", po::value(&select),
+      "also select the best config for this objective (time | energy | a metric) under the "
+      "--max constraints, into DIR/selected.json")(
+      "dataset", po::value(&dataset), "--select: dataset key (default: the most measured)")(
+      "max", po::value(&max_texts)->composing(),
+      "--select: a constraint NAME=VALUE (repeatable; also --max-ms, --max-mj, --max-METRIC)");
   po::variables_map vm;
-  if (parse(args, desc, {}, vm, "tune report --board B -o DIR")) return 0;
+  if (parse(args, desc, {}, vm, "tune report --board B -o DIR [--select time --max-METRIC V ...]"))
+    return 0;
+  if (!max_texts.empty() && select.empty())
+    throw UsageError("--max constraints apply to --select; give --select OBJECTIVE");
+  const std::vector<reports::Constraint> constraints = parse_constraints(max_texts);
   const db::Repository repo(db_path, db::OpenMode::read_only);
-  reports::write_report(repo, resolve_board(board), out);
+  board = resolve_board(board);
+  reports::write_report(repo, board, out);
   std::cout << "wrote the report of board " << board << " to " << out << '\n';
-  return 0;
+  if (select.empty()) return 0;
+  if (dataset.empty()) {
+    const std::vector<std::string> datasets = repo.datasets(board);
+    if (datasets.empty()) throw std::runtime_error(db_path + ": board " + board + " has no data");
+    dataset = datasets.front();
+  }
+  const std::vector<db::MeasuredConfig> measured = repo.measured(board, dataset);
+  if (measured.empty())
+    throw std::runtime_error(db_path + ": nothing measured on dataset '" + dataset + "'");
+  const db::WorkloadRow workload = repo.workload(measured.front().config.workload);
+  const reports::Objective objective = reports::resolve_objective(workload, select);
+  const std::vector<db::MeasuredConfig> ok = reports::satisfying(measured, constraints, workload);
+  nlohmann::json j = {{"board", board}, {"dataset", dataset}, {"objective", objective.name}};
+  for (const reports::Constraint& c : constraints)
+    j["constraints"][reports::resolve_objective(workload, c.name).name] = {{"max", c.max}};
+  if (ok.empty()) {
+    j["selected"] = nullptr;
+    j["why"] = "no config satisfies the constraints";
+    std::cout << "select: no config of " << measured.size() << " satisfies the constraints\n";
+  } else {
+    const db::MeasuredConfig best =
+        reports::select_config(ok, objective, reports::objectives_of(workload));
+    j["selected"] = nlohmann::json::parse(db::config_json(best.config));
+    j["time_ms"] = best.measurement.time_ms_median;
+    j["metrics"] = best.measurement.metrics;
+    if (best.measurement.energy_mj) j["energy_mj"] = *best.measurement.energy_mj;
+    std::cout << "select: " << best.config.label << " (" << ok.size() << " of " << measured.size()
+              << " configs satisfy the constraints)\n";
+  }
+  std::ofstream f(fs::path(out) / "selected.json");
+  f << j.dump(1) << '\n';
+  if (!f) throw std::runtime_error(out + "/selected.json: cannot write");
+  return ok.empty() ? 1 : 0;
 }
 
 }  // namespace flowtune::cli

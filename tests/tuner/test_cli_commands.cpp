@@ -106,6 +106,24 @@ TEST_F(CliCommands, ExportWithAConstraintPicksTheFastestConfigThatSatisfiesIt) {
             2);
 }
 
+TEST_F(CliCommands, ReportSelectsUnderConstraints) {
+  const Result r = tune("report --db " + path("k.db") + " --board h200 -o " + path("rep") +
+                        " --select time --max-aepe 0.25");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream in(path("rep") + "/selected.json");
+  const nlohmann::json j = nlohmann::json::parse(in);
+  EXPECT_EQ(j.at("selected").at("params").at("iterations"), 50);
+  EXPECT_LE(j.at("metrics").at("aepe").get<double>(), 0.25);
+  EXPECT_EQ(tune("report --db " + path("k.db") + " --board h200 -o " + path("rep2") +
+                 " --select time --max-aepe 0.01")
+                .exit_code,
+            1);
+  EXPECT_EQ(
+      tune("report --db " + path("k.db") + " --board h200 -o " + path("rep3") + " --max-aepe 0.25")
+          .exit_code,
+      2);  // constraints without --select
+}
+
 TEST_F(CliCommands, KernelTunerExportImportAndReplayRoundTrip) {
   const Result ex = tune("export --db " + path("k.db") + " --board h200 --format kt-cache -o " +
                          path("kt/cache.json"));
