@@ -42,7 +42,7 @@ int run_replay(const std::vector<std::string>& args) {
       "objectives", po::value(&objectives_text),
       "comma-separated; the first is minimised by single-objective strategies (default: "
       "time_ms then the workload's front objectives)")(
-      "within", po::value(&within)->default_value(within),
+      "within", po::value(&within)->default_value(within, "0.05"),
       "\"near the optimum\": within this fraction of the exhaustive optimum of objective 1")(
       "csv", po::value(&csv), "also write every seed's result to this CSV file");
   po::variables_map vm;

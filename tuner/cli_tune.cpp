@@ -48,7 +48,7 @@ int run_tune(const std::vector<std::string>& args) {
       "objectives", po::value(&objectives_text),
       "comma-separated figures to minimise (first: single-objective strategies); default "
       "time_ms and the workload's front objectives; add energy_mj to measure energy")(
-      "ci", po::value(&o.measure.ci_fraction)->default_value(o.measure.ci_fraction),
+      "ci", po::value(&o.measure.ci_fraction)->default_value(o.measure.ci_fraction, "0.02"),
       "repeat until the 95% CI of the median is within this fraction (0 = off)")(
       "max-window-ms", po::value(&o.measure.max_window_ms)->default_value(o.measure.max_window_ms),
       "the CI rule stops repeating after this window per item")(

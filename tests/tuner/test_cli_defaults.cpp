@@ -1,0 +1,33 @@
+// Defaults in every sub-command's --help print as written (0.05, not 0.050000000000000003).
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <memory>
+#include <regex>
+#include <string>
+
+namespace flowtune {
+namespace {
+
+std::string help_of(const std::string& sub) {
+  const std::string cmd = std::string(FLOWTUNE_TUNE_EXE) + " " + sub + " --help 2>&1";
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), int(buf.size()), pipe.get())) out += buf.data();
+  return out;
+}
+
+TEST(CliDefaults, NoBinaryFloatingPointNoiseInHelp) {
+  const std::regex noise("[0-9]\\.[0-9]*(0000000|9999999)[0-9]");
+  for (const char* sub : {"", "space", "search", "replay", "export", "report", "flow", "import"}) {
+    const std::string help = help_of(sub);
+    EXPECT_NE(help.find("--help"), std::string::npos) << sub;
+    std::smatch m;
+    EXPECT_FALSE(std::regex_search(help, m, noise)) << "tune " << sub << ": " << m.str();
+  }
+}
+
+}  // namespace
+}  // namespace flowtune
