@@ -31,16 +31,24 @@
   const visible = (p) => shown.variant.has(p.variant) && shown.precision.has(p.precision);
 
   const num = (v) => (v === null || v === undefined ? 'n/a' : Number(v.toPrecision(5)).toString());
-  const pairs = (o) => Object.keys(o).map((k) => k + '=' + num(o[k])).join(' ') || '-';
+  // "k=v k=v" of an object, `per` entries a line (long parameter lists wrap in the tooltip).
+  function pairs(o, per) {
+    const items = Object.keys(o).map((k) => k + '=' + num(o[k]));
+    const lines = [];
+    for (let i = 0; i < items.length; i += per) lines.push(items.slice(i, i + per).join(' '));
+    return lines.length ? lines : ['-'];
+  }
   const axisTitle = (o) => o.name + (o.unit ? ' (' + o.unit + ')' : '');
   // Tooltip lines of point p in plot: the config, then its two plotted values.
   function describe(p, plot) {
-    return [p.label, 'variant ' + p.variant + ', precision ' + p.precision +
-      (p.clock_mhz ? ', clock ' + p.clock_mhz + ' MHz' : ''),
-    'tunables: ' + pairs(p.tunables), 'params: ' + pairs(p.params),
-    axisTitle(plot.x) + ': ' + num(p.v[plot.x.name]),
-    axisTitle(plot.y) + ': ' + num(p.v[plot.y.name])]
-      .concat(plot.front.includes(p.id) ? ['on the Pareto front'] : []);
+    const clock = p.clock_mhz ? ', clock ' + p.clock_mhz + ' MHz' : '';
+    const lines = [p.label, 'variant ' + p.variant + ', precision ' + p.precision + clock,
+      'tunables: ' + pairs(p.tunables, 99)[0]];
+    pairs(p.params, 4).forEach((line, i) => lines.push((i ? '    ' : 'params: ') + line));
+    lines.push(axisTitle(plot.x) + ': ' + num(p.v[plot.x.name]),
+      axisTitle(plot.y) + ': ' + num(p.v[plot.y.name]));
+    if (plot.front.includes(p.id)) lines.push('on the Pareto front');
+    return lines;
   }
 
   // Chart.js datasets of a plot: one per variant/precision group, then the front as a step line.
@@ -145,13 +153,15 @@
     status.textContent = charts.length + ' charts, ' + status.dataset.points + ' points' +
       (errors.length ? ', errors: ' + errors.join('; ') : '');
   }
-  // index.html#tooltip: the tooltip of the first chart's first front point shown (screenshots).
+  // index.html#tooltip: the first chart shows the tooltip of its middle front point (screenshots).
   if (location.hash === '#tooltip' && charts.length) {
     const chart = charts[0].chart;
     const last = chart.data.datasets.length - 1;  // the front
-    if (chart.getDatasetMeta(last).data.length) {
-      const pt = chart.getDatasetMeta(last).data[0];
-      chart.tooltip.setActiveElements([{ datasetIndex: last, index: 0 }], { x: pt.x, y: pt.y });
+    const front = chart.getDatasetMeta(last).data;
+    if (front.length) {
+      const index = Math.floor(front.length / 2);
+      chart.tooltip.setActiveElements([{ datasetIndex: last, index }],
+        { x: front[index].x, y: front[index].y });
       chart.update();
     }
   }
