@@ -16,6 +16,10 @@ struct Objective {
   bool minimize = true;
 };
 
+/// The workload as recorded in the DB, or, for a DB written before workloads were recorded,
+/// one named `name` with work unit "unit", no metrics and time_ms as its only objective.
+db::WorkloadRow workload_or_default(const db::Repository& repo, const std::string& name);
+
 /// The workload's front objectives (e.g. time_ms and aepe) with units and directions.
 std::vector<Objective> objectives_of(const db::WorkloadRow& workload);
 

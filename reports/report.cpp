@@ -10,6 +10,7 @@
 
 #include "reports/export_header.hpp"
 #include "reports/front.hpp"
+#include "reports/html_report.hpp"
 #include "reports/svg_plot.hpp"
 #include "reports/text_format.hpp"
 #include "tuner/pareto.hpp"
@@ -293,18 +294,6 @@ std::string front_svg(const DatasetFronts& f, const std::string& board, const Ob
                      axis_label(x), axis_label(y));
 }
 
-db::WorkloadRow workload_or_default(const db::Repository& repo, const std::string& name) {
-  try {
-    return repo.workload(name);
-  } catch (const db::DbError&) {
-    db::WorkloadRow w;  // a DB written before the workload was recorded: time only
-    w.name = name;
-    w.work_unit = "unit";
-    w.front_objectives = {"time_ms"};
-    return w;
-  }
-}
-
 std::vector<std::string> pruned_extra(const db::PrunedRow& p) {
   return {p.reason};
 }
@@ -394,6 +383,7 @@ void write_report(const db::Repository& repo, const std::string& board,
     write("pareto_time_energy.svg", front_svg(f, board, resolve_objective(f.workload, "time"),
                                               resolve_objective(f.workload, "energy")));
   }
+  write_html_report(repo, board, out_dir);
 }
 
 }  // namespace flowtune::reports

@@ -1,4 +1,4 @@
-// The Pareto report of a board, written from the DB only (CSV + Markdown + SVG).
+// The Pareto report of a board, written from the DB only (CSV + Markdown + SVG + HTML).
 #pragma once
 
 #include <string>
@@ -19,7 +19,9 @@ namespace flowtune::reports {
 ///  - pareto_<x>_<y>.svg per pair of front objectives (e.g. pareto_time_aepe.svg), for the
 ///                      dataset with the most measurements; pareto_time_energy.svg with energy;
 ///  - report.md         board, runs, Pareto tables, best config per objective, pruned
-///                      configs grouped by reason, failures.
+///                      configs grouped by reason, failures;
+///  - index.html        interactive Pareto plots per board and dataset, front tables, pruned
+///                      configs by reason, failures by class (reports/html_report.hpp).
 /// Throws std::runtime_error naming the DB when the board has no run, measurement or
 /// pruned config, and naming out_dir (or the file) when it cannot be created or written.
 void write_report(const db::Repository& repo, const std::string& board, const std::string& out_dir);

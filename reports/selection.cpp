@@ -29,6 +29,18 @@ Objective resolve_objective(const db::WorkloadRow& workload, const std::string& 
                               "' (allowed: " + allowed + ")");
 }
 
+db::WorkloadRow workload_or_default(const db::Repository& repo, const std::string& name) {
+  try {
+    return repo.workload(name);
+  } catch (const db::DbError&) {
+    db::WorkloadRow w;  // a DB written before the workload was recorded: time only
+    w.name = name;
+    w.work_unit = "unit";
+    w.front_objectives = {"time_ms"};
+    return w;
+  }
+}
+
 std::vector<Objective> objectives_of(const db::WorkloadRow& workload) {
   std::vector<Objective> out;
   for (const std::string& name : workload.front_objectives)

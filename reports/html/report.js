@@ -1,0 +1,170 @@
+// flowtune report page: Pareto scatter plots of the embedded JSON (#flowtune-data) with
+// Chart.js, variant/precision filters, and a status element (#status) for tests.
+(function () {
+  'use strict';
+  const errors = window.flowtuneErrors;
+  const status = document.getElementById('status');
+  if (typeof Chart === 'undefined') {
+    status.dataset.state = 'no-chartjs';
+    status.textContent = 'Chart.js missing: no plots.';
+    return;
+  }
+  const data = JSON.parse(document.getElementById('flowtune-data').textContent);
+  const FRONT = '#d32f2f';
+  const PALETTE = ['#1f77b4', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#17becf',
+    '#e377c2', '#7f7f7f', '#bcbd22'];
+
+  // Variants and precisions of all points; the filters show the checked ones.
+  const kinds = { variant: new Set(), precision: new Set() };
+  const groups = [];  // "variant precision", in first-seen order: its index picks the colour
+  for (const b of data.boards) {
+    for (const d of b.datasets) {
+      for (const p of d.points) {
+        kinds.variant.add(p.variant);
+        kinds.precision.add(p.precision);
+        const g = p.variant + ' ' + p.precision;
+        if (!groups.includes(g)) groups.push(g);
+      }
+    }
+  }
+  const shown = { variant: new Set(kinds.variant), precision: new Set(kinds.precision) };
+  const visible = (p) => shown.variant.has(p.variant) && shown.precision.has(p.precision);
+
+  const num = (v) => (v === null || v === undefined ? 'n/a' : Number(v.toPrecision(5)).toString());
+  // "k=v k=v" of an object, `per` entries a line (long parameter lists wrap in the tooltip).
+  function pairs(o, per) {
+    const items = Object.keys(o).map((k) => k + '=' + num(o[k]));
+    const lines = [];
+    for (let i = 0; i < items.length; i += per) lines.push(items.slice(i, i + per).join(' '));
+    return lines.length ? lines : ['-'];
+  }
+  const axisTitle = (o) => o.name + (o.unit ? ' (' + o.unit + ')' : '');
+  // Tooltip lines of point p in plot: the config, then its two plotted values.
+  function describe(p, plot) {
+    const clock = p.clock_mhz ? ', clock ' + p.clock_mhz + ' MHz' : '';
+    const lines = [p.label, 'variant ' + p.variant + ', precision ' + p.precision + clock,
+      'tunables: ' + pairs(p.tunables, 99)[0]];
+    pairs(p.params, 4).forEach((line, i) => lines.push((i ? '    ' : 'params: ') + line));
+    lines.push(axisTitle(plot.x) + ': ' + num(p.v[plot.x.name]),
+      axisTitle(plot.y) + ': ' + num(p.v[plot.y.name]));
+    if (plot.front.includes(p.id)) lines.push('on the Pareto front');
+    return lines;
+  }
+
+  // Chart.js datasets of a plot: one per variant/precision group, then the front as a step line.
+  function chartDatasets(d, plot) {
+    const xy = (p) => ({ x: p.v[plot.x.name], y: p.v[plot.y.name], p: p });
+    const finite = (pt) => Number.isFinite(pt.x) && Number.isFinite(pt.y);
+    const byGroup = new Map();
+    for (const p of d.points) {
+      const pt = xy(p);
+      if (!visible(p) || !finite(pt)) continue;
+      const g = p.variant + ' ' + p.precision;
+      if (!byGroup.has(g)) byGroup.set(g, []);
+      byGroup.get(g).push(pt);
+    }
+    const sets = [...byGroup].map(([g, pts]) => ({
+      label: g, data: pts, order: 1, pointRadius: 4,
+      backgroundColor: PALETTE[groups.indexOf(g) % PALETTE.length],
+    }));
+    const front = d.points.filter((p) => plot.front.includes(p.id) && visible(p)).map(xy)
+      .filter(finite).sort((a, b) => a.x - b.x);
+    sets.push({
+      label: 'Pareto front', data: front, order: 0, showLine: true, stepped: 'before',  // horizontal first
+      borderColor: FRONT, backgroundColor: 'rgba(0,0,0,0)', pointBorderColor: FRONT,
+      pointRadius: 7, pointBorderWidth: 2, front: true,
+    });
+    return sets;
+  }
+
+  // Points Chart.js drew in a chart (the front's markers are drawn over the same points).
+  const drawn = (chart) => chart.data.datasets.reduce((n, s, i) =>
+    n + (s.front ? 0 : chart.getDatasetMeta(i).data.length), 0);
+
+  const charts = [];  // { chart, figure, d, plot }
+  data.boards.forEach((b, bi) => b.datasets.forEach((d, di) => {
+    const box = document.getElementById('plots-' + bi + '-' + di);
+    for (const plot of d.plots) {
+      const figure = document.createElement('figure');
+      figure.className = 'plot';
+      figure.dataset.x = plot.x.name;
+      figure.dataset.y = plot.y.name;
+      const canvas = document.createElement('canvas');
+      figure.append(canvas);
+      box.append(figure);
+      try {
+        const chart = new Chart(canvas, {
+          type: 'scatter',
+          data: { datasets: chartDatasets(d, plot) },
+          options: {
+            animation: false, maintainAspectRatio: false,
+            scales: {
+              x: { title: { display: true, text: axisTitle(plot.x) } },
+              y: { title: { display: true, text: axisTitle(plot.y) } },
+            },
+            plugins: {
+              title: { display: true, text: b.board + ', ' + d.dataset + ': ' + plot.x.name +
+                ' vs ' + plot.y.name },
+              tooltip: { callbacks: { label: (ctx) => describe(ctx.raw.p, plot) } },
+            },
+          },
+        });
+        charts.push({ chart, figure, d, plot });
+        figure.dataset.plotted = drawn(chart);
+      } catch (e) {
+        errors.push('chart ' + b.board + '/' + d.dataset + ': ' + e.message);
+      }
+    }
+  }));
+
+  function refresh() {
+    for (const c of charts) {
+      c.chart.data.datasets = chartDatasets(c.d, c.plot);
+      c.chart.update();
+      c.figure.dataset.plotted = drawn(c.chart);
+    }
+    report();
+  }
+
+  for (const kind of ['variant', 'precision']) {
+    const box = document.getElementById('filter-' + kind);
+    for (const value of [...kinds[kind]].sort()) {
+      const label = document.createElement('label');
+      const input = document.createElement('input');
+      input.type = 'checkbox';
+      input.checked = true;
+      input.value = value;
+      input.addEventListener('change', () => {
+        if (input.checked) shown[kind].add(value); else shown[kind].delete(value);
+        refresh();
+      });
+      label.append(input, ' ' + value);  // text node: names from the DB stay text
+      box.append(label);
+    }
+  }
+
+  function report() {
+    status.dataset.state = errors.length ? 'error' : 'ok';
+    status.dataset.charts = charts.length;
+    status.dataset.points = charts.reduce((n, c) => n + drawn(c.chart), 0);
+    status.dataset.errors = errors.length;
+    const first = charts.find((c) => c.d.points.length);
+    if (first) status.dataset.tooltip = describe(first.d.points[0], first.plot).join(' | ');
+    status.textContent = charts.length + ' charts, ' + status.dataset.points + ' points' +
+      (errors.length ? ', errors: ' + errors.join('; ') : '');
+  }
+  // index.html#tooltip: the first chart shows the tooltip of its middle front point (screenshots).
+  if (location.hash === '#tooltip' && charts.length) {
+    const chart = charts[0].chart;
+    const last = chart.data.datasets.length - 1;  // the front
+    const front = chart.getDatasetMeta(last).data;
+    if (front.length) {
+      const index = Math.floor(front.length / 2);
+      chart.tooltip.setActiveElements([{ datasetIndex: last, index }],
+        { x: front[index].x, y: front[index].y });
+      chart.update();
+    }
+  }
+  report();
+  window.addEventListener('error', report);  // later errors (after flowtuneErrors records them)
+})();

@@ -1,0 +1,271 @@
+// index.html of the report, checked in headless Chromium: the page's script fills
+// <div id="status"> (state, charts, points drawn, errors) and each plot's data-plotted; the
+// test reads them back from --dump-dom and compares with the DB. Skips without Chromium.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <regex>
+#include <sstream>
+
+#include "reports/front.hpp"
+#include "reports/html_report.hpp"
+#include "reports/report.hpp"
+
+namespace flowtune::reports {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_all(const fs::path& p) {
+  std::ifstream in(p);
+  return std::string((std::istreambuf_iterator<char>(in)), {});
+}
+
+// The first of $FLOWTUNE_CHROMIUM, chromium, chromium-browser, google-chrome on PATH; "".
+std::string find_chromium() {
+  if (const char* env = std::getenv("FLOWTUNE_CHROMIUM")) return env;
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "");
+  std::vector<std::string> folders;
+  for (std::string dir; std::getline(dirs, dir, ':');) folders.push_back(dir);
+  for (const char* name : {"chromium", "chromium-browser", "google-chrome"})
+    for (const std::string& dir : folders)
+      if (::access((fs::path(dir) / name).c_str(), X_OK) == 0)
+        return (fs::path(dir) / name).string();
+  return "";
+}
+
+std::string quoted(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// Runs headless Chromium on page with extra flags; stdout and stderr go to files in dir.
+// Returns the exit status.
+int run_chromium(const std::string& chromium, const fs::path& dir, const fs::path& page,
+                 const std::string& flags) {
+  const std::string cmd =
+      "timeout 120 " + quoted(chromium) +
+      " --headless=new --disable-gpu --no-sandbox --disable-dev-shm-usage --no-first-run"
+      " --user-data-dir=" +
+      quoted((dir / "profile").string()) +
+      " --virtual-time-budget=5000 --enable-logging=stderr --v=0 " + flags + " " +
+      quoted("file://" + page.string()) + " >" + quoted((dir / "chromium.out").string()) + " 2>" +
+      quoted((dir / "chromium.err").string());
+  return std::system(cmd.c_str());
+}
+
+// The value of attribute `name` in the first tag matching `tag_start` (e.g. `<div id="status"`).
+std::string attribute(const std::string& dom, const std::string& tag_start,
+                      const std::string& name) {
+  const auto start = dom.find(tag_start);
+  if (start == std::string::npos) return "<no tag>";
+  const std::string tag = dom.substr(start, dom.find('>', start) - start);
+  std::smatch m;
+  if (!std::regex_search(tag, m, std::regex(" " + name + "=\"([^\"]*)\""))) return "<none>";
+  return m[1];
+}
+
+db::ConfigRow config(const std::string& board, const std::string& variant, int tile_x,
+                     int iterations) {
+  db::ConfigRow c;
+  c.board = board;
+  c.workload = "tvl1";
+  c.variant = variant;
+  c.precision = tile_x % 64 == 0 ? "f32" : "f16";
+  c.tunables = {{"tile_x", tile_x}, {"tile_y", 4}};
+  c.label = variant + " tile_x=" + std::to_string(tile_x) + " it=" + std::to_string(iterations);
+  c.params = {{"iterations", static_cast<double>(iterations)}, {"n_warpings", 5}};
+  c.key = db::config_key(c);
+  return c;
+}
+
+db::MeasurementRow measurement(std::int64_t run, const std::string& dataset, double time_ms,
+                               double aepe, std::optional<double> energy_mj) {
+  db::MeasurementRow m;
+  m.run_id = run;
+  m.dataset = dataset;
+  m.time_ms_median = m.time_ms_min = m.time_ms_max = time_ms;
+  m.n_repeats = 3;
+  m.ns_per_unit = time_ms * 1e6 / 307200.0;
+  m.energy_mj = energy_mj;
+  m.metrics = {{"aepe", aepe}, {"aae_deg", aepe * 10}};
+  return m;
+}
+
+class HtmlReportTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("flowtune_test_html_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    fill_db();
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Board host: dataset "mb:A" (6 configs with energy, two variants, one of them named with
+  // markup), dataset "mb:B" (3 configs, no energy), 2 pruned, 2 failures; board nano: 2
+  // configs. A label tries to close the JSON script.
+  void fill_db() {
+    repo_ = std::make_unique<db::Repository>((dir_ / "f.db").string());
+    db::WorkloadRow w;
+    w.name = "tvl1";
+    w.work_unit = "px";
+    w.front_objectives = {"time_ms", "aepe"};
+    w.metrics = {{"aepe", "px", "endpoint error", true}, {"aae_deg", "deg", "", true}};
+    repo_->record_workload(w);
+    const std::int64_t r = repo_->begin_run({"host", "tvl1", "tune", "", "", "", "", "", "", ""});
+    const std::string evil = "<b>bold</b>";
+    const double t[] = {4, 6, 8, 12, 15, 20}, e[] = {0.9, 0.5, 0.6, 0.2, 0.2, 0.15};
+    for (int i = 0; i < 6; ++i) {
+      db::ConfigRow c = config("host", i < 4 ? "kokkos_global" : evil, 32 << i, 50 + 50 * i);
+      if (i == 3) c.label = "</script><script>document.title='pwned'</script>";
+      repo_->record_measurement(c, measurement(r, "mb:A", t[i], e[i], t[i] * 3 - i));
+    }
+    for (int i = 0; i < 3; ++i)
+      repo_->record_measurement(config("host", "kokkos_global", 32 << i, 50),
+                                measurement(r, "mb:B", t[i], e[i], std::nullopt));
+    repo_->record_pruned(r, config("host", "kokkos_global", 4096, 50), "tile_x > width");
+    repo_->record_pruned(r, config("host", "kokkos_global", 8192, 50), "tile_x > width");
+    repo_->record_failure(r, config("host", "kokkos_global", 16, 50), "mb:A", "runtime",
+                          "illegal <address>");
+    repo_->record_failure(r, config("host", "kokkos_global", 24, 50), "mb:A", "timeout", "hung");
+    repo_->end_run(r, "done");
+    const std::int64_t n = repo_->begin_run({"nano", "tvl1", "tune", "", "", "", "", "", "", ""});
+    for (int i = 0; i < 2; ++i)
+      repo_->record_measurement(config("nano", "global", 32 << i, 50),
+                                measurement(n, "mb:A", t[i], e[i], std::nullopt));
+    repo_->end_run(n, "done");
+  }
+
+  fs::path dir_;
+  std::unique_ptr<db::Repository> repo_;
+};
+
+TEST_F(HtmlReportTest, ChromiumDrawsEveryMeasuredPointWithoutErrors) {
+  const std::string chromium = find_chromium();
+  if (chromium.empty()) GTEST_SKIP() << "no chromium on PATH (scripts/setup installs it)";
+  if (find_chartjs().empty()) GTEST_SKIP() << "no Chart.js (libjs-chart.js; scripts/setup)";
+  const fs::path out = dir_ / "report";
+  write_report(*repo_, "host", out.string());
+  const fs::path page = out / "index.html";
+  ASSERT_TRUE(fs::is_regular_file(page));
+
+  ASSERT_EQ(run_chromium(chromium, dir_, page, "--dump-dom"), 0) << read_all(dir_ / "chromium.err");
+  const std::string dom = read_all(dir_ / "chromium.out");
+  const std::string err = read_all(dir_ / "chromium.err");
+  const std::string status = "<div id=\"status\"";
+  ASSERT_EQ(attribute(dom, status, "data-state"), "ok")
+      << attribute(dom, status, "data-errors") << " errors; stderr:\n"
+      << err;
+  EXPECT_EQ(attribute(dom, status, "data-errors"), "0");
+  // host mb:A: time-aepe, energy-aepe, time-energy; host mb:B and nano mb:A: time-aepe.
+  EXPECT_EQ(attribute(dom, status, "data-charts"), "5");
+  EXPECT_EQ(attribute(dom, status, "data-points"), std::to_string(3 * 6 + 3 + 2));
+  for (const char* console_error : {"Uncaught", ":CONSOLE", "SyntaxError"})
+    EXPECT_EQ(err.find(console_error), std::string::npos) << console_error << " in:\n" << err;
+
+  // Every plot of a dataset draws as many points as the DB has measurements of it.
+  std::map<std::string, int> plots_seen;
+  for (const std::string board : {"host", "nano"}) {
+    const auto at = dom.find("<section class=\"board\" data-board=\"" + board + "\"");
+    ASSERT_NE(at, std::string::npos) << board;
+    for (const std::string& dataset : repo_->datasets(board)) {
+      const std::string tag = "<section class=\"dataset\" data-dataset=\"" + dataset + "\"";
+      const auto ds = dom.find(tag, at);
+      ASSERT_NE(ds, std::string::npos) << board << " " << dataset;
+      const auto end = dom.find("</section>", ds);
+      const std::string section = dom.substr(ds, end - ds);
+      const std::string expected = std::to_string(repo_->measured(board, dataset).size());
+      std::regex plotted("<figure class=\"plot\"[^>]* data-plotted=\"([0-9]+)\"");
+      for (std::sregex_iterator it(section.begin(), section.end(), plotted), last; it != last;
+           ++it) {
+        EXPECT_EQ((*it)[1].str(), expected) << board << " " << dataset;
+        ++plots_seen[board + " " + dataset];
+      }
+    }
+  }
+  EXPECT_EQ(plots_seen,
+            (std::map<std::string, int>{{"host mb:A", 3}, {"host mb:B", 1}, {"nano mb:A", 1}}));
+
+  // The tooltip text of a point names its config; DB text stayed text.
+  const std::string tooltip = attribute(dom, status, "data-tooltip");
+  EXPECT_NE(tooltip.find("tunables: tile_x=32 tile_y=4"), std::string::npos) << tooltip;
+  EXPECT_NE(tooltip.find("params: iterations=50 n_warpings=5"), std::string::npos) << tooltip;
+  EXPECT_NE(dom.find("<title>flowtune report: board host</title>"), std::string::npos);
+  EXPECT_EQ(dom.find("<b>bold"), std::string::npos);
+  EXPECT_NE(dom.find("&lt;b&gt;bold&lt;/b&gt;"), std::string::npos) << "the variant filter";
+
+  // A screenshot for people: $FLOWTUNE_HTML_SCREENSHOT, else in the working directory.
+  const char* env = std::getenv("FLOWTUNE_HTML_SCREENSHOT");
+  const fs::path png = env ? fs::path(env) : fs::current_path() / "html_report_screenshot.png";
+  // #tooltip: the page shows one tooltip (the hover text) for the picture.
+  const fs::path with_tooltip = page.string() + "#tooltip";
+  fs::remove(png);
+  EXPECT_EQ(run_chromium(
+                chromium, dir_, with_tooltip,
+                "--hide-scrollbars --window-size=1400,2200 --screenshot=" + quoted(png.string())),
+            0)
+      << read_all(dir_ / "chromium.err");
+  ASSERT_TRUE(fs::is_regular_file(png)) << read_all(dir_ / "chromium.err");
+  EXPECT_EQ(read_all(png).substr(0, 8), "\x89PNG\r\n\x1a\n");
+  EXPECT_EQ(read_all(dir_ / "chromium.err").find(":CONSOLE"), std::string::npos)
+      << read_all(dir_ / "chromium.err");
+  std::cout << "screenshot: " << png.string() << "\n";
+}
+
+TEST_F(HtmlReportTest, WithoutChartJsThePageKeepsTheTablesAndEscapesTheData) {
+  const std::string html = html_report(*repo_, "host", "");
+  EXPECT_NE(html.find("id=\"no-chartjs\""), std::string::npos);
+  EXPECT_EQ(html.find("Chart.js v"), std::string::npos);
+  // Front over (time, aepe) of host mb:A: t=4, 6, 12, 20 (8 and 15 dominated).
+  const auto a = html.find("data-dataset=\"mb:A\"");
+  const std::string table = html.substr(a, html.find("</table>", a) - a);
+  std::size_t rows = 0;
+  for (auto p = table.find("<tr><td>"); p != std::string::npos; p = table.find("<tr><td>", p + 1))
+    ++rows;
+  EXPECT_EQ(rows, 4u);
+  EXPECT_NE(html.find("<td>tile_x &gt; width</td><td class=\"num\">2</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td>runtime</td><td class=\"num\">1</td>"), std::string::npos);
+  EXPECT_NE(html.find("illegal &lt;address&gt;"), std::string::npos);
+  EXPECT_EQ(html.find("<b>bold"), std::string::npos);
+  EXPECT_EQ(html.find("</script><script>document.title"), std::string::npos);
+  EXPECT_NE(html.find("\\u003c/script>\\u003cscript>document.title"), std::string::npos);
+  EXPECT_NE(html.find("&lt;/script&gt;&lt;script&gt;document.title"), std::string::npos);
+
+  // The same page in Chromium reports that it has no plots, without errors.
+  const std::string chromium = find_chromium();
+  if (chromium.empty()) GTEST_SKIP() << "no chromium on PATH";
+  const fs::path page = dir_ / "index.html";
+  { std::ofstream(page) << html; }
+  ASSERT_EQ(run_chromium(chromium, dir_, page, "--dump-dom"), 0) << read_all(dir_ / "chromium.err");
+  const std::string dom = read_all(dir_ / "chromium.out");
+  EXPECT_EQ(attribute(dom, "<div id=\"status\"", "data-state"), "no-chartjs");
+  EXPECT_EQ(read_all(dir_ / "chromium.err").find(":CONSOLE"), std::string::npos);
+}
+
+TEST(HtmlReport, ChartJsFromTheEnvironmentOrNone) {
+  const char* old = std::getenv("FLOWTUNE_CHARTJS");
+  const std::string saved = old ? old : "";
+  ::setenv("FLOWTUNE_CHARTJS", "/nonexistent/chart.js", 1);
+  EXPECT_EQ(find_chartjs(), "");
+  ::setenv("FLOWTUNE_CHARTJS", "", 1);
+  EXPECT_EQ(find_chartjs(), "");
+  if (old)
+    ::setenv("FLOWTUNE_CHARTJS", saved.c_str(), 1);
+  else
+    ::unsetenv("FLOWTUNE_CHARTJS");
+}
+
+}  // namespace
+}  // namespace flowtune::reports
