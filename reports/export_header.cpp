@@ -80,13 +80,20 @@ std::string upper_case(const std::string& name) {
 
 }  // namespace
 
+std::string kernel_precision_macro(const std::string& precision) {
+  if (precision == "f32") return "FT_PRECISION_F32";
+  if (precision == "f16") return "FT_PRECISION_F16";
+  if (precision == "mixed") return "FT_PRECISION_MIXED";
+  return "";
+}
+
 std::string tuned_header_text(const db::MeasuredConfig& config, const std::string& board,
                               const Objective& objective) {
   const db::ConfigRow& c = config.config;
   const db::MeasurementRow& m = config.measurement;
 
-  std::set<std::string> used = {"Workload",  "Board",     "Variant",
-                                "Precision", "ConfigKey", "ClockMhz"};
+  std::set<std::string> used = {"Workload",  "Board",      "Variant", "Precision",
+                                "ConfigKey", "ConfigJson", "ClockMhz"};
   const auto claim = [&](const std::string& name) {
     const std::string camel = camel_case(name);
     if (!used.insert(camel).second)
@@ -127,20 +134,40 @@ std::string tuned_header_text(const db::MeasuredConfig& config, const std::strin
       << ": " << detail::shortest_double(value) << "\n";
   h << "//   config key     : " << comment_text(c.key) << "\n"
     << "//   label          : " << comment_text(c.label) << "\n"
-    << "// Deployment: compile the CUDA kernels with the same -D constants, e.g. "
-       "-DFLOWTUNE_TUNED_<TUNABLE>=<value>\n"
-    << "// as defined below (identical redefinitions are allowed).\n"
+    << "// Deployment: include this header before a CUDA kernel (kernels/cuda/*.cuh); it defines\n"
+    << "// the kernel's FT_<TUNABLE> constants and FT_PRECISION_* unless already defined (-D).\n"
+    << "// Host code: flowtune::parse_tuned_config(flowtune::tuned::kConfigJson)\n"
+    << "// (flowtune/flowtune.hpp, CMake package flowtune).\n"
     << "// flowtune-config: " << comment_text(db::config_json(c)) << "\n"
     << "#pragma once\n\n";
   for (const auto& [name, value] : c.tunables)
     h << "#define FLOWTUNE_TUNED_" << upper_case(name) << " " << value << "\n";
   if (!c.tunables.empty()) h << "\n";
+  // The names the kernels read (kernels/cuda/*.cuh; the tuner passes them to NVRTC as -D,
+  // variants/cuda/cuda_variant.cpp nvrtc_defines): include this header before a kernel .cuh.
+  // Guarded, so -D on the compiler's command line wins.
+  const std::string precision_macro = kernel_precision_macro(c.precision);
+  if (!c.tunables.empty() || !precision_macro.empty())
+    h << "// The kernels' compile-time constants (kernels/cuda/*.cuh read FT_*).\n";
+  if (!precision_macro.empty())
+    h << "#if !defined(FT_PRECISION_F32) && !defined(FT_PRECISION_F16) && "
+         "!defined(FT_PRECISION_MIXED)\n"
+      << "#define " << precision_macro << " 1\n"
+      << "#endif\n";
+  for (const auto& [name, value] : c.tunables) {
+    const std::string macro = "FT_" + upper_case(name);
+    h << "#ifndef " << macro << "\n#define " << macro << " " << value << "\n#endif\n";
+  }
+  if (!c.tunables.empty() || !precision_macro.empty()) h << "\n";
   h << "namespace flowtune::tuned {\n\n"
     << "inline constexpr const char* kWorkload = " << cpp_string(c.workload) << ";\n"
     << "inline constexpr const char* kBoard = " << cpp_string(board) << ";\n"
     << "inline constexpr const char* kVariant = " << cpp_string(c.variant) << ";\n"
     << "inline constexpr const char* kPrecision = " << cpp_string(c.precision) << ";\n"
-    << "inline constexpr const char* kConfigKey = " << cpp_string(c.key) << ";\n\n";
+    << "inline constexpr const char* kConfigKey = " << cpp_string(c.key) << ";\n"
+    << "/// The whole config as JSON (the flowtune-config line), for "
+       "flowtune::parse_tuned_config.\n"
+    << "inline constexpr const char* kConfigJson = " << cpp_string(db::config_json(c)) << ";\n\n";
   for (const auto& [camel, value] : tunables)
     h << "inline constexpr int k" << camel << " = " << value << ";\n";
   for (const auto& [camel, decl] : params) h << "inline constexpr " << decl << ";\n";

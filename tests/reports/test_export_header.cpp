@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "reports/export_header.hpp"
 #include "tuner/tuned_header.hpp"
@@ -188,6 +189,102 @@ TEST(TunedHeader, ExportedHeaderCompilesWithTheSameDefines) {
   const std::string log_text((std::istreambuf_iterator<char>(log)), {});
   EXPECT_EQ(rc, 0) << log_text;
   fs::remove_all(dir);
+}
+
+// A CUDA config of `variant` in `precision` with the given tunables (block_x/block_y...).
+db::MeasuredConfig cuda_mc(const std::string& variant, const std::string& precision,
+                           const std::map<std::string, int>& tunables) {
+  auto mc = make_mc(9, 1, 0.5);
+  mc.config.board = "h200";
+  mc.config.variant = variant;
+  mc.config.precision = precision;
+  mc.config.tunables = tunables;
+  mc.config.key = db::config_key(mc.config);
+  return mc;
+}
+
+TEST(TunedHeader, EmitsTheKernelMacrosOfEachPrecision) {
+  const Objective time = resolve_objective(flow_workload(), "time");
+  const std::map<std::string, std::string> macro = {
+      {"f32", "FT_PRECISION_F32"}, {"f16", "FT_PRECISION_F16"}, {"mixed", "FT_PRECISION_MIXED"}};
+  for (const auto& [precision, name] : macro) {
+    EXPECT_EQ(kernel_precision_macro(precision), name);
+    const std::string h = tuned_header_text(
+        cuda_mc("global", precision, {{"block_x", 32}, {"block_y", 8}}), "h200", time);
+    for (const std::string& part :
+         {"#if !defined(FT_PRECISION_F32) && !defined(FT_PRECISION_F16) && "
+          "!defined(FT_PRECISION_MIXED)\n#define " +
+              name + " 1\n#endif\n",
+          std::string("#ifndef FT_BLOCK_X\n#define FT_BLOCK_X 32\n#endif\n"),
+          std::string("#ifndef FT_BLOCK_Y\n#define FT_BLOCK_Y 8\n#endif\n"),
+          std::string("#define FLOWTUNE_TUNED_BLOCK_X 32\n"),
+          std::string("constexpr const char* kPrecision = \"") + precision + "\";"}) {
+      EXPECT_NE(h.find(part), std::string::npos) << "missing: " << part << "\n" << h;
+    }
+    for (const auto& [other, other_name] : macro)
+      if (other != precision) {
+        EXPECT_EQ(h.find("#define " + other_name), std::string::npos) << other_name << "\n" << h;
+      }
+  }
+  // The host config: its tiles as FT_TILE_X/Y, f32.
+  const std::string host = tuned_header_text(make_mc(5, 5, 0.8), "host", time);
+  EXPECT_NE(host.find("#ifndef FT_TILE_X\n#define FT_TILE_X 32\n#endif"), std::string::npos);
+  EXPECT_NE(host.find("#define FT_PRECISION_F32 1"), std::string::npos);
+  // APSP's i32 has no precision switch in its kernels: no FT_PRECISION_*, its tile and block.
+  auto apsp = cuda_mc("fw_tiled", "i32", {{"tile", 64}, {"block_x", 32}, {"block_y", 8}});
+  apsp.config.workload = "apsp";
+  apsp.config.params.clear();
+  EXPECT_EQ(kernel_precision_macro("i32"), "");
+  const std::string a = tuned_header_text(apsp, "h200", time);
+  EXPECT_EQ(a.find("#define FT_PRECISION"), std::string::npos) << a;
+  EXPECT_EQ(a.find("defined(FT_PRECISION_F32)"), std::string::npos) << a;
+  EXPECT_NE(a.find("#ifndef FT_TILE\n#define FT_TILE 64\n#endif"), std::string::npos) << a;
+}
+
+TEST(TunedHeader, KernelMacrosYieldToTheCommandLineAndJsonReadsBack) {
+  if (std::system("c++ --version > /dev/null 2>&1") != 0) GTEST_SKIP() << "no C++ compiler";
+  const fs::path dir =
+      fs::temp_directory_path() / ("flowtune_test_macros_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const auto mc = cuda_mc("shared_fusion", "f16", {{"block_x", 32}, {"block_y", 8}});
+  {
+    std::ofstream out(dir / "tuned.h");
+    out << tuned_header_text(mc, "h200", resolve_objective(flow_workload(), "time"));
+  }
+  const auto compile = [&](const std::string& defines, const std::string& body) {
+    {
+      std::ofstream out(dir / "use.cpp");
+      out << "#include \"tuned.h\"\n#include \"tuned.h\"\n" << body << "\nint main() {}\n";
+    }
+    const std::string cmd = "c++ -std=c++17 -Wall -Wextra -Werror -fsyntax-only " + defines + " " +
+                            (dir / "use.cpp").string() + " 2>" + (dir / "log.txt").string();
+    const int rc = std::system(cmd.c_str());
+    std::ifstream log(dir / "log.txt");
+    const std::string log_text((std::istreambuf_iterator<char>(log)), {});
+    EXPECT_EQ(rc, 0) << defines << "\n" << body << "\n" << log_text;
+  };
+  // As exported: exactly one precision, the tuned block.
+  compile("",
+          "#if !defined(FT_PRECISION_F16) || defined(FT_PRECISION_F32) || "
+          "defined(FT_PRECISION_MIXED)\n#error precision\n#endif\n"
+          "static_assert(FT_BLOCK_X == 32 && FT_BLOCK_Y == 8, \"block\");");
+  // -D wins: another block width and another precision, still exactly one precision.
+  compile("-DFT_BLOCK_X=64 -DFT_PRECISION_F32",
+          "#if defined(FT_PRECISION_F16)\n#error two precisions\n#endif\n"
+          "static_assert(FT_BLOCK_X == 64 && FT_BLOCK_Y == 8, \"block\");");
+  fs::remove_all(dir);
+  // kConfigJson is the flowtune-config JSON, as a C++ string literal.
+  const std::string h = tuned_header_text(mc, "h200", resolve_objective(flow_workload(), "time"));
+  const std::string marker = "kConfigJson = ";
+  const auto at = h.find(marker);
+  ASSERT_NE(at, std::string::npos) << h;
+  const std::string json_text = db::config_json(mc.config);
+  std::string literal = "\"";
+  for (char c : json_text)
+    literal += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+  literal += "\";";
+  EXPECT_EQ(h.substr(at + marker.size(), literal.size()), literal);
+  EXPECT_EQ(db::parse_config_json(json_text).key, mc.config.key);
 }
 
 TEST(TunedHeader, ExportNeedsMeasurementsAndAWritablePath) {
