@@ -176,9 +176,9 @@ std::string tuned_header_text(const db::MeasuredConfig& config, const std::strin
   return h.str();
 }
 
-void export_tuned_header(const db::Repository& repo, const std::string& board,
-                         const std::string& objective, const std::string& out_path,
-                         const std::string& dataset, const std::vector<Constraint>& constraints) {
+ExportSelection select_for_export(const db::Repository& repo, const std::string& board,
+                                  const std::string& objective, const std::string& dataset,
+                                  const std::vector<Constraint>& constraints) {
   std::string chosen = dataset;
   if (chosen.empty()) {
     const std::vector<std::string> datasets = repo.datasets(board);
@@ -221,7 +221,14 @@ void export_tuned_header(const db::Repository& repo, const std::string& board,
     throw std::runtime_error(repo.path() + ": board '" + board + "', dataset '" + chosen +
                              "': " + e.what());
   }
-  detail::write_text_file(out_path, tuned_header_text(best, board, o));
+  return {best, o};
+}
+
+void export_tuned_header(const db::Repository& repo, const std::string& board,
+                         const std::string& objective, const std::string& out_path,
+                         const std::string& dataset, const std::vector<Constraint>& constraints) {
+  const ExportSelection sel = select_for_export(repo, board, objective, dataset, constraints);
+  detail::write_text_file(out_path, tuned_header_text(sel.config, board, sel.objective));
 }
 
 }  // namespace flowtune::reports

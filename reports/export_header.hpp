@@ -35,6 +35,17 @@ std::string tuned_header_text(const db::MeasuredConfig& config, const std::strin
 /// writes its header to out_path (parent folders created). Throws std::runtime_error naming
 /// the DB when the board has no measurements (on that dataset), and naming out_path when it
 /// cannot be written; std::invalid_argument for an unknown objective.
+/// What select_for_export chose.
+struct ExportSelection {
+  db::MeasuredConfig config;
+  Objective objective;
+};
+
+/// The config export_tuned_header writes (same rules and errors), without writing it.
+ExportSelection select_for_export(const db::Repository& repo, const std::string& board,
+                                  const std::string& objective, const std::string& dataset = "",
+                                  const std::vector<Constraint>& constraints = {});
+
 /// Constraints (e.g. aepe <= 0.25) restrict the candidates first; when no config satisfies
 /// them, std::runtime_error says so, with the best value of each constrained figure measured.
 void export_tuned_header(const db::Repository& repo, const std::string& board,

@@ -83,13 +83,15 @@ Config config_from_options(const SpaceArgs& args) {
 }  // namespace
 
 int run_flow(const std::vector<std::string>& args) {
-  std::string tuned;
+  std::string tuned, tuned_board;
   Workload::FileRun run;
   SpaceArgs space;
   po::options_description desc("run options");
   desc.add_options()("help,h", "this help")(
       "tuned", po::value(&tuned),
       "tuned header from `tune export` (its config is used; no other config option may be given)")(
+      "board", po::value(&tuned_board),
+      "--tuned: the board of a header exported for several boards")(
       "output,o", po::value(&run.output), "result file to write (optical flow: a .flo)")(
       "viz", po::value(&run.visualisation),
       "image of the result (optical flow: PNG with the Middlebury colour wheel)")(
@@ -117,7 +119,8 @@ int run_flow(const std::vector<std::string>& args) {
         throw UsageError(std::string("--tuned fixes the config; --") + opt +
                          " cannot be combined with it");
   }
-  const Config config = tuned.empty() ? config_from_options(space) : read_tuned_header(tuned);
+  const Config config =
+      tuned.empty() ? config_from_options(space) : read_tuned_header(tuned, tuned_board);
   const Workload& workload = find_workload(config.workload);
   if (auto why = workload.check_params(config)) throw std::runtime_error(*why);
   const Variant* variant = find_workload_variant(workload, config.variant);

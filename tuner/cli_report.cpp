@@ -4,10 +4,13 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "boards/board.hpp"
 #include "db/repository.hpp"
 #include "interop/kernel_tuner.hpp"
 #include "reports/export_header.hpp"
+#include "reports/multi_board_header.hpp"
 #include "reports/report.hpp"
+#include "reports/text_format.hpp"
 #include "tuner/cli.hpp"
 #include "tuner/cli_options.hpp"
 
@@ -69,11 +72,12 @@ int run_export(const std::vector<std::string>& raw_args) {
   const std::vector<std::string> args = expand_max_options(raw_args);
   std::vector<std::string> max_texts;
   bool json = false;
-  std::string board = "host", db_path = "flowtune.db", objective = "time", out, dataset,
-              format = "header";
+  std::vector<std::string> boards;
+  std::string db_path = "flowtune.db", objective = "time", out, dataset, format = "header";
   po::options_description desc("export options");
-  desc.add_options()("help,h", "this help")("board", po::value(&board)->default_value(board),
-                                            "board whose measurements to export")(
+  desc.add_options()("help,h", "this help")("board", po::value(&boards)->composing(),
+                                            "board whose measurements to export (default host; "
+                                            "repeat for one header of several boards)")(
       "db", po::value(&db_path)->default_value(db_path), "SQLite database")(
       "dataset", po::value(&dataset),
       "dataset key (default: the board's dataset with the most measurements)")(
@@ -94,7 +98,28 @@ int run_export(const std::vector<std::string>& raw_args) {
     return 0;
   if (format != "header" && format != "t4" && format != "kt-cache")
     throw UsageError("--format: '" + format + "' is not header, t4 or kt-cache");
+  if (boards.empty()) boards.push_back("host");
+  for (std::string& b : boards) b = resolve_board(b);
+  const std::string board = boards.front();
+  if (boards.size() > 1 && (format != "header" || json))
+    throw UsageError("several --board: only for a header (--format header, no --json)");
   const db::Repository repo(db_path, db::OpenMode::read_only);
+  if (boards.size() > 1) {
+    const std::vector<reports::Constraint> constraints = parse_constraints(max_texts);
+    std::vector<reports::BoardChoice> choices;
+    reports::Objective o;
+    for (const std::string& b : boards) {
+      const Board profile = load_board(b);
+      const reports::ExportSelection sel =
+          reports::select_for_export(repo, b, objective, dataset, constraints);
+      o = sel.objective;
+      choices.push_back({b, profile.target == "cuda" ? profile.cc_major : 0,
+                         profile.target == "cuda" ? profile.cc_minor : 0, sel.config});
+    }
+    reports::detail::write_text_file(out, reports::multi_board_header_text(choices, o));
+    std::cout << "wrote " << out << " (" << boards.size() << " boards)\n";
+    return 0;
+  }
   if (format != "header") {
     interop::KernelTunerExportOptions ko;
     ko.format = format == "t4" ? interop::KernelTunerFormat::t4 : interop::KernelTunerFormat::cache;
@@ -103,7 +128,7 @@ int run_export(const std::vector<std::string>& raw_args) {
     std::ofstream file(out);
     if (!file) throw std::runtime_error(out + ": cannot open for writing");
     const interop::KernelTunerExportSummary sum =
-        interop::write_kernel_tuner_cache(file, repo, resolve_board(board), dataset, ko);
+        interop::write_kernel_tuner_cache(file, repo, board, dataset, ko);
     file.close();
     if (!file) throw std::runtime_error(out + ": write failed");
     std::cout << "wrote " << out << " (" << format << "): dataset " << sum.dataset << ", "
@@ -112,13 +137,13 @@ int run_export(const std::vector<std::string>& raw_args) {
     return 0;
   }
   const std::vector<reports::Constraint> constraints = parse_constraints(max_texts);
-  reports::export_tuned_header(repo, resolve_board(board), objective, out, dataset, constraints);
+  reports::export_tuned_header(repo, board, objective, out, dataset, constraints);
   if (json) {
     std::ifstream in(out);
     std::string line, config;
     while (std::getline(in, line))
       if (line.rfind("// flowtune-config: ", 0) == 0) config = line.substr(20);
-    nlohmann::json j = {{"header", out}, {"board", resolve_board(board)}, {"objective", objective}};
+    nlohmann::json j = {{"header", out}, {"board", board}, {"objective", objective}};
     j["config"] = nlohmann::json::parse(config);
     std::cout << j.dump(1) << '\n';
   } else {

@@ -9,7 +9,9 @@ namespace flowtune {
 
 /// The config of a tuned header: its `// flowtune-config: {...}` line (db::config_json,
 /// written by reports::tuned_header_text). Throws std::runtime_error naming the file when
-/// it cannot be read, has no such line, or the line is malformed.
-Config read_tuned_header(const std::string& path);
+/// it cannot be read, has no such line, or the line is malformed. A header of several boards
+/// (reports/multi_board_header.hpp) has one `// flowtune-config[<board>]: {...}` line per
+/// board: `board` picks one (an error naming the boards when it is empty or absent).
+Config read_tuned_header(const std::string& path, const std::string& board = "");
 
 }  // namespace flowtune

@@ -124,6 +124,46 @@ TEST_F(CliCommands, ReportSelectsUnderConstraints) {
       2);  // constraints without --select
 }
 
+// A header for two boards: the H200 recording and the host space imported beside it.
+TEST_F(CliCommands, OneHeaderForSeveralBoards) {
+  const std::string db = path("multi.db");
+  fs::copy_file(path("k.db"), db, fs::copy_options::overwrite_existing);
+  ASSERT_EQ(
+      tune("export --db " + db + " --board h200 --format kt-cache -o " + path("h.json")).exit_code,
+      0);
+  // The same recording again, as board "h100" (another arch, sm_90 too: the first wins).
+  ASSERT_EQ(tune("import " + path("h.json") + " --board h100 --db " + db).exit_code, 0);
+  const Result ex = tune("export --db " + db + " --board h200 --board h100 --objective time " +
+                         "--max-aepe 0.25 -o " + path("multi.h"));
+  ASSERT_EQ(ex.exit_code, 0) << ex.output;
+  std::ifstream in(path("multi.h"));
+  const std::string h((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_NE(h.find("// flowtune-config[h200]: "), std::string::npos);
+  EXPECT_NE(h.find("// flowtune-config[h100]: "), std::string::npos);
+  EXPECT_NE(h.find("namespace flowtune::tuned::h200 {"), std::string::npos);
+  EXPECT_NE(h.find("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900  // h200"),
+            std::string::npos);
+  EXPECT_EQ(h.find("__CUDA_ARCH__ == 900  // h100"), std::string::npos);  // one block per arch
+  // Host code compiles and picks the board of a device's compute capability.
+  std::ofstream(path("m.cpp"))
+      << "#include \"" << path("multi.h") << "\"\n"
+      << "#include <cstring>\n"
+      << "int main() { const auto* b = flowtune::tuned::for_device(9, 0);\n"
+      << "  return b && !std::strcmp(b->board, \"h200\") && "
+      << "!flowtune::tuned::for_device(7, 2) && "
+      << "flowtune::tuned::h100::kIterations == 50 ? 0 : 1; }\n";
+  const std::string cc = "c++ -std=c++17 -Wall -Wextra -Werror -pedantic " + path("m.cpp") +
+                         " -o " + path("m") + " && " + path("m");
+  EXPECT_EQ(std::system(cc.c_str()), 0);
+  // tune run reads one board of it.
+  const std::string seq = std::string(FLOWTUNE_TEST_REPO_DATA) + "/middlebury/RubberWhale/";
+  const Result no_board = tune("flow " + seq + "frame10.png " + seq + "frame11.png --tuned " +
+                               path("multi.h") + " -o " + path("f.flo"));
+  EXPECT_EQ(no_board.exit_code, 1);
+  EXPECT_NE(no_board.output.find("several boards (h200, h100)"), std::string::npos)
+      << no_board.output;
+}
+
 TEST_F(CliCommands, KernelTunerExportImportAndReplayRoundTrip) {
   const Result ex = tune("export --db " + path("k.db") + " --board h200 --format kt-cache -o " +
                          path("kt/cache.json"));
