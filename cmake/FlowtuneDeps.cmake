@@ -18,7 +18,14 @@ find_package(Boost REQUIRED COMPONENTS program_options)
 find_package(Kokkos MODULE REQUIRED)  # cmake/FindKokkos.cmake: see there why not CONFIG
 
 # CUDA: the toolkit (NVRTC + the static runtime) is optional; host-only parts build without it.
-find_package(CUDAToolkit QUIET)
+# It needs CMake 3.18 (FindCUDAToolkit, CUDA_ARCHITECTURES, CUDA C++17); older CMake (JetPack 5's
+# Ubuntu 20.04 has 3.16) builds host-only, and says so: `pip install cmake` gives a newer one.
+if(CMAKE_VERSION VERSION_LESS 3.18)
+  message(WARNING "flowtune: CMake ${CMAKE_VERSION} < 3.18 cannot build the CUDA variants; "
+                  "building host-only (python3 -m pip install cmake for a newer CMake)")
+else()
+  find_package(CUDAToolkit QUIET)
+endif()
 if(CUDAToolkit_FOUND AND TARGET CUDA::nvrtc AND TARGET CUDA::cudart_static)
   set(FLOWTUNE_HAVE_CUDA ON)
   include(CheckLanguage)

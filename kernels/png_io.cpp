@@ -104,7 +104,7 @@ void convert_row(const RowJob& job, std::size_t y, std::size_t first, std::size_
   float* dst = job.out + y * job.width;
   for (std::size_t x = first; x < job.width; x += step) {
     const png_byte* p = job.row + x * pixel_bytes;
-    double s[3];
+    double s[3] = {0.0, 0.0, 0.0};  // channels is 1 or 3 (read_png); GCC 11 cannot see it
     for (int c = 0; c < job.channels; ++c) {
       const png_byte* b = p + c * job.bytes_per_sample;
       const unsigned v = job.bytes_per_sample == 2 ? (unsigned(b[0]) << 8) | b[1] : b[0];
