@@ -1,5 +1,6 @@
 // flowtune's deployment API (api/flowtune/flowtune.hpp): the tuned config read back and the
-// CPU TV-L1 solver of the kokkos_global variant, as `tune flow --tuned` runs it.
+// TV-L1 solver of its variant, as `tune flow --tuned` runs it: the CPU variant kokkos_global
+// always, the CUDA variants (NVRTC + the GPU frame pipeline) when built with CUDA.
 #include "flowtune/flowtune.hpp"
 
 #include <cstdint>
@@ -7,8 +8,14 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "kernels/metrics.hpp"
 #include "kernels/png_io.hpp"
 #include "variants/kokkos_global.hpp"
+
+#ifdef FLOWTUNE_HAVE_CUDA
+#include "variants/cuda/cuda_driver.hpp"
+#include "variants/cuda/cuda_variant.hpp"
+#endif
 
 namespace flowtune {
 namespace {
@@ -47,6 +54,40 @@ Config to_config(const TunedConfig& t) {
   c.params = t.params;
   c.clock_mhz = t.clock_mhz;
   return c;
+}
+
+/// The CUDA variants' names, known also to a build without CUDA (for its error message).
+constexpr const char* kCudaVariants[] = {"global", "shared_fusion", "global_pipeline",
+                                         "shared_pipeline"};
+
+bool is_cuda_variant(const std::string& name) {
+  for (const char* v : kCudaVariants)
+    if (name == v) return true;
+  return false;
+}
+
+/// The variant of this library called `name` (the one `tune flow` finds in its registry), or
+/// nullptr. A CUDA variant checks here that a GPU is usable, so that no NVRTC build is
+/// attempted without one; the frame pipeline checks again when it starts.
+const FlowVariant* deployed_variant(const std::string& name) {
+  if (name == kokkos_global_variant().name()) return &kokkos_global_variant();
+  if (!is_cuda_variant(name)) return nullptr;
+#ifdef FLOWTUNE_HAVE_CUDA
+  if (!cuda::device_available())
+    throw std::runtime_error("compute_flow: variant '" + name +
+                             "' runs on a CUDA GPU and none is usable here (no device or no "
+                             "driver); use a header tuned for the host board (kokkos_global)");
+  for (const cuda::CudaVariant* v :
+       {&cuda::global_variant(), &cuda::shared_fusion_variant(), &cuda::global_pipeline_variant(),
+        &cuda::shared_pipeline_variant()})
+    if (v->name() == name) return v;
+  return nullptr;
+#else
+  throw std::runtime_error("compute_flow: variant '" + name +
+                           "' is a CUDA variant and this flowtune library was built without "
+                           "CUDA (rebuild it with the CUDA toolkit, or use a header tuned for "
+                           "the host board, variant kokkos_global)");
+#endif
 }
 
 }  // namespace
@@ -107,19 +148,21 @@ FlowField compute_flow(const Image& i0, const Image& i1, const TunedConfig& conf
   if (config.workload != "tvl1")
     throw std::invalid_argument("compute_flow: config of workload '" + config.workload +
                                 "', not tvl1");
-  const FlowVariant& variant = kokkos_global_variant();
-  if (config.variant != variant.name())
-    throw std::invalid_argument("compute_flow: variant '" + config.variant +
-                                "' is not in this library (only the CPU variant " + variant.name() +
-                                "; tune flow runs the CUDA ones)");
   if (i0.width != i1.width || i0.height != i1.height || i0.size() == 0)
     throw std::invalid_argument("compute_flow: frames must be non-empty and of equal size, got " +
                                 std::to_string(i0.width) + "x" + std::to_string(i0.height) +
                                 " and " + std::to_string(i1.width) + "x" +
                                 std::to_string(i1.height));
+  const FlowVariant* variant = deployed_variant(config.variant);
+  if (!variant)
+    throw std::invalid_argument("compute_flow: variant '" + config.variant +
+                                "' is not a TV-L1 variant of this library (kokkos_global; with "
+                                "CUDA also global, shared_fusion, global_pipeline, "
+                                "shared_pipeline)");
   // make_solver checks the tunables and parameters (invalid_reason) and throws
-  // std::invalid_argument naming the first problem.
-  return variant.make_solver(to_config(config))->compute(i0, i1);
+  // std::invalid_argument naming the first problem; a CUDA solver builds its kernels with
+  // NVRTC (cached as for `tune`) and throws std::runtime_error when the GPU fails.
+  return variant->make_solver(to_config(config))->compute(i0, i1);
 }
 
 FlowField compute_flow(const std::string& i0_png, const std::string& i1_png,
@@ -131,6 +174,10 @@ FlowField compute_flow(const std::string& i0_png, const std::string& i1_png,
                              "x" + std::to_string(i0.height) + " vs " + std::to_string(i1.width) +
                              "x" + std::to_string(i1.height) + ")");
   return compute_flow(i0, i1, config);
+}
+
+double average_endpoint_error(const FlowField& flow, const FlowField& ground_truth) {
+  return flow_error(flow, ground_truth).aepe;
 }
 
 }  // namespace flowtune

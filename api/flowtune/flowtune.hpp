@@ -1,9 +1,10 @@
-// flowtune's deployment API: TV-L1 optical flow on the CPU (the kokkos_global variant) with
-// a config tuned by `tune` and exported by `tune export` as a header (flowtune::tuned).
+// flowtune's deployment API: TV-L1 optical flow with a config tuned by `tune` and exported by
+// `tune export` as a header (flowtune::tuned), on the CPU (the kokkos_global variant) or, in a
+// flowtune built with CUDA, on the GPU (the CUDA variants, as `tune flow` runs them).
 // The one public header of the CMake package `flowtune` (target flowtune::tvl1):
 //
 //   #include <flowtune/flowtune.hpp>
-//   #include "tuned.h"  // from `tune export --board host -o tuned.h`
+//   #include "tuned.h"  // from `tune export --board host -o tuned.h` (or --board h200)
 //   const auto config = flowtune::parse_tuned_config(flowtune::tuned::kConfigJson);
 //   flowtune::write_flo("flow.flo", flowtune::compute_flow("f10.png", "f11.png", config));
 #pragma once
@@ -39,13 +40,18 @@ TunedConfig parse_tuned_config(const std::string& json);
 TunedConfig read_tuned_config(const std::string& header_path);
 
 /// TV-L1 flow I0 -> I1 with `config`, exactly as `tune flow --tuned` computes it (the same
-/// solver: pyramid, warpings, Kokkos iterations in float on the host, tiles from the
-/// config's tile_x/tile_y). i0, i1: grayscale frames, intensities in [0, 255], of equal
-/// width x height. Returns the flow (u right, v down, in pixels), width x height.
-/// Throws std::invalid_argument when config is not a TV-L1 config of a variant in this
-/// library (only the CPU variant "kokkos_global" is; the CUDA variants need the tuner's
-/// NVRTC path), when its tunables or parameters are missing or invalid (the message names
-/// the first), or when the frames differ in size or are empty.
+/// solver of config.variant: for "kokkos_global" pyramid, warpings and Kokkos iterations in
+/// float on the host, tiles from tile_x/tile_y; for a CUDA variant ("global",
+/// "shared_fusion", "global_pipeline", "shared_pipeline"; precision f32, f16 or mixed) the
+/// GPU frame pipeline with the variant's kernels built by NVRTC for the current device,
+/// cached under $FLOWTUNE_CACHE_DIR or ~/.cache/flowtune as `tune` caches them).
+/// i0, i1: grayscale frames, intensities in [0, 255], of equal width x height. Returns the
+/// flow (u right, v down, in pixels), width x height.
+/// Throws std::invalid_argument when config is not a TV-L1 config of a known variant, when
+/// its tunables or parameters are missing or invalid (the message names the first), or when
+/// the frames differ in size or are empty; std::runtime_error for a CUDA variant when the
+/// library was built without CUDA, when no CUDA device is usable, or when the NVRTC build
+/// or the GPU fails.
 FlowField compute_flow(const Image& i0, const Image& i1, const TunedConfig& config);
 
 /// As above on two PNG files (read as grayscale with BT.601 luma, like `tune flow`).
@@ -63,5 +69,16 @@ Image read_png_gray(const std::string& path);
 /// std::invalid_argument "<path>: ..." for an empty or inconsistent field and
 /// std::runtime_error "<path>: ..." on write errors.
 void write_flo(const std::string& path, const FlowField& flow);
+
+/// Reads a Middlebury .flo file (format of write_flo; unknown flow kept as stored, > 1e9 or
+/// NaN), e.g. a ground truth such as Middlebury's flow10.flo. Throws std::runtime_error
+/// "<path>: <problem>" on a missing, malformed or oversized file (over 64 Mpx).
+FlowField read_flo(const std::string& path);
+
+/// Average endpoint error of `flow` against `ground_truth` in pixels: the mean of
+/// sqrt((u-u_gt)^2 + (v-v_gt)^2) over the pixels of known ground truth (Baker et al. 2011),
+/// the `aepe` that `tune flow --gt` prints. Throws std::invalid_argument when the fields
+/// differ in size or no ground-truth pixel is known.
+double average_endpoint_error(const FlowField& flow, const FlowField& ground_truth);
 
 }  // namespace flowtune

@@ -45,12 +45,20 @@ step("configure examples/deploy against the package"
      -DCMAKE_PREFIX_PATH=${prefix} -DFLOWTUNE_TUNED_HEADER=${WORK_DIR}/tuned.h)
 step("build examples/deploy" ${CMAKE_COMMAND} --build ${WORK_DIR}/example)
 step("flow_tuned (the example)"
-     ${WORK_DIR}/example/flow_tuned ${seq}/frame10.png ${seq}/frame11.png ${WORK_DIR}/example.flo)
+     ${WORK_DIR}/example/flow_tuned ${seq}/frame10.png ${seq}/frame11.png ${WORK_DIR}/example.flo
+     --gt ${seq}/flow10.flo)
 message(STATUS "  ${step_output}")
+string(REGEX MATCH "aepe ([^ ]+) px" _ "${step_output}")
+set(example_aepe "${CMAKE_MATCH_1}")
 step("tune flow --tuned (the reference)"
      ${TUNE} flow --tuned ${WORK_DIR}/tuned.h ${seq}/frame10.png ${seq}/frame11.png
-     -o ${WORK_DIR}/tune.flo)
+     -o ${WORK_DIR}/tune.flo --gt ${seq}/flow10.flo)
 message(STATUS "  ${step_output}")
+string(REGEX MATCH "aepe ([^ ]+) px" _ "${step_output}")
+if(example_aepe STREQUAL "" OR NOT example_aepe STREQUAL CMAKE_MATCH_1)
+  message(FATAL_ERROR "deploy_example: flow_tuned --gt printed aepe '${example_aepe}', "
+                      "tune flow --gt '${CMAKE_MATCH_1}'")
+endif()
 
 execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${WORK_DIR}/example.flo
                         ${WORK_DIR}/tune.flo RESULT_VARIABLE differ)
@@ -58,7 +66,9 @@ if(NOT differ EQUAL 0)
   message(FATAL_ERROR "deploy_example: ${WORK_DIR}/example.flo differs from ${WORK_DIR}/tune.flo")
 endif()
 
-# The CUDA option of the example: the kernel of a GPU board's header, compiled by nvcc.
+# The CUDA option of the example: flow_tuned built with a GPU board's header (the recorded
+# H200 space), its kernel also compiled by nvcc. It runs the CUDA variant through the package;
+# without a GPU (as on the build host) it must fail with the package's "no GPU" error.
 if(CUDA_COMPILER AND XZ)
   execute_process(COMMAND ${XZ} -dc ${SOURCE_DIR}/tests/tuner/fixtures/h200_kernels.db.xz
                   OUTPUT_FILE ${WORK_DIR}/h200.db RESULT_VARIABLE rc)
@@ -70,8 +80,23 @@ if(CUDA_COMPILER AND XZ)
   step("configure examples/deploy with FLOWTUNE_DEPLOY_CUDA"
        ${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples/deploy -B ${WORK_DIR}/example
        -DCMAKE_CUDA_COMPILER=${CUDA_COMPILER} -DFLOWTUNE_DEPLOY_CUDA=ON
-       -DFLOWTUNE_TUNED_CUDA_HEADER=${WORK_DIR}/tuned_h200.h)
-  step("build the tuned CUDA kernel (sm_90)" ${CMAKE_COMMAND} --build ${WORK_DIR}/example)
+       -DFLOWTUNE_TUNED_HEADER=${WORK_DIR}/tuned_h200.h)
+  step("build flow_tuned for the GPU header and its kernel (sm_90)"
+       ${CMAKE_COMMAND} --build ${WORK_DIR}/example)
+  if(NOT EXISTS ${WORK_DIR}/example/CMakeFiles/tuned_cuda_kernel.dir)
+    message(FATAL_ERROR "deploy_example: the CUDA option did not compile the tuned kernel")
+  endif()
+  execute_process(COMMAND ${WORK_DIR}/example/flow_tuned ${seq}/frame10.png ${seq}/frame11.png
+                          ${WORK_DIR}/example_gpu.flo --gt ${seq}/flow10.flo
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(rc EQUAL 0)
+    message(STATUS "deploy_example: flow_tuned ran the H200 header on the GPU:\n${out}")
+  elseif(NOT out MATCHES "runs on a CUDA GPU and none is usable")
+    message(FATAL_ERROR "deploy_example: flow_tuned with the H200 header failed (${rc}) "
+                        "without the package's no-GPU error:\n${out}")
+  else()
+    message(STATUS "deploy_example: no GPU here, flow_tuned says so: ${out}")
+  endif()
 else()
   message(STATUS "deploy_example: no nvcc or xz, the CUDA option of the example is not built")
 endif()
