@@ -12,24 +12,16 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tests/tuner/tune_process.hpp"
+
 namespace flowtune {
 namespace {
 namespace fs = std::filesystem;
 
-struct Result {
-  int exit_code;
-  std::string output;
-};
+using Result = test::TuneResult;
 
 Result tune(const std::string& args, bool with_stderr = true) {
-  const std::string cmd =
-      std::string(FLOWTUNE_TUNE_EXE) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), int(buf.size()), pipe.get())) out += buf.data();
-  const int status = pclose(pipe.release());
-  return {WEXITSTATUS(status), out};
+  return test::run_tune(args, with_stderr);
 }
 
 class CliCommands : public ::testing::Test {

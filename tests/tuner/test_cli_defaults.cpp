@@ -7,16 +7,13 @@
 #include <regex>
 #include <string>
 
+#include "tests/tuner/tune_process.hpp"
+
 namespace flowtune {
 namespace {
 
 std::string help_of(const std::string& sub) {
-  const std::string cmd = std::string(FLOWTUNE_TUNE_EXE) + " " + sub + " --help 2>&1";
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), int(buf.size()), pipe.get())) out += buf.data();
-  return out;
+  return test::run_tune(sub + " --help").output;
 }
 
 TEST(CliDefaults, NoBinaryFloatingPointNoiseInHelp) {

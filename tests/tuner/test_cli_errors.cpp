@@ -9,24 +9,14 @@
 #include <memory>
 #include <string>
 
+#include "tests/tuner/tune_process.hpp"
+
 namespace flowtune {
 namespace {
 namespace fs = std::filesystem;
 
-struct Result {
-  int exit_code;
-  std::string output;
-};
-
-Result run_tune(const std::string& args) {
-  const std::string cmd = std::string(FLOWTUNE_TUNE_EXE) + " " + args + " 2>&1";
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
-  std::string out;
-  std::array<char, 512> buf{};
-  while (std::fgets(buf.data(), int(buf.size()), pipe.get())) out += buf.data();
-  const int status = pclose(pipe.release());
-  return {WEXITSTATUS(status), out};
-}
+using Result = test::TuneResult;
+using test::run_tune;
 
 class CliErrors : public ::testing::Test {
  protected:

@@ -1,0 +1,32 @@
+// Runs the `tune` executable of this build (FLOWTUNE_TUNE_EXE) for the command-line tests.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+namespace flowtune::test {
+
+/// Exit code and output of one `tune` command.
+struct TuneResult {
+  int exit_code;
+  std::string output;  ///< stdout, and stderr too when with_stderr
+};
+
+/// Runs `tune ARGS` through the shell (args are shell words); stderr is merged into the
+/// output when with_stderr, else discarded (for JSON on stdout).
+inline TuneResult run_tune(const std::string& args, bool with_stderr = true) {
+  const std::string cmd =
+      std::string(FLOWTUNE_TUNE_EXE) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), int(buf.size()), pipe.get())) out += buf.data();
+  const int status = pclose(pipe.release());
+  return {WEXITSTATUS(status), out};
+}
+
+}  // namespace flowtune::test
