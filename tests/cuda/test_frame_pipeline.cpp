@@ -98,7 +98,8 @@ std::optional<Config> first_valid_config(const Variant& v, const std::string& pr
 
 std::vector<const Variant*> cuda_variants_registered() {
   std::vector<const Variant*> out;
-  for (const Variant* v : all_variants())  // the TV-L1 ones (other workloads have CUDA variants too)
+  for (const Variant* v :
+       all_variants())  // the TV-L1 ones (other workloads have CUDA variants too)
     if (v->target() == "cuda" && dynamic_cast<const FlowVariant*>(v)) out.push_back(v);
   return out;
 }
@@ -221,6 +222,45 @@ TEST_F(FramePipelineGpu, F16MeanAepeWithin005OfF32OnMiddlebury) {
                 std::abs(m16 - m32));
     EXPECT_LT(std::abs(m16 - m32), 0.05) << pr.label;
   }
+}
+
+}  // namespace
+}  // namespace flowtune
+
+namespace flowtune {
+namespace {
+
+// The per-stage timeline (cuda::profile_frame): every stage of the frame in stream order,
+// one `iterations` stage per scale and warping, times >= 0 that add up, and profiling leaves
+// the flow of the next frame bit for bit what it was.
+TEST_F(FramePipelineGpu, ProfileFrameTimesEveryStageInOrder) {
+  const Sequence s = load(test::repo_middlebury_dir(), "RubberWhale");
+  auto solver = plain_solver("f32", false, true);
+  const FlowField before = solver->compute(s.i0, s.i1);
+  const cuda::FrameTimeline t = cuda::profile_frame(*solver, s.i0, s.i1, 3);
+  const FlowField after = solver->compute(s.i0, s.i1);
+  EXPECT_EQ(after.u, before.u);
+  EXPECT_EQ(after.v, before.v);
+  ASSERT_FALSE(t.stages.empty());
+  EXPECT_EQ(t.stages.front().stage, "upload");
+  EXPECT_EQ(t.stages.back().stage, "download");
+  int iterations = 0, warpings = 0;
+  double sum = 0;
+  for (const auto& st : t.stages) {
+    EXPECT_GE(st.ms, 0) << st.stage;
+    sum += st.ms;
+    iterations += st.stage == "iterations";
+    warpings += st.stage == "warping";
+  }
+  const Tvl1Params p = frame_params();
+  EXPECT_EQ(iterations, p.n_scales * p.n_warpings);
+  EXPECT_EQ(warpings, p.n_scales * p.n_warpings);
+  EXPECT_NEAR(t.direct_device_ms, sum, 1e-9);
+  EXPECT_GT(t.graph_device_ms, 0);
+  EXPECT_GT(t.call_ms, 0);
+  EXPECT_GE(t.host_in_ms, 0);
+  auto host = plain_solver("f32", true);
+  EXPECT_THROW(cuda::profile_frame(*host, s.i0, s.i1, 1), std::runtime_error);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -130,6 +131,7 @@ class CudaFrameSolver final : public FlowSolver {
 
   ~CudaFrameSolver() override {
     reset_graph();
+    release_marks();
     if (stream_) {
       cudaStreamSynchronize(stream_);
       cudaStreamDestroy(stream_);
@@ -144,11 +146,8 @@ class CudaFrameSolver final : public FlowSolver {
           "size, got " +
           std::to_string(i0.width) + "x" + std::to_string(i0.height) + " and " +
           std::to_string(i1.width) + "x" + std::to_string(i1.height));
-    ensure_buffers(i0.width, i0.height);
+    stage_in(i0, i1);
     const std::size_t n = i0.size();
-    float* in = b_.host_in.as<float>();
-    std::memcpy(in, i0.data.data(), n * sizeof(float));
-    std::memcpy(in + n, i1.data.data(), n * sizeof(float));
 
     if (options_.host_emulation) {
       enqueue_frame();
@@ -162,15 +161,124 @@ class CudaFrameSolver final : public FlowSolver {
       check(cudaStreamSynchronize(stream_), "frame (cudaStreamSynchronize)");
     }
     ++frames_at_size_;
+    (void)n;
+    return stage_out();
+  }
 
-    FlowField flow(i0.width, i0.height);
+  /// See cuda::profile_frame.
+  cuda::FrameTimeline profile(const Image& i0, const Image& i1, int repeats) {
+    if (options_.host_emulation)
+      throw std::runtime_error("profile_frame: a solver in host emulation has no device to time");
+    if (repeats < 1) throw std::invalid_argument("profile_frame: repeats must be >= 1");
+    compute(i0, i1);
+    compute(i0, i1);  // the second one captures the graph
+    using clock = std::chrono::steady_clock;
+    auto ms_since = [](clock::time_point t0) {
+      return std::chrono::duration<double, std::milli>(clock::now() - t0).count();
+    };
+    std::vector<double> in_ms, out_ms, call_ms, graph_ms;
+    std::vector<std::vector<double>> stage_ms;
+    cuda::FrameTimeline t;
+    cudaEvent_t a = nullptr, b = nullptr;
+    check(cudaEventCreate(&a), "cudaEventCreate");
+    check(cudaEventCreate(&b), "cudaEventCreate");
+    for (int r = 0; r < repeats; ++r) {
+      auto t0 = clock::now();
+      compute(i0, i1);
+      call_ms.push_back(ms_since(t0));
+      t0 = clock::now();
+      stage_in(i0, i1);
+      in_ms.push_back(ms_since(t0));
+      if (graph_exec_) {
+        check(cudaEventRecord(a, stream_), "cudaEventRecord");
+        check(cudaGraphLaunch(graph_exec_, stream_), "cudaGraphLaunch");
+        check(cudaEventRecord(b, stream_), "cudaEventRecord");
+        check(cudaEventSynchronize(b), "cudaEventSynchronize");
+        float ms = 0;
+        check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
+        graph_ms.push_back(ms);
+      }
+      // The direct frame, one event after each stage.
+      marks_.clear();
+      profiling_ = true;
+      mark("", -1);
+      try {
+        enqueue_frame();
+      } catch (...) {
+        profiling_ = false;
+        throw;
+      }
+      profiling_ = false;
+      check(cudaStreamSynchronize(stream_), "profiled frame (cudaStreamSynchronize)");
+      t0 = clock::now();
+      stage_out();
+      out_ms.push_back(ms_since(t0));
+      if (r == 0) {
+        stage_ms.resize(marks_.size());
+        for (std::size_t k = 1; k < marks_.size(); ++k)
+          t.stages.push_back({marks_[k].stage, marks_[k].level, 0});
+      }
+      for (std::size_t k = 1; k < marks_.size() && k < stage_ms.size(); ++k) {
+        float ms = 0;
+        check(cudaEventElapsedTime(&ms, marks_[k - 1].event, marks_[k].event),
+              "cudaEventElapsedTime");
+        stage_ms[k].push_back(ms);
+      }
+      release_marks();
+    }
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    for (std::size_t k = 0; k < t.stages.size(); ++k) {
+      t.stages[k].ms = median(stage_ms[k + 1]);
+      t.direct_device_ms += t.stages[k].ms;
+    }
+    t.graph_device_ms = median(graph_ms);
+    t.host_in_ms = median(in_ms);
+    t.host_out_ms = median(out_ms);
+    t.call_ms = median(call_ms);
+    return t;
+  }
+
+ private:
+  static double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  }
+
+  /// Host stage before the upload: the frames into the pinned buffer.
+  void stage_in(const Image& i0, const Image& i1) {
+    ensure_buffers(i0.width, i0.height);
+    const std::size_t n = i0.size();
+    float* in = b_.host_in.as<float>();
+    std::memcpy(in, i0.data.data(), n * sizeof(float));
+    std::memcpy(in + n, i1.data.data(), n * sizeof(float));
+  }
+
+  /// Host stage after the download: the flow out of the pinned buffer.
+  FlowField stage_out() const {
+    const std::size_t n = std::size_t(b_.width) * b_.height;
+    FlowField flow(b_.width, b_.height);
     const float* out = b_.host_out.as<float>();
     std::memcpy(flow.u.data(), out, n * sizeof(float));
     std::memcpy(flow.v.data(), out + n, n * sizeof(float));
     return flow;
   }
 
- private:
+  /// While profiling: an event after the stage that just ended on the stream.
+  void mark(const char* stage, int level) {
+    if (!profiling_) return;
+    Mark m{stage, level, nullptr};
+    check(cudaEventCreate(&m.event), "cudaEventCreate");
+    check(cudaEventRecord(m.event, stream_), "cudaEventRecord");
+    marks_.push_back(m);
+  }
+  void release_marks() {
+    for (auto& m : marks_)
+      if (m.event) cudaEventDestroy(m.event);
+    marks_.clear();
+  }
+
   std::size_t pair_bytes() const { return storage_ == cuda::Storage::f32 ? 8 : 4; }
   std::size_t scalar_bytes() const { return storage_ == cuda::Storage::f32 ? 4 : 2; }
 
@@ -244,11 +352,14 @@ class CudaFrameSolver final : public FlowSolver {
     float* smooth = b_.smooth.as<float>();
 
     copy(raw, b_.host_in.as(), 2 * n * sizeof(float));
+    mark("upload", -1);
     // 1. Joint normalisation to [0, 255] (inside the row pass) and presmoothing.
     fk::minmax_pair(raw, raw + n, n, b_.minmax_scratch.as<float>(), b_.minmax.as<float>(), exec_);
+    mark("normalise", -1);
     fk::gaussian_pair(raw, raw + n, tmp, tmp + n, b_.levels[0].i0.as<float>(),
                       b_.levels[0].i1.as<float>(), w, h, presmooth_taps_, b_.minmax.as<float>(),
                       exec_);
+    mark("presmooth", 0);
     // 2. The pyramid by zoom_out.
     for (std::size_t s = 1; s < b_.levels.size(); ++s) {
       const Level& a = b_.levels[s - 1];
@@ -257,6 +368,7 @@ class CudaFrameSolver final : public FlowSolver {
                         a.width, a.height, zoom_taps_, nullptr, exec_);
       fk::zoom_out_sample_pair(smooth, smooth + n, a.width, a.height, z.i0.as<float>(),
                                z.i1.as<float>(), z.width, z.height, p.zoom, exec_);
+      mark("pyramid", int(s));
     }
     // 3. Coarse to fine.
     int cur = 0;
@@ -271,6 +383,7 @@ class CudaFrameSolver final : public FlowSolver {
       fk::packed_gradient(l.i1.as<float>(), l.width, l.height, b_.i1g.as<float4>(), exec_);
       zero(b_.p1.as(), ln * pair_bytes());
       zero(b_.p2.as(), ln * pair_bytes());
+      mark("gradient", s);
       cuda::DeviceFields f;
       f.width = l.width;
       f.height = l.height;
@@ -283,16 +396,21 @@ class CudaFrameSolver final : public FlowSolver {
       for (int k = 0; k < p.n_warpings; ++k) {
         fk::warp(f16, l.i0.as<float>(), b_.i1g.as<float4>(), l.width, l.height, f.u, f.grad,
                  f.rho_c, exec_);
+        mark("warping", s);
         schedule_->run(f, p.iterations, stream_);
+        mark("iterations", s);
       }
       if (s == 0) break;
       const Level& finer = b_.levels[std::size_t(s - 1)];
       fk::zoom_in_flow(f16, b_.u[cur].as(), l.width, l.height, b_.u[1 - cur].as(), finer.width,
                        finer.height, factor, exec_);
+      mark("zoom_in", s - 1);
       cur = 1 - cur;
     }
     fk::flow_to_planar(f16, b_.u[cur].as(), w, h, b_.flow.as<float>(), exec_);
+    mark("to_planar", 0);
     copy(b_.host_out.as(), b_.flow.as(), 2 * n * sizeof(float));
+    mark("download", -1);
   }
 
   /// Records enqueue_frame() into a graph; on any failure leaves the stream usable, remembers
@@ -337,6 +455,13 @@ class CudaFrameSolver final : public FlowSolver {
   cudaGraphExec_t graph_exec_ = nullptr;
   bool graph_failed_ = false;
   long frames_at_size_ = 0;
+  struct Mark {
+    std::string stage;
+    int level;
+    cudaEvent_t event;
+  };
+  std::vector<Mark> marks_;
+  bool profiling_ = false;
 };
 
 }  // namespace
@@ -348,3 +473,13 @@ std::unique_ptr<FlowSolver> make_cuda_frame_solver(
 }
 
 }  // namespace flowtune
+
+namespace flowtune::cuda {
+
+FrameTimeline profile_frame(FlowSolver& solver, const Image& i0, const Image& i1, int repeats) {
+  auto* s = dynamic_cast<CudaFrameSolver*>(&solver);
+  if (!s) throw std::invalid_argument("profile_frame: the solver is not a CUDA frame solver");
+  return s->profile(i0, i1, repeats);
+}
+
+}  // namespace flowtune::cuda

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "variants/config.hpp"
 #include "variants/cuda/device_fields.hpp"
@@ -24,6 +26,32 @@ struct FrameOptions {
   /// Run every frame stage's per-pixel code on the host, on host memory (no GPU needed): a
   /// test seam. The schedule must then work on host pointers and ignore the stream.
   bool host_emulation = false;
+};
+
+/// One stage of a profiled frame: its name, the pyramid level it worked on (0 = finest, -1
+/// for stages outside the pyramid loop) and its median device time.
+struct StageTime {
+  std::string stage;  ///< upload, normalise, presmooth, pyramid, gradient, warping,
+                      ///< iterations, zoom_in, to_planar, download
+  int level = -1;
+  double ms = 0;  ///< median over the profiled frames, CUDA events (ms)
+};
+
+/// Where one frame's time goes (the frames issue's per-stage timeline).
+///
+/// stages: the device stages in stream order, each timed by a CUDA event pair around it in a
+/// frame launched directly (no graph), so a stage made of many tiny launches shows its
+/// launch gaps. graph_device_ms: events around the replay of the whole frame's CUDA Graph
+/// (upload to download, what the device spends). host_in_ms / host_out_ms: the host memcpy of
+/// the frames into the pinned upload buffer and of the flow out of the pinned download buffer
+/// into the returned FlowField (wall clock). call_ms: wall clock of compute() as the tuner
+/// times it. All medians over `repeats` frames, in milliseconds.
+struct FrameTimeline {
+  std::vector<StageTime> stages;
+  double direct_device_ms = 0;  ///< sum of stages
+  double graph_device_ms = 0;
+  double host_in_ms = 0, host_out_ms = 0;
+  double call_ms = 0;
 };
 
 }  // namespace cuda
@@ -56,3 +84,13 @@ std::unique_ptr<FlowSolver> make_cuda_frame_solver(
     const cuda::FrameOptions& options = {});
 
 }  // namespace flowtune
+
+namespace flowtune::cuda {
+
+/// Profiles `repeats` frames (after two warm-up frames) of a solver made by
+/// make_cuda_frame_solver on (i0, i1): see FrameTimeline. Throws std::invalid_argument if
+/// `solver` is not a CUDA frame solver or repeats < 1, std::runtime_error on CUDA errors
+/// (or for a solver in host emulation, which has no device to time).
+FrameTimeline profile_frame(FlowSolver& solver, const Image& i0, const Image& i1, int repeats = 20);
+
+}  // namespace flowtune::cuda
