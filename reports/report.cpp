@@ -2,12 +2,14 @@
 // parameters and metrics are read from the DB by name).
 #include "reports/report.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 
+#include "reports/budget_table.hpp"
 #include "reports/export_header.hpp"
 #include "reports/front.hpp"
 #include "reports/html_report.hpp"
@@ -258,6 +260,16 @@ std::string report_md(const std::string& board, const std::string& db_path,
         s << "| " << md_cell(o.name) << " | n/a (" << md_cell(e.what()) << ") | | |\n";
       }
     }
+    double t_min = 1e300, t_max = 0;
+    for (const auto& mc : f.measured) {
+      t_min = std::min(t_min, mc.measurement.time_ms_median);
+      t_max = std::max(t_max, mc.measurement.time_ms_median);
+    }
+    const auto budgets = budgets_for(t_min, t_max);
+    const auto cells = best_within_budgets(f.measured, f.workload, budgets);
+    if (!cells.empty())
+      s << "\n### Best accuracy within a time budget, per precision (paper table 2)\n\n"
+        << budget_table_md(cells);
   }
   if (!pruned.empty()) {
     std::map<std::string, int> by_reason;

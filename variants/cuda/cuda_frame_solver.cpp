@@ -258,10 +258,13 @@ class CudaFrameSolver final : public FlowSolver {
   /// Host stage after the download: the flow out of the pinned buffer.
   FlowField stage_out() const {
     const std::size_t n = std::size_t(b_.width) * b_.height;
-    FlowField flow(b_.width, b_.height);
+    // One pass per plane: assign() copies without zero-filling first.
+    FlowField flow;
+    flow.width = b_.width;
+    flow.height = b_.height;
     const float* out = b_.host_out.as<float>();
-    std::memcpy(flow.u.data(), out, n * sizeof(float));
-    std::memcpy(flow.v.data(), out + n, n * sizeof(float));
+    flow.u.assign(out, out + n);
+    flow.v.assign(out + n, out + 2 * n);
     return flow;
   }
 
