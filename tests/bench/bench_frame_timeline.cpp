@@ -60,8 +60,10 @@ std::vector<Protocol> protocols() {
           {"ipol", "6 scales x 5 warpings x 30 iterations, lambda 0.2", q}};
 }
 
-std::unique_ptr<FlowSolver> make(const Config& c) {
-  return make_cuda_frame_solver(c, cuda::make_iteration_schedule(c));
+std::unique_ptr<FlowSolver> make(const Config& c, int resident_max_pixels = 4096) {
+  cuda::FrameOptions o;
+  o.resident_max_pixels = resident_max_pixels;
+  return make_cuda_frame_solver(c, cuda::make_iteration_schedule(c), o);
 }
 
 std::string fmt(double v, int digits = 3) {
@@ -168,6 +170,32 @@ std::string throughput_table(const Protocol& p, const Measured& m, const Image& 
   return o.str();
 }
 
+/// Launch-free coarse levels: each variant x precision's best config with the resident
+/// kernel taking levels up to N pixels, N in {0 (off), 1024, 4096, 12288}.
+std::string resident_table(const Protocol& p, const std::vector<Measured>& rows, const Image& a,
+                           const Image& b) {
+  std::ostringstream o;
+  o << "### Resident coarse levels (one launch per warping), " << p.text << "\n\n"
+    << "Device ms of the frame in a CUDA Graph / compute() ms, by the largest level run "
+       "resident (0 = every level on the config's scheme).\n\n"
+    << "| config | 0 | 1024 px | 4096 px | 12288 px |\n|---|---|---|---|---|\n";
+  for (const auto& m : rows) {
+    o << "| " << m.config.label() << " |";
+    for (int px : {0, 1024, 4096, 12288}) {
+      try {
+        auto s = make(m.config, px);
+        const auto t = cuda::profile_frame(*s, a, b, 10);
+        o << " " << fmt(t.graph_device_ms) << " / " << fmt(t.call_ms) << " |";
+      } catch (const std::exception& e) {
+        o << " failed |";
+        std::printf("resident %d %s failed: %s\n", px, m.config.label().c_str(), e.what());
+      }
+    }
+    o << "\n";
+  }
+  return o.str();
+}
+
 /// Paper table 3: the largest N x N frame within each budget, per precision.
 std::string resolution_table(const Protocol& p, const std::vector<Measured>& rows, const Image& a,
                              const Image& b, const std::vector<int>& sides) {
@@ -250,7 +278,9 @@ int main() {
     const Measured& best = *std::min_element(rows.begin(), rows.end(), [](auto& x, auto& y) {
       return x.timeline.call_ms < y.timeline.call_ms;
     });
-    sec << stage_table(p, best) << "\n" << throughput_table(p, best, a, b, c, d) << "\n";
+    sec << stage_table(p, best) << "\n"
+        << resident_table(p, rows, a, b) << "\n"
+        << throughput_table(p, best, a, b, c, d) << "\n";
     if (p.name == "default") sec << resolution_table(p, rows, a, b, sides) << "\n";
     std::printf("%s", sec.str().c_str());
     std::fflush(stdout);

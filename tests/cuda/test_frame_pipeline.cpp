@@ -249,7 +249,7 @@ TEST_F(FramePipelineGpu, ProfileFrameTimesEveryStageInOrder) {
   for (const auto& st : t.stages) {
     EXPECT_GE(st.ms, 0) << st.stage;
     sum += st.ms;
-    iterations += st.stage == "iterations";
+    iterations += st.stage == "iterations" || st.stage == "iterations_resident";
     warpings += st.stage == "warping";
   }
   const Tvl1Params p = frame_params();
@@ -261,6 +261,46 @@ TEST_F(FramePipelineGpu, ProfileFrameTimesEveryStageInOrder) {
   EXPECT_GE(t.host_in_ms, 0);
   auto host = plain_solver("f32", true);
   EXPECT_THROW(cuda::profile_frame(*host, s.i0, s.i1, 1), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace flowtune
+
+namespace flowtune {
+namespace {
+
+// Launch-free warpings (variants/cuda/resident_levels): with 6 scales the coarse levels of
+// RubberWhale (<= 4096 px) run resident in one block; the flow equals the one of the same
+// scheme with every level on the scheme (resident_max_pixels 0) within 1e-4 px on average,
+// and the double reference's AEPE within 0.01 px, for every CUDA variant in f32, and the
+// timeline names the resident levels.
+TEST_F(FramePipelineGpu, ResidentCoarseLevelsMatchTheSchemes) {
+  const Sequence s = load(test::repo_middlebury_dir(), "RubberWhale");
+  Tvl1Params p = frame_params();
+  p.n_scales = 6;
+  p.n_warpings = 2;
+  p.iterations = 20;
+  const double a_ref = flow_error(tvl1_reference(s.i0, s.i1, p), s.gt).aepe;
+  for (const Variant* v : cuda_variants_registered()) {
+    auto c = first_valid_config(*v, "f32");
+    ASSERT_TRUE(c) << v->name();
+    c->params = param_values_of(p);
+    cuda::FrameOptions off, on;
+    off.resident_max_pixels = 0;
+    on.resident_max_pixels = 4096;
+    auto a = make_cuda_frame_solver(*c, cuda::make_iteration_schedule(*c), off);
+    auto b = make_cuda_frame_solver(*c, cuda::make_iteration_schedule(*c), on);
+    const FlowField fa = a->compute(s.i0, s.i1), fb = b->compute(s.i0, s.i1);
+    const double d = mean_distance(fa, fb), aepe = flow_error(fb, s.gt).aepe;
+    std::printf("%s: resident vs scheme mean |diff| %.2e px, AEPE %.5f (reference %.5f)\n",
+                c->label().c_str(), d, aepe, a_ref);
+    EXPECT_LT(d, 1e-4) << c->label();
+    EXPECT_LT(std::abs(aepe - a_ref), 0.01) << c->label();
+    const auto t = cuda::profile_frame(*b, s.i0, s.i1, 1);
+    int resident = 0;
+    for (const auto& st : t.stages) resident += st.stage == "iterations_resident";
+    EXPECT_GE(resident, 2 * p.n_warpings) << c->label();  // 19x13, 37x25, 73x49 are <= 4096 px
+  }
 }
 
 }  // namespace

@@ -260,3 +260,25 @@ TEST(NvrtcBuild, CompileErrorsCarryTheLog) {
 
 }  // namespace
 }  // namespace flowtune::cuda
+
+namespace flowtune::cuda {
+namespace {
+
+// The resident-level kernel (kernels/cuda/tvl1_resident.cuh) compiles in every precision for
+// Hopper and Orin, with no spills and no static shared memory (its level is dynamic shared).
+TEST(NvrtcBuild, ResidentLevelKernelCompilesInEveryPrecision) {
+  for (const std::string precision : {"FT_PRECISION_F32", "FT_PRECISION_F16", "FT_PRECISION_MIXED"})
+    for (const std::string arch : {"sm_90", "sm_87"}) {
+      SCOPED_TRACE(precision + " " + arch);
+      const auto b =
+          nvrtc_build("tvl1_resident.cuh", {precision, "FT_RESIDENT_THREADS=1024"}, arch);
+      ASSERT_EQ(b->resources.size(), 1u);
+      EXPECT_EQ(b->resources[0].kernel, "ft_resident");
+      EXPECT_EQ(b->resources[0].spill_bytes, 0);
+      EXPECT_EQ(b->resources[0].static_shared_bytes, 0);
+      EXPECT_LE(b->resources[0].registers_per_thread, 64);  // 1024 threads x 64 = the SM's file
+    }
+}
+
+}  // namespace
+}  // namespace flowtune::cuda

@@ -16,6 +16,7 @@
 #include "kernels/cuda/frame/frame_kernels.hpp"
 #include "kernels/image_ops.hpp"
 #include "kernels/tvl1_multiscale.hpp"
+#include "variants/cuda/resident_levels.hpp"
 #include "variants/tvl1_params_of.hpp"
 
 namespace flowtune {
@@ -125,6 +126,8 @@ class CudaFrameSolver final : public FlowSolver {
                                  std::string(cudaGetErrorString(e)) + ")");
       }
       check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+      if (options_.resident_max_pixels > 0)
+        resident_ = std::make_unique<cuda::ResidentLevels>(config_, options_.resident_max_pixels);
     }
     exec_ = fk::Exec{stream_, options_.host_emulation};
   }
@@ -400,8 +403,13 @@ class CudaFrameSolver final : public FlowSolver {
         fk::warp(f16, l.i0.as<float>(), b_.i1g.as<float4>(), l.width, l.height, f.u, f.grad,
                  f.rho_c, exec_);
         mark("warping", s);
-        schedule_->run(f, p.iterations, stream_);
-        mark("iterations", s);
+        if (resident_ && resident_->fits(l.width, l.height)) {
+          resident_->run(f, p.iterations, stream_);
+          mark("iterations_resident", s);
+        } else {
+          schedule_->run(f, p.iterations, stream_);
+          mark("iterations", s);
+        }
       }
       if (s == 0) break;
       const Level& finer = b_.levels[std::size_t(s - 1)];
@@ -450,6 +458,7 @@ class CudaFrameSolver final : public FlowSolver {
   Tvl1Params params_;
   std::unique_ptr<cuda::IterationSchedule> schedule_;
   cuda::FrameOptions options_;
+  std::unique_ptr<cuda::ResidentLevels> resident_;
   cuda::Storage storage_ = cuda::Storage::f32;
   fk::GaussTaps presmooth_taps_, zoom_taps_;
   cudaStream_t stream_ = nullptr;

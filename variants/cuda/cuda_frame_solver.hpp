@@ -26,13 +26,18 @@ struct FrameOptions {
   /// Run every frame stage's per-pixel code on the host, on host memory (no GPU needed): a
   /// test seam. The schedule must then work on host pointers and ignore the stream.
   bool host_emulation = false;
+  /// Levels of at most this many pixels that fit one block's shared memory run all the
+  /// iterations of a warping in one launch (variants/cuda/resident_levels.hpp), whatever the
+  /// config's scheme: launch-free warpings for the coarse levels. 0 = never. The default,
+  /// 4096, was chosen on an H200 (reports/frames_h200.md).
+  int resident_max_pixels = 4096;
 };
 
 /// One stage of a profiled frame: its name, the pyramid level it worked on (0 = finest, -1
 /// for stages outside the pyramid loop) and its median device time.
 struct StageTime {
   std::string stage;  ///< upload, normalise, presmooth, pyramid, gradient, warping,
-                      ///< iterations, zoom_in, to_planar, download
+                      ///< iterations (or iterations_resident), zoom_in, to_planar, download
   int level = -1;
   double ms = 0;  ///< median over the profiled frames, CUDA events (ms)
 };
