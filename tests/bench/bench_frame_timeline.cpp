@@ -60,7 +60,7 @@ std::vector<Protocol> protocols() {
           {"ipol", "6 scales x 5 warpings x 30 iterations, lambda 0.2", q}};
 }
 
-std::unique_ptr<FlowSolver> make(const Config& c, int resident_max_pixels = 4096) {
+std::unique_ptr<FlowSolver> make(const Config& c, int resident_max_pixels = -1) {
   cuda::FrameOptions o;
   o.resident_max_pixels = resident_max_pixels;
   return make_cuda_frame_solver(c, cuda::make_iteration_schedule(c), o);

@@ -272,7 +272,7 @@ TEST(NvrtcBuild, ResidentLevelKernelCompilesInEveryPrecision) {
       SCOPED_TRACE(precision + " " + arch);
       const auto b =
           nvrtc_build("tvl1_resident.cuh", {precision, "FT_RESIDENT_THREADS=1024"}, arch);
-      ASSERT_EQ(b->resources.size(), 1u);
+      ASSERT_EQ(b->resources.size(), 1u) << "ptxas log:\n" << b->log;
       EXPECT_EQ(b->resources[0].kernel, "ft_resident");
       EXPECT_EQ(b->resources[0].spill_bytes, 0);
       EXPECT_EQ(b->resources[0].static_shared_bytes, 0);
