@@ -16,6 +16,7 @@
 #include "kernels/cuda/frame/frame_kernels.hpp"
 #include "kernels/image_ops.hpp"
 #include "kernels/tvl1_multiscale.hpp"
+#include "variants/cuda/cuda_variant.hpp"
 #include "variants/cuda/resident_levels.hpp"
 #include "variants/tvl1_params_of.hpp"
 
@@ -126,8 +127,9 @@ class CudaFrameSolver final : public FlowSolver {
                                  std::string(cudaGetErrorString(e)) + ")");
       }
       check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
-      if (options_.resident_max_pixels > 0)
-        resident_ = std::make_unique<cuda::ResidentLevels>(config_, options_.resident_max_pixels);
+      const int resident_px = options_.resident_max_pixels >= 0 ? options_.resident_max_pixels
+                                                                : cuda::resident_px_of(config_);
+      if (resident_px > 0) resident_ = std::make_unique<cuda::ResidentLevels>(config_, resident_px);
     }
     exec_ = fk::Exec{stream_, options_.host_emulation};
   }

@@ -28,9 +28,9 @@ struct FrameOptions {
   bool host_emulation = false;
   /// Levels of at most this many pixels that fit one block's shared memory run all the
   /// iterations of a warping in one launch (variants/cuda/resident_levels.hpp), whatever the
-  /// config's scheme: launch-free warpings for the coarse levels. 0 = never. The default,
-  /// 4096, was chosen on an H200 (reports/frames_h200.md).
-  int resident_max_pixels = 4096;
+  /// config's scheme: launch-free warpings for the coarse levels. 0 = never; -1 (default) =
+  /// the config's tunable resident_px (cuda_variant.hpp; 0 when the config has none).
+  int resident_max_pixels = -1;
 };
 
 /// One stage of a profiled frame: its name, the pyramid level it worked on (0 = finest, -1

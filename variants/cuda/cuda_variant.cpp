@@ -35,6 +35,15 @@ std::vector<std::string> nvrtc_defines(const Config& config) {
   return defines;
 }
 
+TunableDomain resident_px_domain() {
+  return {"resident_px", {1024, 4096}};
+}
+
+int resident_px_of(const Config& config) {
+  const auto it = config.tunables.find(resident_px_domain().name);
+  return it == config.tunables.end() ? 0 : it->second;
+}
+
 std::string device_source_of(const std::string& variant) {
   return "tvl1_" + variant + ".cuh";
 }
@@ -44,11 +53,15 @@ std::optional<std::string> CudaVariant::invalid_reason(const Config& config) con
   if (std::find(p.begin(), p.end(), config.precision) == p.end())
     return name() + ": unknown precision '" + config.precision + "'";
   for (const auto& domain : tunables()) {
+    const bool resident = domain.name == resident_px_domain().name;
     auto it = config.tunables.find(domain.name);
-    if (it == config.tunables.end()) return name() + ": tunable '" + domain.name + "' missing";
-    // Positive, or 0 where the domain has 0 (a switch such as optin).
+    if (it == config.tunables.end()) {
+      if (resident) continue;  // absent = 0 (resident_px_domain)
+      return name() + ": tunable '" + domain.name + "' missing";
+    }
+    // Positive, or 0 where the domain has 0 (a switch such as optin) or 0 means off.
     const bool zero_ok =
-        std::find(domain.values.begin(), domain.values.end(), 0) != domain.values.end();
+        resident || std::find(domain.values.begin(), domain.values.end(), 0) != domain.values.end();
     if (it->second < 0 || (it->second == 0 && !zero_ok))
       return name() + ": tunable '" + domain.name + "' must be positive, got " +
              std::to_string(it->second);

@@ -52,6 +52,16 @@ class CudaVariant : public FlowVariant {
   virtual std::optional<std::string> scheme_invalid_reason(const Config& config) const = 0;
 };
 
+/// The per-level choice every TV-L1 CUDA scheme shares (the frames issue): `resident_px`, the
+/// largest pyramid level (pixels) that runs all the iterations of a warping resident in one
+/// block (kernels/cuda/tvl1_resident.cuh) instead of on the scheme; 0 = every level on the
+/// scheme. Domain {1024, 4096}: on an H200 the best for global / shared_fusion and for the
+/// pipelines (reports/frames_h200.md). A config without it (a header exported before it
+/// existed) means 0.
+TunableDomain resident_px_domain();
+/// config's resident_px, 0 when absent.
+int resident_px_of(const Config& config);
+
 /// The adaptors (one per scheme, defined in variants/cuda/<name>.cpp).
 const CudaVariant& global_variant();
 const CudaVariant& shared_fusion_variant();
