@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -29,7 +30,18 @@ std::vector<BudgetCell> best_within_budgets(const std::vector<db::MeasuredConfig
                                             const db::WorkloadRow& w,
                                             const std::vector<double>& budgets_ms) {
   std::set<std::string> precisions;
-  for (const auto& mc : measured) precisions.insert(mc.config.precision);
+  std::map<std::string, std::set<double>> values;
+  for (const auto& mc : measured) {
+    precisions.insert(mc.config.precision);
+    for (const auto& [name, v] : mc.config.params) values[name].insert(v);
+  }
+  auto varying_params = [&values](const db::ConfigRow& c) {
+    std::string out;
+    for (const auto& [name, v] : c.params)
+      if (values[name].size() > 1)
+        out += (out.empty() ? "" : " ") + name + "=" + shortest_double(v);
+    return out;
+  };
   std::vector<BudgetCell> out;
   for (double budget : budgets_ms)
     for (const std::string& precision : precisions)
@@ -46,6 +58,7 @@ std::vector<BudgetCell> best_within_budgets(const std::vector<db::MeasuredConfig
           c.found = true;
           c.value = v;
           c.label = mc.config.label;
+          c.params = varying_params(mc.config);
           c.time_ms = mc.measurement.time_ms_median;
         }
         out.push_back(c);
@@ -72,7 +85,8 @@ std::string budget_table_md(const std::vector<BudgetCell>& cells) {
          ++i) {
       const BudgetCell& c = cells[i];
       if (c.found)
-        s << " | " << fixed(c.value, 4) << " (" << md_cell(c.label) << ", " << fixed(c.time_ms, 3)
+        s << " | " << fixed(c.value, 4) << " (" << md_cell(c.label)
+          << (c.params.empty() ? "" : " " + md_cell(c.params)) << ", " << fixed(c.time_ms, 3)
           << ")";
       else
         s << " | -";

@@ -17,6 +17,7 @@ struct BudgetCell {
   bool found = false;
   double value = 0;    ///< the smallest metric value among those configs
   std::string label;   ///< the config that reaches it
+  std::string params;  ///< its parameters that vary among the measurements ("iterations=30 ...")
   double time_ms = 0;  ///< its median time
 };
 

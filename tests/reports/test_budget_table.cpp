@@ -16,6 +16,7 @@ db::MeasuredConfig mc(const std::string& label, const std::string& precision, do
   m.config.precision = precision;
   m.measurement.time_ms_median = ms;
   m.measurement.metrics = {{"aepe", aepe}, {"aae", aae}};
+  m.config.params = {{"iterations", ms > 1 ? 100.0 : 10.0}, {"theta", 0.3}};
   return m;
 }
 
@@ -50,7 +51,8 @@ TEST(BudgetTable, BestPerPrecisionWithinEachBudget) {
   EXPECT_DOUBLE_EQ(at(2, "f32", "aae").value, 7.0);
   const std::string md = budget_table_md(cells);
   EXPECT_NE(md.find("| 0.5 | f32 | - | - |"), std::string::npos) << md;
-  EXPECT_NE(md.find("0.4000 (b16, 0.900)"), std::string::npos) << md;
+  EXPECT_NE(md.find("0.4000 (b16 iterations=10, 0.900)"), std::string::npos) << md;
+  EXPECT_EQ(at(2, "f32", "aae").params, "iterations=100");  // theta does not vary
 }
 
 TEST(BudgetTable, BudgetsSpanTheMeasuredTimes) {

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "kernels/image_ops.hpp"
 #include "kernels/tvl1_multiscale.hpp"
 #include "variants/cuda/cuda_variant.hpp"
+#include "variants/cuda/host_copy.hpp"
 #include "variants/cuda/resident_levels.hpp"
 #include "variants/tvl1_params_of.hpp"
 
@@ -132,6 +134,10 @@ class CudaFrameSolver final : public FlowSolver {
       if (resident_px > 0) resident_ = std::make_unique<cuda::ResidentLevels>(config_, resident_px);
     }
     exec_ = fk::Exec{stream_, options_.host_emulation};
+    int copy_threads = options_.host_copy_threads;
+    if (copy_threads < 0)
+      copy_threads = std::max(1, std::min(4, int(std::thread::hardware_concurrency()) / 2));
+    copier_ = std::make_unique<cuda::HostCopier>(copy_threads);
   }
 
   ~CudaFrameSolver() override {
@@ -256,20 +262,21 @@ class CudaFrameSolver final : public FlowSolver {
     ensure_buffers(i0.width, i0.height);
     const std::size_t n = i0.size();
     float* in = b_.host_in.as<float>();
-    std::memcpy(in, i0.data.data(), n * sizeof(float));
-    std::memcpy(in + n, i1.data.data(), n * sizeof(float));
+    copier_->copy(
+        {{in, i0.data.data(), n * sizeof(float)}, {in + n, i1.data.data(), n * sizeof(float)}});
   }
 
   /// Host stage after the download: the flow out of the pinned buffer.
-  FlowField stage_out() const {
+  FlowField stage_out() {
     const std::size_t n = std::size_t(b_.width) * b_.height;
-    // One pass per plane: assign() copies without zero-filling first.
     FlowField flow;
     flow.width = b_.width;
     flow.height = b_.height;
+    flow.u.resize(n);
+    flow.v.resize(n);
     const float* out = b_.host_out.as<float>();
-    flow.u.assign(out, out + n);
-    flow.v.assign(out + n, out + 2 * n);
+    copier_->copy(
+        {{flow.u.data(), out, n * sizeof(float)}, {flow.v.data(), out + n, n * sizeof(float)}});
     return flow;
   }
 
@@ -461,6 +468,7 @@ class CudaFrameSolver final : public FlowSolver {
   std::unique_ptr<cuda::IterationSchedule> schedule_;
   cuda::FrameOptions options_;
   std::unique_ptr<cuda::ResidentLevels> resident_;
+  std::unique_ptr<cuda::HostCopier> copier_;
   cuda::Storage storage_ = cuda::Storage::f32;
   fk::GaussTaps presmooth_taps_, zoom_taps_;
   cudaStream_t stream_ = nullptr;

@@ -31,6 +31,10 @@ struct FrameOptions {
   /// config's scheme: launch-free warpings for the coarse levels. 0 = never; -1 (default) =
   /// the config's tunable resident_px (cuda_variant.hpp; 0 when the config has none).
   int resident_max_pixels = -1;
+  /// Threads of the host memcpy into the pinned upload buffer and out of the pinned download
+  /// buffer (variants/cuda/host_copy.hpp); -1 (default) = min(4, hardware threads / 2), at
+  /// least 1.
+  int host_copy_threads = -1;
 };
 
 /// One stage of a profiled frame: its name, the pyramid level it worked on (0 = finest, -1
