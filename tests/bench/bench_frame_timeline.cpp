@@ -60,9 +60,11 @@ std::vector<Protocol> protocols() {
           {"ipol", "6 scales x 5 warpings x 30 iterations, lambda 0.2", q}};
 }
 
-std::unique_ptr<FlowSolver> make(const Config& c, int resident_max_pixels = -1) {
+std::unique_ptr<FlowSolver> make(const Config& c, int resident_max_pixels = -1,
+                                 int host_copy_threads = -1) {
   cuda::FrameOptions o;
   o.resident_max_pixels = resident_max_pixels;
+  o.host_copy_threads = host_copy_threads;
   return make_cuda_frame_solver(c, cuda::make_iteration_schedule(c), o);
 }
 
@@ -166,6 +168,20 @@ std::string throughput_table(const Protocol& p, const Measured& m, const Image& 
     const auto r = measure_throughput(solvers, pairs, 200);
     o << "| " << k << " | " << fmt(r.frames_per_second, 0) << " | " << fmt(r.median_latency_ms)
       << " |\n";
+  }
+  return o.str();
+}
+
+/// The host copies (frames into pinned memory, flow out) by the number of copy threads.
+std::string host_copy_table(const Protocol& p, const Measured& m, const Image& a, const Image& b) {
+  std::ostringstream o;
+  o << "### Host copies by thread count, " << p.text << ": " << m.config.label() << "\n\n"
+    << "| copy threads | host in ms | host out ms | compute() ms |\n|---|---|---|---|\n";
+  for (int threads : {1, 2, 4, 8}) {
+    auto s = make(m.config, -1, threads);
+    const auto t = cuda::profile_frame(*s, a, b, 20);
+    o << "| " << threads << " | " << fmt(t.host_in_ms) << " | " << fmt(t.host_out_ms) << " | "
+      << fmt(t.call_ms) << " |\n";
   }
   return o.str();
 }
@@ -279,6 +295,7 @@ int main() {
       return x.timeline.call_ms < y.timeline.call_ms;
     });
     sec << stage_table(p, best) << "\n"
+        << host_copy_table(p, best, a, b) << "\n"
         << resident_table(p, rows, a, b) << "\n"
         << throughput_table(p, best, a, b, c, d) << "\n";
     if (p.name == "default") sec << resolution_table(p, rows, a, b, sides) << "\n";
