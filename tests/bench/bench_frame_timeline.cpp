@@ -186,25 +186,34 @@ std::string host_copy_table(const Protocol& p, const Measured& m, const Image& a
   return o.str();
 }
 
-/// Launch-free coarse levels: each variant x precision's best config with the resident
-/// kernel taking levels up to N pixels, N in {0 (off), 1024, 4096, 12288}.
-std::string resident_table(const Protocol& p, const std::vector<Measured>& rows, const Image& a,
-                           const Image& b) {
+/// Per-level schemes: each variant x precision's best config with the coarse levels resident
+/// (resident_px) and the middle levels tiled (tiled_px), against every level on the scheme.
+std::string per_level_table(const Protocol& p, const std::vector<Measured>& rows, const Image& a,
+                            const Image& b) {
+  const std::vector<std::pair<int, int>> choices{{0, 0},     {1024, 0},     {4096, 0},
+                                                 {0, 65536}, {1024, 65536}, {4096, 65536}};
   std::ostringstream o;
-  o << "### Resident coarse levels (one launch per warping), " << p.text << "\n\n"
-    << "Device ms of the frame in a CUDA Graph / compute() ms, by the largest level run "
-       "resident (0 = every level on the config's scheme).\n\n"
-    << "| config | 0 | 1024 px | 4096 px | 12288 px |\n|---|---|---|---|---|\n";
+  o << "### Per-level schemes, " << p.text << "\n\n"
+    << "Device ms of the frame in a CUDA Graph / compute() ms; columns: resident_px / "
+       "tiled_px (0 / 0 = every level on the config's scheme).\n\n| config |";
+  for (const auto& [r, t] : choices) o << " " << r << " / " << t << " |";
+  o << "\n|---|";
+  for (std::size_t k = 0; k < choices.size(); ++k) o << "---|";
+  o << "\n";
   for (const auto& m : rows) {
-    o << "| " << m.config.label() << " |";
-    for (int px : {0, 1024, 4096, 12288}) {
+    o << "| " << m.config.variant << " " << m.config.precision << " `"
+      << db::tunables_json(m.config.tunables) << "` |";
+    for (const auto& [r, t] : choices) {
       try {
-        auto s = make(m.config, px);
-        const auto t = cuda::profile_frame(*s, a, b, 10);
-        o << " " << fmt(t.graph_device_ms) << " / " << fmt(t.call_ms) << " |";
+        cuda::FrameOptions opt;
+        opt.resident_max_pixels = r;
+        opt.tiled_max_pixels = t;
+        auto s = make_cuda_frame_solver(m.config, cuda::make_iteration_schedule(m.config), opt);
+        const auto tl = cuda::profile_frame(*s, a, b, 10);
+        o << " " << fmt(tl.graph_device_ms) << " / " << fmt(tl.call_ms) << " |";
       } catch (const std::exception& e) {
         o << " failed |";
-        std::printf("resident %d %s failed: %s\n", px, m.config.label().c_str(), e.what());
+        std::printf("per-level %d/%d %s failed: %s\n", r, t, m.config.label().c_str(), e.what());
       }
     }
     o << "\n";
@@ -296,7 +305,7 @@ int main() {
     });
     sec << stage_table(p, best) << "\n"
         << host_copy_table(p, best, a, b) << "\n"
-        << resident_table(p, rows, a, b) << "\n"
+        << per_level_table(p, rows, a, b) << "\n"
         << throughput_table(p, best, a, b, c, d) << "\n";
     if (p.name == "default") sec << resolution_table(p, rows, a, b, sides) << "\n";
     std::printf("%s", sec.str().c_str());

@@ -269,37 +269,49 @@ TEST_F(FramePipelineGpu, ProfileFrameTimesEveryStageInOrder) {
 namespace flowtune {
 namespace {
 
-// Launch-free warpings (variants/cuda/resident_levels): with 6 scales the coarse levels of
-// RubberWhale (<= 4096 px) run resident in one block; the flow equals the one of the same
-// scheme with every level on the scheme (resident_max_pixels 0) within 1e-4 px on average,
-// and the double reference's AEPE within 0.01 px, for every CUDA variant in f32, and the
-// timeline names the resident levels.
-TEST_F(FramePipelineGpu, ResidentCoarseLevelsMatchTheSchemes) {
+// Launch-free warpings and temporal tiling per level (variants/cuda/resident_levels,
+// tiled_levels): with 6 scales RubberWhale's levels of <= 4096 px run resident in one block
+// and, with tiled_px 65536, the 146x97 and 292x194 levels 4 iterations per launch. For every
+// CUDA variant in f32 the flow equals the one with every level on the scheme within 1e-4 px
+// on average, the double reference's AEPE within 0.01 px, and the timeline names the levels.
+TEST_F(FramePipelineGpu, PerLevelSchemesMatchTheSchemes) {
   const Sequence s = load(test::repo_middlebury_dir(), "RubberWhale");
   Tvl1Params p = frame_params();
   p.n_scales = 6;
   p.n_warpings = 2;
-  p.iterations = 20;
+  p.iterations = 22;  // 5 launches of 4 + 1 of 2 per warping on the tiled levels
   const double a_ref = flow_error(tvl1_reference(s.i0, s.i1, p), s.gt).aepe;
   for (const Variant* v : cuda_variants_registered()) {
     auto c = first_valid_config(*v, "f32");
     ASSERT_TRUE(c) << v->name();
     c->params = param_values_of(p);
-    cuda::FrameOptions off, on;
-    off.resident_max_pixels = 0;
-    on.resident_max_pixels = 4096;
-    auto a = make_cuda_frame_solver(*c, cuda::make_iteration_schedule(*c), off);
-    auto b = make_cuda_frame_solver(*c, cuda::make_iteration_schedule(*c), on);
-    const FlowField fa = a->compute(s.i0, s.i1), fb = b->compute(s.i0, s.i1);
-    const double d = mean_distance(fa, fb), aepe = flow_error(fb, s.gt).aepe;
-    std::printf("%s: resident vs scheme mean |diff| %.2e px, AEPE %.5f (reference %.5f)\n",
-                c->label().c_str(), d, aepe, a_ref);
-    EXPECT_LT(d, 1e-4) << c->label();
-    EXPECT_LT(std::abs(aepe - a_ref), 0.01) << c->label();
-    const auto t = cuda::profile_frame(*b, s.i0, s.i1, 1);
-    int resident = 0;
-    for (const auto& st : t.stages) resident += st.stage == "iterations_resident";
-    EXPECT_GE(resident, 2 * p.n_warpings) << c->label();  // 19x13, 37x25, 73x49 are <= 4096 px
+    auto make = [&](int resident, int tiled) {
+      cuda::FrameOptions o;
+      o.resident_max_pixels = resident;
+      o.tiled_max_pixels = tiled;
+      return make_cuda_frame_solver(*c, cuda::make_iteration_schedule(*c), o);
+    };
+    const FlowField plain = make(0, 0)->compute(s.i0, s.i1);
+    for (const auto& [resident, tiled] :
+         {std::pair<int, int>{4096, 0}, {0, 65536}, {4096, 65536}}) {
+      auto solver = make(resident, tiled);
+      const FlowField f = solver->compute(s.i0, s.i1);
+      const double d = mean_distance(plain, f), aepe = flow_error(f, s.gt).aepe;
+      std::printf("%s resident %d tiled %d: vs scheme mean |diff| %.2e px, AEPE %.5f (ref %.5f)\n",
+                  c->label().c_str(), resident, tiled, d, aepe, a_ref);
+      EXPECT_LT(d, 1e-4) << c->label() << " " << resident << " " << tiled;
+      EXPECT_LT(std::abs(aepe - a_ref), 0.01) << c->label();
+      const auto t = cuda::profile_frame(*solver, s.i0, s.i1, 1);
+      int n_resident = 0, n_tiled = 0;
+      for (const auto& st : t.stages) {
+        n_resident += st.stage == "iterations_resident";
+        n_tiled += st.stage == "iterations_tiled";
+      }
+      // 19x13, 37x25, 73x49 are <= 4096 px; 146x97 and 292x194 <= 65536 (with resident
+      // off, the three smallest are tiled too).
+      EXPECT_EQ(n_resident, resident ? 3 * p.n_warpings : 0) << c->label();
+      EXPECT_EQ(n_tiled, tiled ? (resident ? 2 : 5) * p.n_warpings : 0) << c->label();
+    }
   }
 }
 

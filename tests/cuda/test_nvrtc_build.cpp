@@ -280,5 +280,22 @@ TEST(NvrtcBuild, ResidentLevelKernelCompilesInEveryPrecision) {
     }
 }
 
+// The tiled kernel (kernels/cuda/tvl1_tiled.cuh) compiles in every precision for Hopper and
+// Orin without spills; its three planes of 32 x 32 pairs are static shared memory.
+TEST(NvrtcBuild, TiledLevelKernelCompilesInEveryPrecision) {
+  for (const std::string precision : {"FT_PRECISION_F32", "FT_PRECISION_F16", "FT_PRECISION_MIXED"})
+    for (const std::string arch : {"sm_90", "sm_87"}) {
+      SCOPED_TRACE(precision + " " + arch);
+      const auto b =
+          nvrtc_build("tvl1_tiled.cuh", {precision, "FT_TILED_T=32", "FT_TILED_DEPTH=4"}, arch);
+      ASSERT_EQ(b->resources.size(), 1u) << "ptxas log:\n" << b->log;
+      EXPECT_EQ(b->resources[0].kernel, "ft_tiled");
+      EXPECT_EQ(b->resources[0].spill_bytes, 0);
+      const int pair = precision == "FT_PRECISION_F16" ? 4 : 8;  // mixed shares float2
+      EXPECT_EQ(b->resources[0].static_shared_bytes, 3 * 32 * 32 * pair);
+      EXPECT_LE(b->resources[0].registers_per_thread, 64);
+    }
+}
+
 }  // namespace
 }  // namespace flowtune::cuda

@@ -20,6 +20,7 @@
 #include "variants/cuda/cuda_variant.hpp"
 #include "variants/cuda/host_copy.hpp"
 #include "variants/cuda/resident_levels.hpp"
+#include "variants/cuda/tiled_levels.hpp"
 #include "variants/tvl1_params_of.hpp"
 
 namespace flowtune {
@@ -132,6 +133,9 @@ class CudaFrameSolver final : public FlowSolver {
       const int resident_px = options_.resident_max_pixels >= 0 ? options_.resident_max_pixels
                                                                 : cuda::resident_px_of(config_);
       if (resident_px > 0) resident_ = std::make_unique<cuda::ResidentLevels>(config_, resident_px);
+      const int tiled_px =
+          options_.tiled_max_pixels >= 0 ? options_.tiled_max_pixels : cuda::tiled_px_of(config_);
+      if (tiled_px > 0) tiled_ = std::make_unique<cuda::TiledLevels>(config_, tiled_px);
     }
     exec_ = fk::Exec{stream_, options_.host_emulation};
     int copy_threads = options_.host_copy_threads;
@@ -415,6 +419,9 @@ class CudaFrameSolver final : public FlowSolver {
         if (resident_ && resident_->fits(l.width, l.height)) {
           resident_->run(f, p.iterations, stream_);
           mark("iterations_resident", s);
+        } else if (tiled_ && tiled_->takes(l.width, l.height)) {
+          tiled_->run(f, p.iterations, stream_);
+          mark("iterations_tiled", s);
         } else {
           schedule_->run(f, p.iterations, stream_);
           mark("iterations", s);
@@ -468,6 +475,7 @@ class CudaFrameSolver final : public FlowSolver {
   std::unique_ptr<cuda::IterationSchedule> schedule_;
   cuda::FrameOptions options_;
   std::unique_ptr<cuda::ResidentLevels> resident_;
+  std::unique_ptr<cuda::TiledLevels> tiled_;
   std::unique_ptr<cuda::HostCopier> copier_;
   cuda::Storage storage_ = cuda::Storage::f32;
   fk::GaussTaps presmooth_taps_, zoom_taps_;

@@ -35,6 +35,15 @@ std::vector<std::string> nvrtc_defines(const Config& config) {
   return defines;
 }
 
+TunableDomain tiled_px_domain() {
+  return {"tiled_px", {65536}};
+}
+
+int tiled_px_of(const Config& config) {
+  const auto it = config.tunables.find(tiled_px_domain().name);
+  return it == config.tunables.end() ? 0 : it->second;
+}
+
 TunableDomain resident_px_domain() {
   return {"resident_px", {1024, 4096}};
 }
@@ -53,7 +62,9 @@ std::optional<std::string> CudaVariant::invalid_reason(const Config& config) con
   if (std::find(p.begin(), p.end(), config.precision) == p.end())
     return name() + ": unknown precision '" + config.precision + "'";
   for (const auto& domain : tunables()) {
-    const bool resident = domain.name == resident_px_domain().name;
+    // The per-level thresholds: 0 = off, absent = 0 (headers exported before them).
+    const bool resident =
+        domain.name == resident_px_domain().name || domain.name == tiled_px_domain().name;
     auto it = config.tunables.find(domain.name);
     if (it == config.tunables.end()) {
       if (resident) continue;  // absent = 0 (resident_px_domain)

@@ -61,6 +61,12 @@ class CudaVariant : public FlowVariant {
 TunableDomain resident_px_domain();
 /// config's resident_px, 0 when absent.
 int resident_px_of(const Config& config);
+/// The second per-level choice: `tiled_px`, the largest level (pixels) that, when not
+/// resident, runs 4 iterations per launch by temporal tiling (kernels/cuda/tvl1_tiled.cuh)
+/// instead of on the scheme; 0 = none. Domain {65536} (a 256x256 level); absent means 0.
+TunableDomain tiled_px_domain();
+/// config's tiled_px, 0 when absent.
+int tiled_px_of(const Config& config);
 
 /// The adaptors (one per scheme, defined in variants/cuda/<name>.cpp).
 const CudaVariant& global_variant();
