@@ -1,0 +1,111 @@
+// Arithmetic and image sampling shared, as one source, by the CPU references of the local
+// flow workloads (kernels/localflow/*.cpp, compiled by the host compiler) and their CUDA
+// kernels (kernels/cuda/bm_match.cuh, lk_dense.cuh, compiled per config by NVRTC). Every
+// float operation goes through add/sub/mul/div/sqrt_rn, which are __f*_rn intrinsics on the
+// device (no FMA contraction) and plain IEEE operations on the host (the project compiles
+// ISO C++17, so GCC does not contract either): the same operations in the same order give
+// the same float result on both sides, which is what the CUDA-vs-CPU tests check.
+//
+// Planes are row-major float arrays of w x h (element (x, y) at y * w + x), intensities in
+// [0, 255] (DESIGN.md numerics contract), flows in pixels of the plane's level.
+#pragma once
+
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+#define FT_FLOW_HD __host__ __device__ __forceinline__
+#define FT_FLOW_ON_DEVICE 1
+#else
+#include <cmath>
+#define FT_FLOW_HD inline
+#endif
+
+namespace ftflow {
+
+#ifdef FT_FLOW_ON_DEVICE
+FT_FLOW_HD float add(float a, float b) {
+  return __fadd_rn(a, b);
+}
+FT_FLOW_HD float sub(float a, float b) {
+  return __fsub_rn(a, b);
+}
+FT_FLOW_HD float mul(float a, float b) {
+  return __fmul_rn(a, b);
+}
+FT_FLOW_HD float div(float a, float b) {
+  return __fdiv_rn(a, b);
+}
+FT_FLOW_HD float sqrt_rn(float a) {
+  return __fsqrt_rn(a);
+}
+FT_FLOW_HD float floor_(float a) {
+  return floorf(a);
+}
+#else
+FT_FLOW_HD float add(float a, float b) {
+  return a + b;
+}
+FT_FLOW_HD float sub(float a, float b) {
+  return a - b;
+}
+FT_FLOW_HD float mul(float a, float b) {
+  return a * b;
+}
+FT_FLOW_HD float div(float a, float b) {
+  return a / b;
+}
+FT_FLOW_HD float sqrt_rn(float a) {
+  return std::sqrt(a);
+}
+FT_FLOW_HD float floor_(float a) {
+  return std::floor(a);
+}
+#endif
+
+FT_FLOW_HD int clampi(int v, int lo, int hi) {
+  return v < lo ? lo : (v > hi ? hi : v);
+}
+FT_FLOW_HD float clampf(float v, float lo, float hi) {
+  return v < lo ? lo : (v > hi ? hi : v);
+}
+FT_FLOW_HD float absf(float v) {
+  return v < 0.f ? -v : v;
+}
+
+/// Side of the next pyramid level: ceil(n / 2) (at least 1), so that a pixel x of a level
+/// maps to (x + 0.5) / 2 - 0.5 of the next and flows scale by exactly 2.
+FT_FLOW_HD int half_size(int n) {
+  return n > 1 ? (n + 1) / 2 : 1;
+}
+
+/// Pixel (x, y) of the next (coarser) pyramid level of `in` (w x h): the mean of the 2 x 2
+/// pixels (2x, 2y) .. (2x+1, 2y+1), clamped at the last row and column (a box pyramid; Marras
+/// et al. sec. 3.2 resample by a factor 2 per level).
+FT_FLOW_HD float downsample_at(const float* in, int w, int h, int x, int y) {
+  const int x0 = clampi(2 * x, 0, w - 1), x1 = clampi(2 * x + 1, 0, w - 1);
+  const int y0 = clampi(2 * y, 0, h - 1), y1 = clampi(2 * y + 1, 0, h - 1);
+  const float top = add(in[y0 * w + x0], in[y0 * w + x1]);
+  const float bottom = add(in[y1 * w + x0], in[y1 * w + x1]);
+  return mul(0.25f, add(top, bottom));
+}
+
+/// Bilinear interpolation of `in` (w x h) at real (x, y), pixel centres at integers, the
+/// position clamped to the plane first (clamp-to-edge).
+FT_FLOW_HD float bilinear(const float* in, int w, int h, float x, float y) {
+  x = clampf(x, 0.f, float(w - 1));
+  y = clampf(y, 0.f, float(h - 1));
+  const int x0 = int(floor_(x)), y0 = int(floor_(y));
+  const int x1 = x0 + 1 < w ? x0 + 1 : w - 1, y1 = y0 + 1 < h ? y0 + 1 : h - 1;
+  const float ax = sub(x, float(x0)), ay = sub(y, float(y0));
+  const float a00 = in[y0 * w + x0], a10 = in[y0 * w + x1];
+  const float a01 = in[y1 * w + x0], a11 = in[y1 * w + x1];
+  const float top = add(a00, mul(ax, sub(a10, a00)));
+  const float bottom = add(a01, mul(ax, sub(a11, a01)));
+  return add(top, mul(ay, sub(bottom, top)));
+}
+
+/// The position in the coarser level (half_size) of pixel coordinate x of a level:
+/// (x + 0.5) / 2 - 0.5.
+FT_FLOW_HD float to_coarse(int x) {
+  return sub(mul(add(float(x), 0.5f), 0.5f), 0.5f);
+}
+
+}  // namespace ftflow

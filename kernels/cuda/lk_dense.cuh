@@ -1,0 +1,99 @@
+// CUDA kernels of pyramidal dense Lucas-Kanade (Marras et al. sec. 3.3, Bouguet 2000; the
+// rules are in lk_core.cuh, shared with the CPU reference). One thread per pixel. Compiled
+// per config by NVRTC with the tunables as defines:
+//   FT_BLOCK_X, FT_BLOCK_Y  thread block shape (pixels)
+//   FT_FUSED   1: derivatives computed where read from I0 (no lk_gradients launch, no Ix/Iy
+//              planes); 0: lk_gradients writes Ix, Iy first (Marras: separate kernels)
+//   FT_TILE    1: the window's tile of I0 (and Ix, Iy when not fused) with its halo is staged
+//              in shared memory; 0: every window read goes to global memory
+// Parameters (window radius r, iterations, weights) are kernel arguments. Dynamic shared
+// memory per thread block: FT_TILE * (FT_FUSED ? 1 : 3) * (FT_BLOCK_X + 2 h) * (FT_BLOCK_Y
+// + 2 h) floats, halo h = r + FT_FUSED. I1 is read from global memory (its reads depend on
+// the flow). Host side: variants/localflow/cuda/lk_cuda_solver.cpp.
+#pragma once
+
+#include "flow_pyramid.cuh"
+#include "lk_core.cuh"
+
+#ifndef FT_BLOCK_X
+#define FT_BLOCK_X 32
+#endif
+#ifndef FT_BLOCK_Y
+#define FT_BLOCK_Y 8
+#endif
+#ifndef FT_FUSED
+#define FT_FUSED 0
+#endif
+#ifndef FT_TILE
+#define FT_TILE 0
+#endif
+
+namespace ftflow {
+/// Reads a shared tile of pitch `pitch` whose element 0 is in-frame pixel (ox, oy).
+struct LkTile {
+  const float* t;
+  int pitch, ox, oy;
+  __device__ float operator()(int cx, int cy) const { return t[(cy - oy) * pitch + cx - ox]; }
+};
+}  // namespace ftflow
+
+/// Ix, Iy (w x h) of I0 (lk_grad_x/y). Grid: ceil(w*h / 256) blocks of 256 threads.
+extern "C" __global__ void lk_gradients(const float* __restrict__ i0, int w, int h,
+                                        float* __restrict__ ix, float* __restrict__ iy) {
+  const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= (long long)w * h) return;
+  const int x = int(i % w), y = int(i / w);
+  const ftflow::LkPlane p{i0, w};
+  ix[i] = ftflow::lk_grad_x(p, w, x, y);
+  iy[i] = ftflow::lk_grad_y(p, h, x, y);
+}
+
+/// One level: the flow u, v (w x h) from the coarser level's flow cu, cv (cw x ch; null at
+/// the coarsest level), `iterations` refinements with window radius r and taps `weights`.
+/// ix, iy: the gradients (unused when FT_FUSED). Grid: (ceil(w / FT_BLOCK_X), ceil(h /
+/// FT_BLOCK_Y)) blocks of (FT_BLOCK_X, FT_BLOCK_Y) threads.
+extern "C" __global__ void __launch_bounds__(FT_BLOCK_X* FT_BLOCK_Y)
+    lk_level(const float* __restrict__ i0, const float* __restrict__ i1,
+             const float* __restrict__ ix, const float* __restrict__ iy, int w, int h,
+             const float* __restrict__ cu, const float* __restrict__ cv, int cw, int ch,
+             float* __restrict__ u, float* __restrict__ v, int r, int iterations,
+             ftflow::LkWeights weights) {
+  const int x = int(blockIdx.x) * FT_BLOCK_X + int(threadIdx.x);
+  const int y = int(blockIdx.y) * FT_BLOCK_Y + int(threadIdx.y);
+#if FT_TILE
+  extern __shared__ float ft_lk_shared[];
+  const int halo = r + FT_FUSED;
+  const int pitch = FT_BLOCK_X + 2 * halo, rows = FT_BLOCK_Y + 2 * halo;
+  const int ox = int(blockIdx.x) * FT_BLOCK_X - halo, oy = int(blockIdx.y) * FT_BLOCK_Y - halo;
+  const int tid = int(threadIdx.y) * FT_BLOCK_X + int(threadIdx.x);
+  for (int k = tid; k < pitch * rows; k += FT_BLOCK_X * FT_BLOCK_Y) {
+    const long long g = (long long)ftflow::clampi(oy + k / pitch, 0, h - 1) * w +
+                        ftflow::clampi(ox + k % pitch, 0, w - 1);
+    ft_lk_shared[k] = i0[g];
+#if !FT_FUSED
+    ft_lk_shared[pitch * rows + k] = ix[g];
+    ft_lk_shared[2 * pitch * rows + k] = iy[g];
+#endif
+  }
+  __syncthreads();
+  const ftflow::LkTile p0{ft_lk_shared, pitch, ox, oy};
+#else
+  const ftflow::LkPlane p0{i0, w};
+#endif
+  if (x >= w || y >= h) return;
+#if FT_FUSED
+  const ftflow::LkGradX<decltype(p0)> gx{p0, w};
+  const ftflow::LkGradY<decltype(p0)> gy{p0, h};
+#elif FT_TILE
+  const ftflow::LkTile gx{ft_lk_shared + pitch * rows, pitch, ox, oy};
+  const ftflow::LkTile gy{ft_lk_shared + 2 * pitch * rows, pitch, ox, oy};
+#else
+  const ftflow::LkPlane gx{ix, w}, gy{iy, w};
+#endif
+  float du = 0.f, dv = 0.f;
+  ftflow::lk_initial(cu, cv, cw, ch, x, y, &du, &dv);
+  ftflow::lk_refine(p0, gx, gy, i1, w, h, x, y, r, weights.g, iterations, &du, &dv);
+  const long long at = (long long)y * w + x;
+  u[at] = du;
+  v[at] = dv;
+}

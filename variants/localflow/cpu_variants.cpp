@@ -1,0 +1,74 @@
+// The host variants of the local flow workloads: bm_cpu and lk_cpu run the CPU references
+// (kernels/localflow/), single thread, no tunables.
+#include <stdexcept>
+
+#include "variants/localflow/localflow_variant.hpp"
+
+namespace flowtune {
+namespace {
+
+class BmCpuSolver : public FlowSolver {
+ public:
+  explicit BmCpuSolver(const localflow::BmParams& p) : p_(p) {}
+  FlowField compute(const Image& i0, const Image& i1) override {
+    return localflow::block_matching(i0, i1, p_);
+  }
+
+ private:
+  localflow::BmParams p_;
+};
+
+class LkCpuSolver : public FlowSolver {
+ public:
+  explicit LkCpuSolver(const localflow::LkParams& p) : p_(p) {}
+  FlowField compute(const Image& i0, const Image& i1) override {
+    return localflow::lucas_kanade(i0, i1, p_);
+  }
+
+ private:
+  localflow::LkParams p_;
+};
+
+class BmCpuVariant : public LocalFlowVariant {
+ public:
+  std::string name() const override { return "bm_cpu"; }
+  std::string workload() const override { return "bm"; }
+  std::string target() const override { return "cpu"; }
+  std::vector<TunableDomain> tunables() const override { return {}; }
+  std::unique_ptr<FlowSolver> make_solver(const Config& config) const override {
+    if (auto why = invalid_reason(config)) throw std::invalid_argument(*why);
+    const localflow::BmParams p = bm_params_of(config);
+    if (auto why = localflow::bm_params_invalid_reason(p))
+      throw std::invalid_argument(name() + ": " + *why);
+    return std::make_unique<BmCpuSolver>(p);
+  }
+};
+
+class LkCpuVariant : public LocalFlowVariant {
+ public:
+  std::string name() const override { return "lk_cpu"; }
+  std::string workload() const override { return "lk"; }
+  std::string target() const override { return "cpu"; }
+  std::vector<TunableDomain> tunables() const override { return {}; }
+  std::unique_ptr<FlowSolver> make_solver(const Config& config) const override {
+    if (auto why = invalid_reason(config)) throw std::invalid_argument(*why);
+    const localflow::LkParams p = lk_params_of(config);
+    if (auto why = localflow::lk_params_invalid_reason(p))
+      throw std::invalid_argument(name() + ": " + *why);
+    return std::make_unique<LkCpuSolver>(p);
+  }
+};
+
+}  // namespace
+
+const LocalFlowVariant& bm_cpu_variant() {
+  static const BmCpuVariant v;
+  return v;
+}
+
+const LocalFlowVariant& lk_cpu_variant() {
+  static const LkCpuVariant v;
+  return v;
+}
+
+}  // namespace flowtune

@@ -1,0 +1,55 @@
+// The variants of the local optical-flow workloads "bm" (pyramidal block matching, Marras et
+// al. sec. 3.2) and "lk" (pyramidal dense Lucas-Kanade, sec. 3.3): the adaptor interface
+// (LocalFlowVariant builds a FlowSolver for a config), the parameter conversions and the
+// group of adaptors (localflow_variants(), registered in variants/registry.cpp).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernels/localflow/block_matching.hpp"
+#include "kernels/localflow/lucas_kanade.hpp"
+#include "variants/variant.hpp"
+
+namespace flowtune {
+
+/// The only precision of the local flow variants: float arithmetic and storage.
+inline const char* const kLocalFlowPrecision = "f32";
+
+/// A variant of workload "bm" or "lk": precision f32, integer tunables.
+class LocalFlowVariant : public Variant {
+ public:
+  std::vector<std::string> precisions() const override { return {kLocalFlowPrecision}; }
+  /// Common rules (workload, precision f32, exactly the tunables of tunables(), each a value
+  /// of its domain's sign: >= 0), then the variant's own (rule_invalid_reason).
+  std::optional<std::string> invalid_reason(const Config& config) const override;
+  /// Builds a solver; throws std::invalid_argument for an invalid config (or parameters),
+  /// std::runtime_error when the build fails (no GPU, NVRTC error).
+  virtual std::unique_ptr<FlowSolver> make_solver(const Config& config) const = 0;
+
+ protected:
+  virtual std::optional<std::string> rule_invalid_reason(const Config& config) const {
+    (void)config;
+    return std::nullopt;
+  }
+};
+
+/// BmParams from a config's parameters levels, block, radius, similarity, subpixel (throws
+/// std::out_of_range naming a missing one; non-integers are truncated by the schema check
+/// before this is called).
+localflow::BmParams bm_params_of(const Config& config);
+/// LkParams from levels, window, iterations, weighting.
+localflow::LkParams lk_params_of(const Config& config);
+
+/// Every local flow variant in this binary: bm_cpu, lk_cpu; with CUDA bm_cuda, lk_cuda.
+std::vector<const Variant*> localflow_variants();
+/// The local flow variant called name, or nullptr (also when it is another workload's).
+const LocalFlowVariant* find_localflow_variant(const std::string& name);
+
+/// The host adaptors (cpu_variants.cpp): the references themselves, no tunables.
+const LocalFlowVariant& bm_cpu_variant();
+const LocalFlowVariant& lk_cpu_variant();
+
+}  // namespace flowtune
