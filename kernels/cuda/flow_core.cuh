@@ -18,7 +18,16 @@
 #define FT_FLOW_HD inline
 #endif
 
+// The dynamic shared memory of a kernel (a host emulation of the kernels, tests/localflow/,
+// defines it to a buffer of its own).
+#ifndef FT_FLOW_DYNAMIC_SHARED
+#define FT_FLOW_DYNAMIC_SHARED(name) extern __shared__ float name[]
+#endif
+
 namespace ftflow {
+
+/// Threads per block of the element-wise kernels (flow_downsample, bm_densify, lk_gradients).
+constexpr int kFlowThreads = 256;
 
 #ifdef FT_FLOW_ON_DEVICE
 FT_FLOW_HD float add(float a, float b) {
@@ -60,6 +69,9 @@ FT_FLOW_HD float floor_(float a) {
 }
 #endif
 
+FT_FLOW_HD int mini(int a, int b) {
+  return a < b ? a : b;
+}
 FT_FLOW_HD int clampi(int v, int lo, int hi) {
   return v < lo ? lo : (v > hi ? hi : v);
 }

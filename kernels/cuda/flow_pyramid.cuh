@@ -5,11 +5,11 @@
 #include "flow_core.cuh"
 
 /// One pyramid level: out (ceil(w/2) x ceil(h/2)) from in (w x h) (ftflow::downsample_at).
-/// Grid: ceil(out pixels / 256) blocks of 256 threads.
+/// Grid: ceil(out pixels / 256) blocks of ftflow::kFlowThreads (256) threads.
 extern "C" __global__ void flow_downsample(const float* __restrict__ in, int w, int h,
                                            float* __restrict__ out) {
   const int ow = ftflow::half_size(w), oh = ftflow::half_size(h);
-  const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  const long long i = (long long)blockIdx.x * ftflow::kFlowThreads + threadIdx.x;
   if (i >= (long long)ow * oh) return;
   out[i] = ftflow::downsample_at(in, w, h, int(i % ow), int(i / ow));
 }

@@ -37,16 +37,72 @@ struct LkTile {
 };
 }  // namespace ftflow
 
-/// Ix, Iy (w x h) of I0 (lk_grad_x/y). Grid: ceil(w*h / 256) blocks of 256 threads.
+/// Ix, Iy (w x h) of I0 (lk_grad_x/y). Grid: ceil(w*h / 256) blocks of ftflow::kFlowThreads (256)
+/// threads.
 extern "C" __global__ void lk_gradients(const float* __restrict__ i0, int w, int h,
                                         float* __restrict__ ix, float* __restrict__ iy) {
-  const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  const long long i = (long long)blockIdx.x * ftflow::kFlowThreads + threadIdx.x;
   if (i >= (long long)w * h) return;
   const int x = int(i % w), y = int(i / w);
   const ftflow::LkPlane p{i0, w};
   ix[i] = ftflow::lk_grad_x(p, w, x, y);
   iy[i] = ftflow::lk_grad_y(p, h, x, y);
 }
+
+namespace ftflow {
+/// The body of lk_level for BX = FT_BLOCK_X, BY = FT_BLOCK_Y, FUSED = FT_FUSED, TILE =
+/// FT_TILE; `shared` is the dynamic shared memory (lk_shared_bytes / 4 floats).
+template <int BX, int BY, int FUSED, int TILE>
+__device__ void lk_level_body(float* shared, const float* __restrict__ i0,
+                              const float* __restrict__ i1, const float* __restrict__ ix,
+                              const float* __restrict__ iy, int w, int h,
+                              const float* __restrict__ cu, const float* __restrict__ cv, int cw,
+                              int ch, float* __restrict__ u, float* __restrict__ v, int r,
+                              int iterations, const LkWeights& weights) {
+  const int x = int(blockIdx.x) * BX + int(threadIdx.x);
+  const int y = int(blockIdx.y) * BY + int(threadIdx.y);
+  const int halo = r + FUSED;
+  const int pitch = BX + 2 * halo, rows = BY + 2 * halo, plane = pitch * rows;
+  const int ox = int(blockIdx.x) * BX - halo, oy = int(blockIdx.y) * BY - halo;
+  if constexpr (TILE != 0) {
+    const int tid = int(threadIdx.y) * BX + int(threadIdx.x);
+    for (int k = tid; k < plane; k += BX * BY) {
+      const long long g =
+          (long long)clampi(oy + k / pitch, 0, h - 1) * w + clampi(ox + k % pitch, 0, w - 1);
+      shared[k] = i0[g];
+      if constexpr (FUSED == 0) {
+        shared[plane + k] = ix[g];
+        shared[2 * plane + k] = iy[g];
+      }
+    }
+    __syncthreads();
+  }
+  if (x >= w || y >= h) return;
+  float du = 0.f, dv = 0.f;
+  lk_initial(cu, cv, cw, ch, x, y, &du, &dv);
+  if constexpr (TILE != 0) {
+    const LkTile p0{shared, pitch, ox, oy};
+    if constexpr (FUSED != 0)
+      lk_refine(p0, LkGradX<LkTile>{p0, w}, LkGradY<LkTile>{p0, h}, i1, w, h, x, y, r, weights.g,
+                iterations, &du, &dv);
+    else
+      lk_refine(p0, LkTile{shared + plane, pitch, ox, oy},
+                LkTile{shared + 2 * plane, pitch, ox, oy}, i1, w, h, x, y, r, weights.g, iterations,
+                &du, &dv);
+  } else {
+    const LkPlane p0{i0, w};
+    if constexpr (FUSED != 0)
+      lk_refine(p0, LkGradX<LkPlane>{p0, w}, LkGradY<LkPlane>{p0, h}, i1, w, h, x, y, r, weights.g,
+                iterations, &du, &dv);
+    else
+      lk_refine(p0, LkPlane{ix, w}, LkPlane{iy, w}, i1, w, h, x, y, r, weights.g, iterations, &du,
+                &dv);
+  }
+  const long long at = (long long)y * w + x;
+  u[at] = du;
+  v[at] = dv;
+}
+}  // namespace ftflow
 
 /// One level: the flow u, v (w x h) from the coarser level's flow cu, cv (cw x ch; null at
 /// the coarsest level), `iterations` refinements with window radius r and taps `weights`.
@@ -58,42 +114,7 @@ extern "C" __global__ void __launch_bounds__(FT_BLOCK_X* FT_BLOCK_Y)
              const float* __restrict__ cu, const float* __restrict__ cv, int cw, int ch,
              float* __restrict__ u, float* __restrict__ v, int r, int iterations,
              ftflow::LkWeights weights) {
-  const int x = int(blockIdx.x) * FT_BLOCK_X + int(threadIdx.x);
-  const int y = int(blockIdx.y) * FT_BLOCK_Y + int(threadIdx.y);
-#if FT_TILE
-  extern __shared__ float ft_lk_shared[];
-  const int halo = r + FT_FUSED;
-  const int pitch = FT_BLOCK_X + 2 * halo, rows = FT_BLOCK_Y + 2 * halo;
-  const int ox = int(blockIdx.x) * FT_BLOCK_X - halo, oy = int(blockIdx.y) * FT_BLOCK_Y - halo;
-  const int tid = int(threadIdx.y) * FT_BLOCK_X + int(threadIdx.x);
-  for (int k = tid; k < pitch * rows; k += FT_BLOCK_X * FT_BLOCK_Y) {
-    const long long g = (long long)ftflow::clampi(oy + k / pitch, 0, h - 1) * w +
-                        ftflow::clampi(ox + k % pitch, 0, w - 1);
-    ft_lk_shared[k] = i0[g];
-#if !FT_FUSED
-    ft_lk_shared[pitch * rows + k] = ix[g];
-    ft_lk_shared[2 * pitch * rows + k] = iy[g];
-#endif
-  }
-  __syncthreads();
-  const ftflow::LkTile p0{ft_lk_shared, pitch, ox, oy};
-#else
-  const ftflow::LkPlane p0{i0, w};
-#endif
-  if (x >= w || y >= h) return;
-#if FT_FUSED
-  const ftflow::LkGradX<decltype(p0)> gx{p0, w};
-  const ftflow::LkGradY<decltype(p0)> gy{p0, h};
-#elif FT_TILE
-  const ftflow::LkTile gx{ft_lk_shared + pitch * rows, pitch, ox, oy};
-  const ftflow::LkTile gy{ft_lk_shared + 2 * pitch * rows, pitch, ox, oy};
-#else
-  const ftflow::LkPlane gx{ix, w}, gy{iy, w};
-#endif
-  float du = 0.f, dv = 0.f;
-  ftflow::lk_initial(cu, cv, cw, ch, x, y, &du, &dv);
-  ftflow::lk_refine(p0, gx, gy, i1, w, h, x, y, r, weights.g, iterations, &du, &dv);
-  const long long at = (long long)y * w + x;
-  u[at] = du;
-  v[at] = dv;
+  FT_FLOW_DYNAMIC_SHARED(ft_lk_shared);
+  ftflow::lk_level_body<FT_BLOCK_X, FT_BLOCK_Y, FT_FUSED, FT_TILE>(
+      ft_lk_shared, i0, i1, ix, iy, w, h, cu, cv, cw, ch, u, v, r, iterations, weights);
 }

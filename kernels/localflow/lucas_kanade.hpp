@@ -24,8 +24,8 @@ std::optional<std::string> lk_params_invalid_reason(const LkParams& p);
 
 /// The separable weights g[0 .. window-1] of the window: all 1 (box), or the Gaussian
 /// exp(-i^2 / (2 s^2)), i = -r..r, s = 0.3 (r - 1) + 0.8 (OpenCV's getGaussianKernel rule
-/// for a kernel of side 2r + 1), normalised to sum 1 then scaled so that the centre tap is
-/// 1 (computed in double, rounded to float once). Throws std::invalid_argument for invalid p.
+/// for a kernel of side 2r + 1), centre tap 1,
+/// computed in double, rounded to float once. Throws std::invalid_argument for invalid p.
 std::vector<float> lk_window_taps(const LkParams& p);
 
 /// The flow of I0 -> I1 (same size, gray [0, 255]) by pyramidal dense Lucas-Kanade.
