@@ -1,0 +1,101 @@
+// bm_cuda and lk_cuda on a real GPU against their CPU references (skipped without a CUDA
+// device): the mean endpoint difference must be <= 1e-3 px in f32 (the kernels perform the
+// reference's float operations in the same order, so it is 0 unless the device rounds
+// differently) on the 8 Middlebury sequences at default parameters, and on crops for every
+// tiling, fusion and similarity.
+#include <gtest/gtest.h>
+
+#ifdef FLOWTUNE_HAVE_CUDA
+
+#include <filesystem>
+#include <string>
+
+#include "tests/localflow/localflow_test_data.hpp"
+#include "variants/cuda/cuda_driver.hpp"
+#include "variants/localflow/cuda/bm_cuda_variant.hpp"
+#include "variants/localflow/cuda/lk_cuda_variant.hpp"
+#include "workloads/localflow/localflow_workload.hpp"
+
+namespace flowtune::localflow_cuda {
+namespace {
+
+const char* const kSequences[] = {"Dimetrodon",  "Grove2", "Grove3", "Hydrangea",
+                                  "RubberWhale", "Urban2", "Urban3", "Venus"};
+
+/// The folder with the 8 sequences: $FLOWTUNE_DATA_DIR, else ../shared/data/middlebury.
+std::string eight_sequences_dir() {
+  if (const char* d = std::getenv("FLOWTUNE_DATA_DIR")) return d;
+  return FLOWTUNE_TEST_SHARED_DATA "/middlebury";
+}
+
+Config config_for(const Workload& w, const std::string& variant, std::map<std::string, int> t) {
+  Config c;
+  c.workload = w.name();
+  c.variant = variant;
+  c.params = w.default_params();
+  c.tunables = std::move(t);
+  return c;
+}
+
+void expect_matches_reference(const LocalFlowVariant& gpu, const LocalFlowVariant& cpu,
+                              const Config& config, const test::FramePair& f,
+                              const std::string& what) {
+  Config cpu_config = config;
+  cpu_config.variant = cpu.name();
+  cpu_config.tunables.clear();
+  const FlowField want = cpu.make_solver(cpu_config)->compute(f.i0, f.i1);
+  const FlowField got = gpu.make_solver(config)->compute(f.i0, f.i1);
+  ASSERT_EQ(got.width, want.width);
+  ASSERT_EQ(got.height, want.height);
+  const double d = test::mean_endpoint_difference(got, want);
+  EXPECT_LE(d, 1e-3) << what << " " << config.label() << " (" << config.params_text() << ")";
+  std::printf("%s %s: mean endpoint difference %.3g px\n", what.c_str(), config.label().c_str(), d);
+}
+
+TEST(LocalFlowGpu, BmMatchesTheCpuReferenceOnTheEightSequences) {
+  if (!cuda::device_available()) GTEST_SKIP() << "no CUDA device";
+  const std::string dir = eight_sequences_dir();
+  if (!std::filesystem::exists(dir + "/Venus")) GTEST_SKIP() << dir << " lacks the 8 sequences";
+  const Config c = config_for(bm_workload(), "bm_cuda",
+                              {{"threads", 64}, {"blocks_per_tb", 2}, {"tile_search", 1}});
+  for (const char* s : kSequences)
+    expect_matches_reference(bm_cuda_variant(), bm_cpu_variant(), c, test::load_pair(dir, s), s);
+}
+
+TEST(LocalFlowGpu, LkMatchesTheCpuReferenceOnTheEightSequences) {
+  if (!cuda::device_available()) GTEST_SKIP() << "no CUDA device";
+  const std::string dir = eight_sequences_dir();
+  if (!std::filesystem::exists(dir + "/Venus")) GTEST_SKIP() << dir << " lacks the 8 sequences";
+  const Config c = config_for(lk_workload(), "lk_cuda",
+                              {{"block_x", 32}, {"block_y", 4}, {"fused", 0}, {"tile", 1}});
+  for (const char* s : kSequences)
+    expect_matches_reference(lk_cuda_variant(), lk_cpu_variant(), c, test::load_pair(dir, s), s);
+}
+
+TEST(LocalFlowGpu, EveryTilingMatchesTheCpuReferenceOnACrop) {
+  if (!cuda::device_available()) GTEST_SKIP() << "no CUDA device";
+  const test::FramePair f =
+      test::load_pair(FLOWTUNE_TEST_REPO_DATA "/middlebury", "RubberWhale", 100, 80, 201, 143);
+  for (int similarity : {0, 1, 2})
+    for (int tile : {0, 1})
+      for (int per_tb : {1, 4}) {
+        Config c = config_for(bm_workload(), "bm_cuda",
+                              {{"threads", 32}, {"blocks_per_tb", per_tb}, {"tile_search", tile}});
+        c.params["similarity"] = similarity;
+        expect_matches_reference(bm_cuda_variant(), bm_cpu_variant(), c, f, "crop");
+      }
+  for (int weighting : {0, 1})
+    for (int fused : {0, 1})
+      for (int tile : {0, 1}) {
+        Config c = config_for(lk_workload(), "lk_cuda",
+                              {{"block_x", 16}, {"block_y", 8}, {"fused", fused}, {"tile", tile}});
+        c.params["weighting"] = weighting;
+        c.params["window"] = 7;
+        expect_matches_reference(lk_cuda_variant(), lk_cpu_variant(), c, f, "crop");
+      }
+}
+
+}  // namespace
+}  // namespace flowtune::localflow_cuda
+
+#endif  // FLOWTUNE_HAVE_CUDA
