@@ -3,6 +3,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
 #include <string>
 
 #include "kernels/flo_io.hpp"
@@ -10,6 +12,23 @@
 #include "kernels/png_io.hpp"
 
 namespace flowtune::test {
+
+/// A data root: $env_name when set (the device machine holds the checkout elsewhere), else
+/// the compiled-in root when it exists, else ./data (device scripts run in the repo root).
+inline std::string data_root(const char* env_name, const char* compiled) {
+  const char* env = std::getenv(env_name);
+  if (env && *env) return env;
+  if (std::filesystem::exists(compiled)) return compiled;
+  return "data";
+}
+/// The repo's Middlebury folder (RubberWhale, Grove2): $FLOWTUNE_REPO_DATA/middlebury.
+inline std::string repo_middlebury_dir() {
+  return data_root("FLOWTUNE_REPO_DATA", FLOWTUNE_TEST_REPO_DATA) + "/middlebury";
+}
+/// The shared folder with the 8 sequences: $FLOWTUNE_SHARED_DATA/middlebury.
+inline std::string shared_middlebury_dir() {
+  return data_root("FLOWTUNE_SHARED_DATA", FLOWTUNE_TEST_SHARED_DATA) + "/middlebury";
+}
 
 /// One frame pair with ground truth.
 struct FramePair {

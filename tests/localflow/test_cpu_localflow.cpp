@@ -123,7 +123,7 @@ TEST(LocalFlowAccuracy, MiddleburyCropsAgainstGroundTruth) {
   // RubberWhale 1.422, 0.532, 0.518; Grove2 3.538, 0.486, 0.808. Bounds: about 1.2x.
   for (const CropCase& c : {CropCase{"RubberWhale", 0.65, 0.65}, CropCase{"Grove2", 0.6, 0.95}}) {
     const test::FramePair f =
-        test::load_pair(FLOWTUNE_TEST_REPO_DATA "/middlebury", c.sequence, 200, 150, 192, 144);
+        test::load_pair(test::repo_middlebury_dir(), c.sequence, 200, 150, 192, 144);
     const double zero = flow_error(FlowField(192, 144), f.gt).aepe;
     const double bm = flow_error(block_matching(f.i0, f.i1, BmParams{}), f.gt).aepe;
     const double lk = flow_error(lucas_kanade(f.i0, f.i1, LkParams{}), f.gt).aepe;

@@ -143,7 +143,7 @@ FlowField emulated_lk(const FramePair& f, const LkParams& p) {
 
 /// A 61 x 45 crop of RubberWhale (odd sides: partial blocks and clamped pyramid edges).
 FramePair crop_pair() {
-  return test::load_pair(FLOWTUNE_TEST_REPO_DATA "/middlebury", "RubberWhale", 300, 200, 61, 45);
+  return test::load_pair(test::repo_middlebury_dir(), "RubberWhale", 300, 200, 61, 45);
 }
 
 void expect_bitwise_equal(const FlowField& got, const FlowField& want) {

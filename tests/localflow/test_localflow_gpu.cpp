@@ -22,10 +22,8 @@ namespace {
 const char* const kSequences[] = {"Dimetrodon",  "Grove2", "Grove3", "Hydrangea",
                                   "RubberWhale", "Urban2", "Urban3", "Venus"};
 
-/// The folder with the 8 sequences: $FLOWTUNE_DATA_DIR, else ../shared/data/middlebury.
 std::string eight_sequences_dir() {
-  if (const char* d = std::getenv("FLOWTUNE_DATA_DIR")) return d;
-  return FLOWTUNE_TEST_SHARED_DATA "/middlebury";
+  return test::shared_middlebury_dir();
 }
 
 Config config_for(const Workload& w, const std::string& variant, std::map<std::string, int> t) {
@@ -75,7 +73,7 @@ TEST(LocalFlowGpu, LkMatchesTheCpuReferenceOnTheEightSequences) {
 TEST(LocalFlowGpu, EveryTilingMatchesTheCpuReferenceOnACrop) {
   if (!cuda::device_available()) GTEST_SKIP() << "no CUDA device";
   const test::FramePair f =
-      test::load_pair(FLOWTUNE_TEST_REPO_DATA "/middlebury", "RubberWhale", 100, 80, 201, 143);
+      test::load_pair(test::repo_middlebury_dir(), "RubberWhale", 100, 80, 201, 143);
   for (int similarity : {0, 1, 2})
     for (int tile : {0, 1})
       for (int per_tb : {1, 4}) {

@@ -65,8 +65,7 @@ TEST(LocalFlowWorkloads, SchemaAndRegistry) {
 }
 
 TEST(LocalFlowWorkloads, RunnerScoresAgainstTheGroundTruth) {
-  const auto inputs =
-      bm_workload().load_inputs({FLOWTUNE_TEST_REPO_DATA "/middlebury", {"RubberWhale"}, 0});
+  const auto inputs = bm_workload().load_inputs({test::repo_middlebury_dir(), {"RubberWhale"}, 0});
   ASSERT_EQ(inputs->size(), 1u);
   EXPECT_EQ(inputs->key(), "middlebury:RubberWhale");  // TV-L1's key: shared datasets
   Config c;
@@ -76,7 +75,7 @@ TEST(LocalFlowWorkloads, RunnerScoresAgainstTheGroundTruth) {
   auto runner = bm_workload().make_runner(c, *inputs);
   runner->run(0);
   const auto metrics = runner->score(0);
-  const test::FramePair f = test::load_pair(FLOWTUNE_TEST_REPO_DATA "/middlebury", "RubberWhale");
+  const test::FramePair f = test::load_pair(test::repo_middlebury_dir(), "RubberWhale");
   const FlowError e = flow_error(localflow::block_matching(f.i0, f.i1, {}), f.gt);
   EXPECT_DOUBLE_EQ(metrics.at("aepe"), e.aepe);
   EXPECT_DOUBLE_EQ(metrics.at("aae_deg"), e.aae_deg);
@@ -97,9 +96,8 @@ TEST(LocalFlowWorkloads, TuneReportAndExportOnTheHost) {
       fs::temp_directory_path() / ("flowtune_localflow_" + std::to_string(getpid()));
   fs::create_directories(dir);
   const std::string db = (dir / "t.db").string();
-  const std::string common = " --board host --db " + db +
-                             " --data " FLOWTUNE_TEST_REPO_DATA
-                             "/middlebury --items RubberWhale --max-rounds 0";
+  const std::string common = " --board host --db " + db + " --data " + test::repo_middlebury_dir() +
+                             " --items RubberWhale --max-rounds 0";
   const auto bm = test::run_tune("--workload bm --param block=8,16 --param similarity=1" + common);
   ASSERT_EQ(bm.exit_code, 0) << bm.output;
   EXPECT_NE(bm.output.find("2 measured now"), std::string::npos) << bm.output;
