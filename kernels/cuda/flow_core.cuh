@@ -12,10 +12,11 @@
 
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 #define FT_FLOW_HD __host__ __device__ __forceinline__
-#define FT_FLOW_ON_DEVICE 1
 #else
-#include <cmath>
 #define FT_FLOW_HD inline
+#endif
+#ifndef __CUDACC_RTC__
+#include <cmath>
 #endif
 
 // The dynamic shared memory of a kernel (a host emulation of the kernels, tests/localflow/,
@@ -29,45 +30,32 @@ namespace ftflow {
 /// Threads per block of the element-wise kernels (flow_downsample, bm_densify, lk_gradients).
 constexpr int kFlowThreads = 256;
 
-#ifdef FT_FLOW_ON_DEVICE
-FT_FLOW_HD float add(float a, float b) {
-  return __fadd_rn(a, b);
-}
-FT_FLOW_HD float sub(float a, float b) {
-  return __fsub_rn(a, b);
-}
-FT_FLOW_HD float mul(float a, float b) {
-  return __fmul_rn(a, b);
-}
-FT_FLOW_HD float div(float a, float b) {
-  return __fdiv_rn(a, b);
-}
-FT_FLOW_HD float sqrt_rn(float a) {
-  return __fsqrt_rn(a);
-}
-FT_FLOW_HD float floor_(float a) {
-  return floorf(a);
-}
+// The device pass (__CUDA_ARCH__: NVRTC, or nvcc's device side) uses the round-to-nearest
+// intrinsics, which the compiler never fuses; the host pass plain IEEE operations.
+#ifdef __CUDA_ARCH__
+#define FT_FLOW_OP(device, host) return device
 #else
+#define FT_FLOW_OP(device, host) return host
+#endif
 FT_FLOW_HD float add(float a, float b) {
-  return a + b;
+  FT_FLOW_OP(__fadd_rn(a, b), a + b);
 }
 FT_FLOW_HD float sub(float a, float b) {
-  return a - b;
+  FT_FLOW_OP(__fsub_rn(a, b), a - b);
 }
 FT_FLOW_HD float mul(float a, float b) {
-  return a * b;
+  FT_FLOW_OP(__fmul_rn(a, b), a * b);
 }
 FT_FLOW_HD float div(float a, float b) {
-  return a / b;
+  FT_FLOW_OP(__fdiv_rn(a, b), a / b);
 }
 FT_FLOW_HD float sqrt_rn(float a) {
-  return std::sqrt(a);
+  FT_FLOW_OP(__fsqrt_rn(a), std::sqrt(a));
 }
 FT_FLOW_HD float floor_(float a) {
-  return std::floor(a);
+  FT_FLOW_OP(floorf(a), std::floor(a));
 }
-#endif
+#undef FT_FLOW_OP
 
 FT_FLOW_HD int mini(int a, int b) {
   return a < b ? a : b;

@@ -25,7 +25,7 @@ class LkWorkload final : public Workload {
   }
   ParamDimensions default_dimensions(const std::string& target) const override {
     if (target == "cuda")
-      return {{"levels", {3, 4}},
+      return {{"levels", {3, 5}},
               {"window", {5, 9, 13}},
               {"iterations", {1, 3, 5}},
               {"weighting", {0, 1}}};
