@@ -10,8 +10,8 @@ namespace flowtune {
 
 namespace {
 std::vector<const Workload*>& registry() {
-  static std::vector<const Workload*> workloads = {&tvl1_workload(), &apsp_workload(),
-                                                   &bm_workload(), &lk_workload()};
+  static std::vector<const Workload*> workloads = {
+      &tvl1_workload(), &apsp_workload(), &bm_workload(), &lk_workload(), &features_workload()};
   return workloads;
 }
 }  // namespace

@@ -24,12 +24,12 @@ std::vector<std::string> names_of(const std::vector<const Variant*>& vs) {
 }
 
 TEST(LocalFlowWorkloads, SchemaAndRegistry) {
-  for (const Workload* w : {&bm_workload(), &lk_workload()}) {
+  for (const Workload* w : {&bm_workload(), &lk_workload(), &features_workload()}) {
     SCOPED_TRACE(w->name());
     EXPECT_EQ(&find_workload(w->name()), w);
     EXPECT_EQ(w->work_unit(), "px");
     EXPECT_EQ(w->front_objectives(), (std::vector<std::string>{"time_ms", "aepe"}));
-    ASSERT_EQ(w->metrics().size(), 2u);
+    ASSERT_GE(w->metrics().size(), 2u);
     EXPECT_EQ(w->metrics()[0].name, "aepe");  // the names TV-L1 uses: one cross-algorithm front
     EXPECT_EQ(w->metrics()[1].name, "aae_deg");
     for (const Variant* v : w->variants()) {
@@ -52,6 +52,9 @@ TEST(LocalFlowWorkloads, SchemaAndRegistry) {
   const auto bm = names_of(bm_workload().variants()), lk = names_of(lk_workload().variants());
   EXPECT_EQ(bm.front(), "bm_cpu");
   EXPECT_EQ(lk.front(), "lk_cpu");
+  EXPECT_EQ(names_of(features_workload().variants()), std::vector<std::string>{"feat_cpu"});
+  ASSERT_EQ(features_workload().metrics().size(), 3u);
+  EXPECT_EQ(features_workload().metrics()[2].name, "unclassified");
 #ifdef FLOWTUNE_HAVE_CUDA
   EXPECT_EQ(bm, (std::vector<std::string>{"bm_cpu", "bm_cuda"}));
   EXPECT_EQ(lk, (std::vector<std::string>{"lk_cpu", "lk_cuda"}));
@@ -104,6 +107,10 @@ TEST(LocalFlowWorkloads, TuneReportAndExportOnTheHost) {
   const auto lk = test::run_tune("--workload lk --param window=5 --param iterations=1" + common);
   ASSERT_EQ(lk.exit_code, 0) << lk.output;
   EXPECT_NE(lk.output.find("1 measured now"), std::string::npos) << lk.output;
+  const auto ff =
+      test::run_tune("--workload features --param method=1 --param features=100" + common);
+  ASSERT_EQ(ff.exit_code, 0) << ff.output;
+  EXPECT_NE(ff.output.find("unclassified"), std::string::npos) << ff.output;
   // A second run resumes: nothing measured again.
   const auto again = test::run_tune("--workload lk --param window=5 --param iterations=1" + common);
   EXPECT_NE(again.output.find("0 measured now"), std::string::npos) << again.output;
@@ -115,7 +122,7 @@ TEST(LocalFlowWorkloads, TuneReportAndExportOnTheHost) {
   EXPECT_NE(md.find("bm_cpu"), std::string::npos);
   EXPECT_NE(md.find("lk_cpu"), std::string::npos);
   // bm and lk measured the same dataset: one cross-algorithm front over (time_ms, aepe).
-  EXPECT_NE(md.find("## Cross-algorithm front, dataset middlebury:RubberWhale (3 configs of 2 "
+  EXPECT_NE(md.find("## Cross-algorithm front, dataset middlebury:RubberWhale (4 configs of 3 "
                     "workloads)"),
             std::string::npos)
       << md;

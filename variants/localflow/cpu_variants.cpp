@@ -1,5 +1,5 @@
-// The host variants of the local flow workloads: bm_cpu and lk_cpu run the CPU references
-// (kernels/localflow/), single thread, no tunables.
+// The host variants of the local flow workloads: bm_cpu, lk_cpu and feat_cpu run the CPU
+// references (kernels/localflow/), single thread, no tunables.
 #include <stdexcept>
 
 #include "variants/localflow/localflow_variant.hpp"
@@ -27,6 +27,36 @@ class LkCpuSolver : public FlowSolver {
 
  private:
   localflow::LkParams p_;
+};
+
+class FeatCpuSolver : public FeatureSolver {
+ public:
+  explicit FeatCpuSolver(const localflow::FeatParams& p) : p_(p) {}
+  FlowField compute(const Image& i0, const Image& i1) override {
+    localflow::FeatureFlow r = localflow::feature_flow(i0, i1, p_);
+    unclassified_ = r.flow.size() ? double(r.unclassified) / double(r.flow.size()) : 0;
+    return std::move(r.flow);
+  }
+  double last_unclassified_fraction() const override { return unclassified_; }
+
+ private:
+  localflow::FeatParams p_;
+  double unclassified_ = 0;
+};
+
+class FeatCpuVariant : public LocalFlowVariant {
+ public:
+  std::string name() const override { return "feat_cpu"; }
+  std::string workload() const override { return "features"; }
+  std::string target() const override { return "cpu"; }
+  std::vector<TunableDomain> tunables() const override { return {}; }
+  std::unique_ptr<FlowSolver> make_solver(const Config& config) const override {
+    if (auto why = invalid_reason(config)) throw std::invalid_argument(*why);
+    const localflow::FeatParams p = feat_params_of(config);
+    if (auto why = localflow::feat_params_invalid_reason(p))
+      throw std::invalid_argument(name() + ": " + *why);
+    return std::make_unique<FeatCpuSolver>(p);
+  }
 };
 
 class BmCpuVariant : public LocalFlowVariant {
@@ -68,6 +98,11 @@ const LocalFlowVariant& bm_cpu_variant() {
 
 const LocalFlowVariant& lk_cpu_variant() {
   static const LkCpuVariant v;
+  return v;
+}
+
+const LocalFlowVariant& feat_cpu_variant() {
+  static const FeatCpuVariant v;
   return v;
 }
 

@@ -57,8 +57,21 @@ localflow::LkParams lk_params_of(const Config& config) {
   return p;
 }
 
+localflow::FeatParams feat_params_of(const Config& config) {
+  localflow::FeatParams p;
+  p.method = whole(config, "method");
+  p.features = whole(config, "features");
+  p.sigma_space = config.param("sigma_space");
+  p.sigma_color = config.param("sigma_color");
+  p.sigma_flow = config.param("sigma_flow");
+  p.grid_step = config.param("grid_step");
+  p.hypotheses = whole(config, "hypotheses");
+  p.change_threshold = config.param("change_threshold");
+  return p;
+}
+
 std::vector<const Variant*> localflow_variants() {
-  std::vector<const Variant*> v = {&bm_cpu_variant(), &lk_cpu_variant()};
+  std::vector<const Variant*> v = {&bm_cpu_variant(), &lk_cpu_variant(), &feat_cpu_variant()};
 #ifdef FLOWTUNE_HAVE_CUDA
   v.push_back(&localflow_cuda::bm_cuda_variant());
   v.push_back(&localflow_cuda::lk_cuda_variant());

@@ -32,6 +32,8 @@ class LocalFlowRunner final : public Runner {
   void run(std::size_t item) override {
     const Sequence& s = inputs_.sequence(item);
     last_.at(item) = solver_->compute(s.i0, s.i1);
+    if (const auto* f = dynamic_cast<const FeatureSolver*>(solver_.get()))
+      unclassified_[item] = f->last_unclassified_fraction();
   }
   std::map<std::string, double> score(std::size_t item) override {
     const Sequence& s = inputs_.sequence(item);
@@ -42,13 +44,17 @@ class LocalFlowRunner final : public Runner {
     } catch (const std::invalid_argument& err) {
       throw CheckFailed(s.name + ": " + err.what());
     }
-    return {{"aepe", e.aepe}, {"aae_deg", e.aae_deg}};
+    std::map<std::string, double> out = {{"aepe", e.aepe}, {"aae_deg", e.aae_deg}};
+    const auto it = unclassified_.find(item);
+    if (it != unclassified_.end()) out["unclassified"] = it->second;
+    return out;
   }
 
  private:
   std::unique_ptr<FlowSolver> solver_;
   const LocalFlowSequences& inputs_;
   std::vector<FlowField> last_;
+  std::map<std::size_t, double> unclassified_;  // FeatureSolver only
 };
 
 }  // namespace

@@ -1,8 +1,9 @@
 // The local optical-flow workloads of Marras et al. ("Two examples of GPGPU acceleration of
 // memory-intensive algorithms"): "bm", pyramidal block matching (sec. 3.2), and "lk",
-// pyramidal dense Lucas-Kanade (sec. 3.3, Bouguet's iterative refinement). Both measure on
-// the Middlebury sequences with the TV-L1 workload's loader, dataset keys and metric names
-// (aepe, aae_deg), so the three algorithms share datasets and a cross-algorithm front.
+// pyramidal dense Lucas-Kanade (sec. 3.3, Bouguet's iterative refinement); and "features",
+// dense flow from tracked features (Kim, Hwangbo and Kanade, sec. 4). All measure on the
+// Middlebury sequences with the TV-L1 workload's loader, dataset keys and metric names (aepe,
+// aae_deg), so the algorithms share datasets and a cross-algorithm front.
 #pragma once
 
 #include <memory>
@@ -22,9 +23,14 @@ const Workload& bm_workload();
 /// The workload "lk": parameters levels, window, iterations, weighting (0 box, 1 Gaussian)
 /// (lk_param_specs); otherwise as bm_workload; variants lk_cpu and (CUDA) lk_cuda.
 const Workload& lk_workload();
+/// The workload "features" (Kim, Hwangbo and Kanade sec. 4): parameters feat_param_specs,
+/// metrics aepe, aae_deg and unclassified (fraction of pixels failing the change test),
+/// front (time_ms, aepe), variant feat_cpu (no CUDA variant yet).
+const Workload& features_workload();
 
 const std::vector<ParamSpec>& bm_param_specs();
 const std::vector<ParamSpec>& lk_param_specs();
+const std::vector<ParamSpec>& feat_param_specs();
 
 /// What the two workloads share (localflow_common.cpp): the optical-flow metrics, the
 /// Middlebury input set, a runner over a FlowSolver and `tune run` on two PNG frames.
