@@ -83,9 +83,20 @@ FT_FLOW_HD bool feat_unchanged(const float* i1, int w, int h, int x, int y, floa
   return !(absf(sub(bilinear(i1, w, h, add(float(x), u), add(float(y), v)), c)) > threshold);
 }
 
+/// Method 1, one feature's term of the weighted sums: weight exp(e_i - emax) into sw, its
+/// flow times the weight into su, sv (features in index order give the reference's sums).
+FT_FLOW_HD void feat_accumulate(const Feature& f, int x, int y, float c, float inv2ss, float inv2sc,
+                                float emax, float* sw, float* su, float* sv) {
+  const float wt =
+      exp_neg(sub(feat_log_likelihood(f, float(x), float(y), c, inv2ss, inv2sc), emax));
+  *sw = add(*sw, wt);
+  *su = add(*su, mul(wt, f.u));
+  *sv = add(*sv, mul(wt, f.v));
+}
+
 /// Method 1 at pixel (x, y) of intensity c: the likelihood-weighted mean of the n features'
-/// flows. The weights are exp(e_i - max e) (the common factor cancels; no underflow of the
-/// sum). Writes (u, v); returns the largest exponent (for diagnostics).
+/// flows (eq. 4). The weights are exp(e_i - max e) (the common factor cancels; the sum
+/// cannot underflow). Writes (u, v); (0, 0) without features.
 FT_FLOW_HD void feat_interpolate(const Feature* fs, int n, int x, int y, float c, float inv2ss,
                                  float inv2sc, float* u, float* v) {
   float emax = -3.0e38f;
@@ -94,53 +105,44 @@ FT_FLOW_HD void feat_interpolate(const Feature* fs, int n, int x, int y, float c
     if (e > emax) emax = e;
   }
   float sw = 0.f, su = 0.f, sv = 0.f;
-  for (int i = 0; i < n; ++i) {
-    const float wt =
-        exp_neg(sub(feat_log_likelihood(fs[i], float(x), float(y), c, inv2ss, inv2sc), emax));
-    sw = add(sw, wt);
-    su = add(su, mul(wt, fs[i].u));
-    sv = add(sv, mul(wt, fs[i].v));
-  }
+  for (int i = 0; i < n; ++i) feat_accumulate(fs[i], x, y, c, inv2ss, inv2sc, emax, &sw, &su, &sv);
   *u = n > 0 ? div(su, sw) : 0.f;
   *v = n > 0 ? div(sv, sw) : 0.f;
 }
 
-}  // namespace ftflow
+/// Scores of one pixel's hypotheses in a plain array: element k at p[k].
+struct FeatScores {
+  float* p;
+  FT_FLOW_HD float& operator()(int k) const { return p[k]; }
+};
 
-namespace ftflow {
+/// Method 2, feature i's vote for every hypothesis of one pixel: a = exp(e_i - emax) (no vote
+/// below `cutoff`), scores(k nv + j) += a fu[i nu + k] fv[i nv + j].
+template <class S>
+FT_FLOW_HD void feat_vote(const Feature& f, int i, int x, int y, float c, float inv2ss,
+                          float inv2sc, float emax, float cutoff, const float* fu, const float* fv,
+                          int nu, int nv, const S& scores) {
+  const float a = exp_neg(sub(feat_log_likelihood(f, float(x), float(y), c, inv2ss, inv2sc), emax));
+  if (a < cutoff) return;
+  for (int k = 0; k < nu; ++k) {
+    const float au = mul(a, fu[i * nu + k]);
+    for (int j = 0; j < nv; ++j)
+      scores(k * nv + j) = add(scores(k * nv + j), mul(au, fv[i * nv + j]));
+  }
+}
 
-/// Method 2 at pixel (x, y) of intensity c. The hypotheses are (u0 + k step, v0 + j step),
-/// k < nu, j < nv; fu[i * nu + k] = exp(-(u0 + k step - u_i)^2 / (2 s_f^2)) and fv likewise
-/// (the flow part of the 7-D likelihood, separable in u and v; per frame, not per pixel).
-/// Features whose weight exp(e_i - max e) is below `cutoff` do not vote. scores: scratch of
-/// nu * nv floats. Tests the `tested` most likely hypotheses in order (ties: lower index) and
-/// takes the first that passes the change test; returns false (and the most likely) when none
-/// does.
-FT_FLOW_HD bool feat_hypotheses(const Feature* fs, int n, const float* fu, const float* fv, int nu,
-                                int nv, float u0, float v0, float step, int x, int y, float c,
-                                float inv2ss, float inv2sc, float cutoff, int tested,
-                                const float* i1, int w, int h, float threshold, float* scores,
-                                float* u, float* v) {
-  for (int k = 0; k < nu * nv; ++k) scores[k] = 0.f;
-  float emax = -3.0e38f;
-  for (int i = 0; i < n; ++i) {
-    const float e = feat_log_likelihood(fs[i], float(x), float(y), c, inv2ss, inv2sc);
-    if (e > emax) emax = e;
-  }
-  for (int i = 0; i < n; ++i) {
-    const float a =
-        exp_neg(sub(feat_log_likelihood(fs[i], float(x), float(y), c, inv2ss, inv2sc), emax));
-    if (a < cutoff) continue;
-    for (int k = 0; k < nu; ++k) {
-      const float au = mul(a, fu[i * nu + k]);
-      for (int j = 0; j < nv; ++j)
-        scores[k * nv + j] = add(scores[k * nv + j], mul(au, fv[i * nv + j]));
-    }
-  }
+/// Method 2's test (algorithm 2, steps 4-5): the `tested` most likely of the nu nv
+/// hypotheses (u0 + k step, v0 + j step) in order (ties: lower index); the first that passes
+/// the change test is taken (true); when none does, the most likely (false). Overwrites the
+/// tested scores with -1.
+template <class S>
+FT_FLOW_HD bool feat_select(const S& scores, int nu, int nv, float u0, float v0, float step,
+                            int tested, const float* i1, int w, int h, int x, int y, float c,
+                            float threshold, float* u, float* v) {
   for (int t = 0; t < tested && t < nu * nv; ++t) {
     int best = 0;
     for (int k = 1; k < nu * nv; ++k)
-      if (scores[k] > scores[best]) best = k;
+      if (scores(k) > scores(best)) best = k;
     const float hu = add(u0, mul(float(best / nv), step));
     const float hv = add(v0, mul(float(best % nv), step));
     if (t == 0) {
@@ -152,9 +154,31 @@ FT_FLOW_HD bool feat_hypotheses(const Feature* fs, int n, const float* fu, const
       *v = hv;
       return true;
     }
-    scores[best] = -1.f;  // tested: below every score
+    scores(best) = -1.f;  // tested: below every score
   }
   return false;
+}
+
+/// Method 2 at pixel (x, y) of intensity c (algorithm 2). The hypotheses are (u0 + k step,
+/// v0 + j step), k < nu, j < nv; fu[i * nu + k] = exp(-(u0 + k step - u_i)^2 / (2 s_f^2)) and
+/// fv likewise (the flow part of the 7-D likelihood, separable in u and v; per frame, not per
+/// pixel). Features whose weight exp(e_i - max e) is below `cutoff` do not vote. scores:
+/// scratch of nu * nv floats. Returns feat_select's answer.
+FT_FLOW_HD bool feat_hypotheses(const Feature* fs, int n, const float* fu, const float* fv, int nu,
+                                int nv, float u0, float v0, float step, int x, int y, float c,
+                                float inv2ss, float inv2sc, float cutoff, int tested,
+                                const float* i1, int w, int h, float threshold, float* scores,
+                                float* u, float* v) {
+  for (int k = 0; k < nu * nv; ++k) scores[k] = 0.f;
+  float emax = -3.0e38f;
+  for (int i = 0; i < n; ++i) {
+    const float e = feat_log_likelihood(fs[i], float(x), float(y), c, inv2ss, inv2sc);
+    if (e > emax) emax = e;
+  }
+  const FeatScores s{scores};
+  for (int i = 0; i < n; ++i)
+    feat_vote(fs[i], i, x, y, c, inv2ss, inv2sc, emax, cutoff, fu, fv, nu, nv, s);
+  return feat_select(s, nu, nv, u0, v0, step, tested, i1, w, h, x, y, c, threshold, u, v);
 }
 
 }  // namespace ftflow

@@ -116,6 +116,46 @@ std::vector<ftflow::Feature> track_corners(const Image& i0, const Image& i1,
   return out;
 }
 
+HypothesisSpace hypothesis_space(const std::vector<ftflow::Feature>& fs, const FeatParams& p) {
+  HypothesisSpace hs;
+  hs.step = float(p.grid_step);
+  if (fs.empty()) return hs;
+  float u1 = fs[0].u, v1 = fs[0].v, u0 = fs[0].u, v0 = fs[0].v;
+  for (const auto& f : fs) {
+    u0 = std::min(u0, f.u);
+    u1 = std::max(u1, f.u);
+    v0 = std::min(v0, f.v);
+    v1 = std::max(v1, f.v);
+  }
+  float step = hs.step;
+  u0 = step * std::floor(u0 / step);
+  v0 = step * std::floor(v0 / step);
+  step = std::max(step, std::max(u1 - u0, v1 - v0) / float(kMaxHypothesesPerAxis - 1));
+  hs.u0 = u0;
+  hs.v0 = v0;
+  hs.step = step;
+  hs.nu = std::min(int(std::floor((u1 - u0) / step)) + 2, kMaxHypothesesPerAxis);
+  hs.nv = std::min(int(std::floor((v1 - v0) / step)) + 2, kMaxHypothesesPerAxis);
+  const float inv2sf = float(1 / (2 * p.sigma_flow * p.sigma_flow));
+  const int n = int(fs.size()), nu = hs.nu, nv = hs.nv;
+  hs.fu.resize(std::size_t(n) * std::size_t(nu));
+  hs.fv.resize(std::size_t(n) * std::size_t(nv));
+  using ftflow::add;
+  using ftflow::mul;
+  using ftflow::sub;
+  for (int i = 0; i < n; ++i) {
+    for (int k = 0; k < nu; ++k) {
+      const float d = sub(add(u0, mul(float(k), step)), fs[std::size_t(i)].u);
+      hs.fu[std::size_t(i) * nu + k] = ftflow::exp_neg(-mul(mul(d, d), inv2sf));
+    }
+    for (int j = 0; j < nv; ++j) {
+      const float d = sub(add(v0, mul(float(j), step)), fs[std::size_t(i)].v);
+      hs.fv[std::size_t(i) * nv + j] = ftflow::exp_neg(-mul(mul(d, d), inv2sf));
+    }
+  }
+  return hs;
+}
+
 FeatureFlow feature_flow(const Image& i0, const Image& i1, const FeatParams& p) {
   check_frame_pair(i0, i1, "feature_flow");
   if (auto why = feat_params_invalid_reason(p))
@@ -126,46 +166,8 @@ FeatureFlow feature_flow(const Image& i0, const Image& i1, const FeatParams& p) 
   const float inv2sc = float(1 / (2 * p.sigma_color * p.sigma_color));
   const float threshold = float(p.change_threshold);
   FeatureFlow out{FlowField(w, h), 0, fs.size()};
-  // Method 2's discretised flow space: the features' flow bounds on a grid of step `step`.
-  float u0 = 0, v0 = 0, step = float(p.grid_step);
-  int nu = 1, nv = 1;
-  std::vector<float> fu, fv, scores;
-  if (p.method == 2 && n > 0) {
-    float u1 = fs[0].u, v1 = fs[0].v;
-    u0 = fs[0].u;
-    v0 = fs[0].v;
-    for (const auto& f : fs) {
-      u0 = std::min(u0, f.u);
-      u1 = std::max(u1, f.u);
-      v0 = std::min(v0, f.v);
-      v1 = std::max(v1, f.v);
-    }
-    u0 = step * std::floor(u0 / step);
-    v0 = step * std::floor(v0 / step);
-    step = std::max(step, std::max(u1 - u0, v1 - v0) / float(kMaxHypothesesPerAxis - 1));
-    nu = int(std::floor((u1 - u0) / step)) + 2;
-    nv = int(std::floor((v1 - v0) / step)) + 2;
-    nu = std::min(nu, kMaxHypothesesPerAxis);
-    nv = std::min(nv, kMaxHypothesesPerAxis);
-    const double inv2sf = 1 / (2 * p.sigma_flow * p.sigma_flow);
-    fu.resize(std::size_t(n) * nu);
-    fv.resize(std::size_t(n) * nv);
-    for (int i = 0; i < n; ++i) {
-      for (int k = 0; k < nu; ++k) {
-        const float d =
-            ftflow::sub(ftflow::add(u0, ftflow::mul(float(k), step)), fs[std::size_t(i)].u);
-        fu[std::size_t(i) * nu + k] =
-            ftflow::exp_neg(-ftflow::mul(ftflow::mul(d, d), float(inv2sf)));
-      }
-      for (int j = 0; j < nv; ++j) {
-        const float d =
-            ftflow::sub(ftflow::add(v0, ftflow::mul(float(j), step)), fs[std::size_t(i)].v);
-        fv[std::size_t(i) * nv + j] =
-            ftflow::exp_neg(-ftflow::mul(ftflow::mul(d, d), float(inv2sf)));
-      }
-    }
-    scores.resize(std::size_t(nu) * nv);
-  }
+  const HypothesisSpace hs = p.method == 2 ? hypothesis_space(fs, p) : HypothesisSpace{};
+  std::vector<float> scores(std::size_t(hs.nu) * std::size_t(hs.nv));
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
       const std::size_t at = std::size_t(y) * w + x;
@@ -176,9 +178,10 @@ FeatureFlow feature_flow(const Image& i0, const Image& i1, const FeatParams& p) 
         ftflow::feat_interpolate(fs.data(), n, x, y, c, inv2ss, inv2sc, &u, &v);
         ok = ftflow::feat_unchanged(i1.data.data(), w, h, x, y, c, u, v, threshold);
       } else if (n > 0) {
-        ok = ftflow::feat_hypotheses(fs.data(), n, fu.data(), fv.data(), nu, nv, u0, v0, step, x, y,
-                                     c, inv2ss, inv2sc, kVoteCutoff, p.hypotheses, i1.data.data(),
-                                     w, h, threshold, scores.data(), &u, &v);
+        ok = ftflow::feat_hypotheses(fs.data(), n, hs.fu.data(), hs.fv.data(), hs.nu, hs.nv, hs.u0,
+                                     hs.v0, hs.step, x, y, c, inv2ss, inv2sc, kVoteCutoff,
+                                     p.hypotheses, i1.data.data(), w, h, threshold, scores.data(),
+                                     &u, &v);
       }
       out.flow.u[at] = u;
       out.flow.v[at] = v;

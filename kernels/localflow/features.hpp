@@ -58,6 +58,17 @@ std::vector<Corner> shi_tomasi_corners(const Image& frame, int max_corners);
 std::vector<ftflow::Feature> track_corners(const Image& i0, const Image& i1,
                                            const std::vector<Corner>& corners);
 
+/// Method 2's discretised flow space (Kim et al. sec. 4.2, fig. 1): the hypotheses (u0 + k
+/// step, v0 + j step), k < nu, j < nv, cover the features' flows (u0, v0 on the grid of
+/// p.grid_step; the step grows so that no axis exceeds kMaxHypothesesPerAxis labels), and the
+/// per-feature flow likelihoods fu[i nu + k], fv[i nv + j] (ftflow::feat_hypotheses).
+struct HypothesisSpace {
+  float u0 = 0, v0 = 0, step = 1;
+  int nu = 1, nv = 1;
+  std::vector<float> fu, fv;
+};
+HypothesisSpace hypothesis_space(const std::vector<ftflow::Feature>& fs, const FeatParams& p);
+
 /// Result of feature_flow: the dense flow and the pixels that failed the change test.
 struct FeatureFlow {
   FlowField flow;

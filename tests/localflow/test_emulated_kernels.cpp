@@ -29,7 +29,9 @@ inline std::vector<float> buffer;  // the dynamic shared memory of the block bei
 #define FT_FLOW_DYNAMIC_SHARED(name) float* name = emu_shared::buffer.data()
 
 #include "kernels/cuda/bm_match.cuh"
+#include "kernels/cuda/feat_dense.cuh"
 #include "kernels/cuda/lk_dense.cuh"
+#include "kernels/localflow/features.hpp"
 
 namespace flowtune::localflow {
 namespace {
@@ -141,6 +143,39 @@ FlowField emulated_lk(const FramePair& f, const LkParams& p) {
   return out;
 }
 
+template <int BX, int BY, int SHARED, int CHUNK>
+void emu_feat_dense(int method, const ftflow::Feature* fs, int n, const float* fu, const float* fv,
+                    int nu, int nv, float u0, float v0, float step, const float* i0,
+                    const float* i1, int w, int h, float inv2ss, float inv2sc, float cutoff,
+                    int tested, float threshold, float* scores, float* u, float* v,
+                    unsigned char* unclassified) {
+  ftflow::feat_dense_body<BX, BY, SHARED, CHUNK>(
+      emu_shared::buffer.data(), method, fs, n, fu, fv, nu, nv, u0, v0, step, i0, i1, w, h, inv2ss,
+      inv2sc, cutoff, tested, threshold, scores, u, v, unclassified);
+}
+
+/// feat_cuda's sequence (feat_cuda_solver.cpp): host tracking, one emulated feat_dense.
+template <int BX, int BY, int SHARED, int CHUNK>
+FeatureFlow emulated_feat(const FramePair& f, const FeatParams& p) {
+  const std::vector<ftflow::Feature> fs =
+      track_corners(f.i0, f.i1, shi_tomasi_corners(f.i0, p.features));
+  const HypothesisSpace hs = p.method == 2 ? hypothesis_space(fs, p) : HypothesisSpace{};
+  const int w = f.i0.width, h = f.i0.height;
+  std::vector<float> scores(std::size_t(w) * std::size_t(h) * std::size_t(hs.nu * hs.nv));
+  FeatureFlow out{FlowField(w, h), 0, fs.size()};
+  std::vector<unsigned char> flags(f.i0.size());
+  emu_shared::buffer.assign(std::size_t(CHUNK) * 5, 0.f);
+  ft_emulation::launch(&emu_feat_dense<BX, BY, SHARED, CHUNK>, blocks_for(w, BX), blocks_for(h, BY),
+                       BX, BY, p.method, fs.data(), int(fs.size()), hs.fu.data(), hs.fv.data(),
+                       hs.nu, hs.nv, hs.u0, hs.v0, hs.step, f.i0.data.data(), f.i1.data.data(), w,
+                       h, float(1 / (2 * p.sigma_space * p.sigma_space)),
+                       float(1 / (2 * p.sigma_color * p.sigma_color)), kVoteCutoff, p.hypotheses,
+                       float(p.change_threshold), scores.data(), out.flow.u.data(),
+                       out.flow.v.data(), flags.data());
+  for (unsigned char c : flags) out.unclassified += c;
+  return out;
+}
+
 /// A 61 x 45 crop of RubberWhale (odd sides: partial blocks and clamped pyramid edges).
 FramePair crop_pair() {
   return test::load_pair(test::repo_middlebury_dir(), "RubberWhale", 300, 200, 61, 45);
@@ -180,6 +215,24 @@ TEST(EmulatedLkKernels, EqualTheCpuReferenceForEveryTilingAndFusion) {
     expect_bitwise_equal(emulated_lk<16, 2, 1, 0>(f, p), want);
     expect_bitwise_equal(emulated_lk<8, 4, 0, 1>(f, p), want);
     expect_bitwise_equal(emulated_lk<8, 4, 1, 1>(f, p), want);
+  }
+}
+
+TEST(EmulatedFeatKernels, EqualTheCpuReferenceForBothMethodsAndEveryStaging) {
+  const FramePair f = crop_pair();
+  for (int method : {1, 2}) {
+    FeatParams p;
+    p.method = method;
+    p.features = 40;
+    const FeatureFlow want = feature_flow(f.i0, f.i1, p);
+    ASSERT_GT(want.n_features, 5u);
+    SCOPED_TRACE("method " + std::to_string(method));
+    for (const FeatureFlow& got :
+         {emulated_feat<16, 2, 0, 32>(f, p), emulated_feat<16, 2, 1, 32>(f, p),
+          emulated_feat<8, 4, 1, 7>(f, p)}) {
+      expect_bitwise_equal(got.flow, want.flow);
+      EXPECT_EQ(got.unclassified, want.unclassified);
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-// bm_cuda and lk_cuda on a real GPU against their CPU references (skipped without a CUDA
+// bm_cuda, lk_cuda and feat_cuda on a real GPU against their CPU references (skipped without a CUDA
 // device): the mean endpoint difference must be <= 1e-3 px in f32 (the kernels perform the
 // reference's float operations in the same order, so it is 0 unless the device rounds
 // differently) on the 8 Middlebury sequences at default parameters, and on crops for every
@@ -13,6 +13,7 @@
 #include "tests/localflow/localflow_test_data.hpp"
 #include "variants/cuda/cuda_driver.hpp"
 #include "variants/localflow/cuda/bm_cuda_variant.hpp"
+#include "variants/localflow/cuda/feat_cuda_variant.hpp"
 #include "variants/localflow/cuda/lk_cuda_variant.hpp"
 #include "workloads/localflow/localflow_workload.hpp"
 
@@ -68,6 +69,23 @@ TEST(LocalFlowGpu, LkMatchesTheCpuReferenceOnTheEightSequences) {
                               {{"block_x", 32}, {"block_y", 4}, {"fused", 0}, {"tile", 1}});
   for (const char* s : kSequences)
     expect_matches_reference(lk_cuda_variant(), lk_cpu_variant(), c, test::load_pair(dir, s), s);
+}
+
+TEST(LocalFlowGpu, FeaturesMatchTheCpuReferenceOnTheEightSequences) {
+  if (!cuda::device_available()) GTEST_SKIP() << "no CUDA device";
+  const std::string dir = eight_sequences_dir();
+  if (!std::filesystem::exists(dir + "/Venus")) GTEST_SKIP() << dir << " lacks the 8 sequences";
+  for (int method : {1, 2}) {
+    Config c = config_for(features_workload(), "feat_cuda",
+                          {{"block_x", 32},
+                           {"block_y", 8},
+                           {"shared_features", method - 1},
+                           {"features_per_tb", 128}});
+    c.params["method"] = method;
+    for (const char* s : kSequences)
+      expect_matches_reference(feat_cuda_variant(), feat_cpu_variant(), c, test::load_pair(dir, s),
+                               s);
+  }
 }
 
 TEST(LocalFlowGpu, EveryTilingMatchesTheCpuReferenceOnACrop) {

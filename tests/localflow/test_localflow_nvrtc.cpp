@@ -11,6 +11,7 @@
 #include "boards/board.hpp"
 #include "tuner/constraints.hpp"
 #include "variants/localflow/cuda/bm_cuda_variant.hpp"
+#include "variants/localflow/cuda/feat_cuda_variant.hpp"
 #include "variants/localflow/cuda/lk_cuda_variant.hpp"
 #include "workloads/localflow/localflow_workload.hpp"
 
@@ -82,6 +83,22 @@ TEST(LocalFlowNvrtc, LkBuildsForEveryFusionAndTiling) {
       EXPECT_EQ(rs.at("lk_level").threads_per_block, 128);
       EXPECT_EQ(rs.at("lk_level").dynamic_shared_bytes, lk_shared_bytes(9, 32, 4, fused, tile));
     }
+}
+
+TEST(LocalFlowNvrtc, FeatBuildsForEveryStaging) {
+  for (int shared : {0, 1}) {
+    Config c;
+    c.workload = "features";
+    c.variant = "feat_cuda";
+    c.params = features_workload().default_params();
+    c.tunables = {
+        {"block_x", 32}, {"block_y", 4}, {"shared_features", shared}, {"features_per_tb", 128}};
+    const auto rs = by_kernel(feat_cuda_variant().resources(c, "sm_90"));
+    ASSERT_EQ(rs.count("feat_dense"), 1u);
+    EXPECT_GT(rs.at("feat_dense").registers_per_thread, 0);
+    EXPECT_EQ(rs.at("feat_dense").threads_per_block, 128);
+    EXPECT_EQ(rs.at("feat_dense").dynamic_shared_bytes, shared ? 128 * 20 : 0);  // 5 floats each
+  }
 }
 
 TEST(LocalFlowNvrtc, BoardsPruneTheSearchWindowBySharedMemory) {

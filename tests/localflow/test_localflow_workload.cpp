@@ -52,7 +52,11 @@ TEST(LocalFlowWorkloads, SchemaAndRegistry) {
   const auto bm = names_of(bm_workload().variants()), lk = names_of(lk_workload().variants());
   EXPECT_EQ(bm.front(), "bm_cpu");
   EXPECT_EQ(lk.front(), "lk_cpu");
-  EXPECT_EQ(names_of(features_workload().variants()), std::vector<std::string>{"feat_cpu"});
+  EXPECT_EQ(names_of(features_workload().variants()).front(), "feat_cpu");
+#ifdef FLOWTUNE_HAVE_CUDA
+  EXPECT_EQ(names_of(features_workload().variants()),
+            (std::vector<std::string>{"feat_cpu", "feat_cuda"}));
+#endif
   ASSERT_EQ(features_workload().metrics().size(), 3u);
   EXPECT_EQ(features_workload().metrics()[2].name, "unclassified");
 #ifdef FLOWTUNE_HAVE_CUDA

@@ -5,6 +5,7 @@
 
 #ifdef FLOWTUNE_HAVE_CUDA
 #include "variants/localflow/cuda/bm_cuda_variant.hpp"
+#include "variants/localflow/cuda/feat_cuda_variant.hpp"
 #include "variants/localflow/cuda/lk_cuda_variant.hpp"
 #endif
 
@@ -75,6 +76,7 @@ std::vector<const Variant*> localflow_variants() {
 #ifdef FLOWTUNE_HAVE_CUDA
   v.push_back(&localflow_cuda::bm_cuda_variant());
   v.push_back(&localflow_cuda::lk_cuda_variant());
+  v.push_back(&localflow_cuda::feat_cuda_variant());
 #endif
   return v;
 }

@@ -57,7 +57,7 @@ localflow::LkParams lk_params_of(const Config& config);
 localflow::FeatParams feat_params_of(const Config& config);
 
 /// Every local flow variant in this binary: bm_cpu, lk_cpu, feat_cpu; with CUDA bm_cuda,
-/// lk_cuda (the features workload has no CUDA variant yet).
+/// lk_cuda, feat_cuda.
 std::vector<const Variant*> localflow_variants();
 /// The local flow variant called name, or nullptr (also when it is another workload's).
 const LocalFlowVariant* find_localflow_variant(const std::string& name);

@@ -25,7 +25,7 @@ const Workload& bm_workload();
 const Workload& lk_workload();
 /// The workload "features" (Kim, Hwangbo and Kanade sec. 4): parameters feat_param_specs,
 /// metrics aepe, aae_deg and unclassified (fraction of pixels failing the change test),
-/// front (time_ms, aepe), variant feat_cpu (no CUDA variant yet).
+/// front (time_ms, aepe), variants feat_cpu and (CUDA) feat_cuda.
 const Workload& features_workload();
 
 const std::vector<ParamSpec>& bm_param_specs();
