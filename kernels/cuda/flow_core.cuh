@@ -87,16 +87,81 @@ FT_FLOW_HD float downsample_at(const float* in, int w, int h, int x, int y) {
   return mul(0.25f, add(top, bottom));
 }
 
-/// Bilinear interpolation of `in` (w x h) at real (x, y), pixel centres at integers, the
-/// position clamped to the plane first (clamp-to-edge).
-FT_FLOW_HD float bilinear(const float* in, int w, int h, float x, float y) {
+/// IEEE binary16 storage (precision "f16" of lk): the bits of the half nearest to f (round to
+/// nearest even; overflow to infinity; values up to 2^-25 round to zero), from integer
+/// operations only, so the host and the device round identically.
+FT_FLOW_HD unsigned short half_bits(float f) {
+  union {
+    float f;
+    unsigned u;
+  } in;
+  in.f = f;
+  const unsigned sign = (in.u >> 16) & 0x8000u;
+  const unsigned abs = in.u & 0x7fffffffu;
+  if (abs >= 0x47800000u) return (unsigned short)(sign | 0x7c00u);  // overflow (or inf/nan)
+  if (abs < 0x33000000u) return (unsigned short)sign;  // below half the smallest subnormal
+  const int exponent = int(abs >> 23) - 127;
+  unsigned mantissa = (abs & 0x7fffffu) | 0x800000u;  // with the implicit 1
+  // Normal halves keep 10 fraction bits (shift 13); subnormals (exponent < -14) fewer.
+  const int shift = exponent < -14 ? 13 + (-14 - exponent) : 13;
+  const unsigned rest = mantissa & ((1u << shift) - 1u), halfway = 1u << (shift - 1);
+  mantissa >>= shift;
+  if (rest > halfway || (rest == halfway && (mantissa & 1u))) ++mantissa;  // may carry
+  const unsigned biased = exponent < -14 ? 0u : unsigned(exponent + 15);
+  return (unsigned short)(sign |
+                          ((biased << 10) + (exponent < -14 ? mantissa : mantissa - 0x400u)));
+}
+
+/// The float value of binary16 bits h (exact).
+FT_FLOW_HD float half_value(unsigned short h) {
+  const unsigned sign = unsigned(h & 0x8000u) << 16;
+  const unsigned e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+  union {
+    unsigned u;
+    float f;
+  } out;
+  if (e == 0) {
+    out.f = float(m) * (1.f / 16777216.f);  // m 2^-24, exact
+    out.u |= sign;
+    return out.f;
+  }
+  out.u = sign | (e == 31 ? 0x7f800000u | (m << 13) : ((e + 112u) << 23) | (m << 13));
+  return out.f;
+}
+
+/// A plane element as float: float as is, binary16 bits (unsigned short) through half_value.
+FT_FLOW_HD float load(float v) {
+  return v;
+}
+FT_FLOW_HD float load(unsigned short v) {
+  return half_value(v);
+}
+/// Stores v into a plane element: as is, or rounded to binary16 bits.
+FT_FLOW_HD void store(float& d, float v) {
+  d = v;
+}
+FT_FLOW_HD void store(unsigned short& d, float v) {
+  d = half_bits(v);
+}
+/// v as the element type stores it (a binary16 round trip for unsigned short).
+template <class T>
+FT_FLOW_HD float stored(float v) {
+  T t;
+  store(t, v);
+  return load(t);
+}
+
+/// Bilinear interpolation of `in` (w x h, float or binary16 bits) at real (x, y), pixel
+/// centres at integers, the position clamped to the plane first (clamp-to-edge).
+template <class T>
+FT_FLOW_HD float bilinear(const T* in, int w, int h, float x, float y) {
   x = clampf(x, 0.f, float(w - 1));
   y = clampf(y, 0.f, float(h - 1));
   const int x0 = int(floor_(x)), y0 = int(floor_(y));
   const int x1 = x0 + 1 < w ? x0 + 1 : w - 1, y1 = y0 + 1 < h ? y0 + 1 : h - 1;
   const float ax = sub(x, float(x0)), ay = sub(y, float(y0));
-  const float a00 = in[y0 * w + x0], a10 = in[y0 * w + x1];
-  const float a01 = in[y1 * w + x0], a11 = in[y1 * w + x1];
+  const float a00 = load(in[y0 * w + x0]), a10 = load(in[y0 * w + x1]);
+  const float a01 = load(in[y1 * w + x0]), a11 = load(in[y1 * w + x1]);
   const float top = add(a00, mul(ax, sub(a10, a00)));
   const float bottom = add(a01, mul(ax, sub(a11, a01)));
   return add(top, mul(ay, sub(bottom, top)));

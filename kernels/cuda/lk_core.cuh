@@ -13,6 +13,8 @@
 //   b = sum w e [Ix; Iy],   d <- d + G^-1 b.
 // Pixels whose G has a smallest eigenvalue below kLkMinEigen times the weight sum (flat or
 // edge-only windows, the aperture problem) keep their initial flow.
+// Precision f16 stores I0, I1 and the derivatives of every level as IEEE binary16 (the
+// derivatives computed from the stored I0, then rounded); the arithmetic stays float.
 #pragma once
 
 #include "flow_core.cuh"
@@ -55,9 +57,9 @@ FT_FLOW_HD void lk_initial(const float* cu, const float* cv, int cw, int ch, int
 
 /// Refines the flow (u, v) of pixel (x, y) of a w x h level: K = iterations solves of the
 /// window r with weights g. i0, gx, gy read I0, Ix, Iy at in-frame coordinates; i1 is the
-/// I1 plane (bilinear reads).
-template <class P0, class GX, class GY>
-FT_FLOW_HD void lk_refine(const P0& i0, const GX& gx, const GY& gy, const float* i1, int w, int h,
+/// I1 plane (float or binary16 bits; bilinear reads). Arithmetic in float either way.
+template <class P0, class GX, class GY, class T1>
+FT_FLOW_HD void lk_refine(const P0& i0, const GX& gx, const GY& gy, const T1* i1, int w, int h,
                           int x, int y, int r, const float* g, int iterations, float* u, float* v) {
   float gxx = 0.f, gxy = 0.f, gyy = 0.f, sw = 0.f;
   for (int j = -r; j <= r; ++j) {
@@ -99,24 +101,28 @@ FT_FLOW_HD void lk_refine(const P0& i0, const GX& gx, const GY& gy, const float*
   *v = dv;
 }
 
-/// Reads a full plane at in-frame coordinates.
-struct LkPlane {
-  const float* p;
+/// Reads a full plane of T (float, or binary16 bits for precision f16) at in-frame
+/// coordinates.
+template <class T>
+struct LkPlaneT {
+  const T* p;
   int w;
-  FT_FLOW_HD float operator()(int cx, int cy) const { return p[cy * w + cx]; }
+  FT_FLOW_HD float operator()(int cx, int cy) const { return load(p[cy * w + cx]); }
 };
-/// The derivative of an I0 reader (fused derivatives: computed where read).
-template <class P>
+using LkPlane = LkPlaneT<float>;
+/// The derivative of an I0 reader (fused derivatives: computed where read), rounded as
+/// element type T stores it (so that it equals a stored derivative plane of T).
+template <class P, class T = float>
 struct LkGradX {
   P i0;
   int w;
-  FT_FLOW_HD float operator()(int cx, int cy) const { return lk_grad_x(i0, w, cx, cy); }
+  FT_FLOW_HD float operator()(int cx, int cy) const { return stored<T>(lk_grad_x(i0, w, cx, cy)); }
 };
-template <class P>
+template <class P, class T = float>
 struct LkGradY {
   P i0;
   int h;
-  FT_FLOW_HD float operator()(int cx, int cy) const { return lk_grad_y(i0, h, cx, cy); }
+  FT_FLOW_HD float operator()(int cx, int cy) const { return stored<T>(lk_grad_y(i0, h, cx, cy)); }
 };
 
 }  // namespace ftflow

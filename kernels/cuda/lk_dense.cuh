@@ -8,8 +8,8 @@
 //              in shared memory; 0: every window read goes to global memory
 // Parameters (window radius r, iterations, weights) are kernel arguments. Dynamic shared
 // memory per thread block: FT_TILE * (FT_FUSED ? 1 : 3) * (FT_BLOCK_X + 2 h) * (FT_BLOCK_Y
-// + 2 h) floats, halo h = r + FT_FUSED. I1 is read from global memory (its reads depend on
-// the flow). Host side: variants/localflow/cuda/lk_cuda_solver.cpp.
+// + 2 h) elements (4 bytes, 2 in f16), halo h = r + FT_FUSED. I1 is read from global memory (its
+// reads depend on the flow). Host side: variants/localflow/cuda/lk_cuda_solver.cpp.
 #pragma once
 
 #include "flow_pyramid.cuh"
@@ -27,43 +27,69 @@
 #ifndef FT_TILE
 #define FT_TILE 0
 #endif
+// Precision f16 (FT_PRECISION_F16, as an exported header defines it): I0, I1 and the
+// derivatives are stored as binary16 bits (ftflow::half_bits), the arithmetic stays float.
+#ifdef FT_PRECISION_F16
+typedef unsigned short ft_lk_t;
+#else
+typedef float ft_lk_t;
+#endif
 
 namespace ftflow {
-/// Reads a shared tile of pitch `pitch` whose element 0 is in-frame pixel (ox, oy).
+/// Reads a shared tile of T of pitch `pitch` whose element 0 is in-frame pixel (ox, oy).
+template <class T>
 struct LkTile {
-  const float* t;
+  const T* t;
   int pitch, ox, oy;
-  __device__ float operator()(int cx, int cy) const { return t[(cy - oy) * pitch + cx - ox]; }
+  __device__ float operator()(int cx, int cy) const { return load(t[(cy - oy) * pitch + cx - ox]); }
 };
 }  // namespace ftflow
 
-/// Ix, Iy (w x h) of I0 (lk_grad_x/y). Grid: ceil(w*h / 256) blocks of ftflow::kFlowThreads (256)
-/// threads.
-extern "C" __global__ void lk_gradients(const float* __restrict__ i0, int w, int h,
-                                        float* __restrict__ ix, float* __restrict__ iy) {
-  const long long i = (long long)blockIdx.x * ftflow::kFlowThreads + threadIdx.x;
+namespace ftflow {
+/// The body of lk_gradients for element type T.
+template <class T>
+__device__ void lk_gradients_body(const T* __restrict__ i0, int w, int h, T* __restrict__ ix,
+                                  T* __restrict__ iy) {
+  const long long i = (long long)blockIdx.x * kFlowThreads + threadIdx.x;
   if (i >= (long long)w * h) return;
   const int x = int(i % w), y = int(i / w);
-  const ftflow::LkPlane p{i0, w};
-  ix[i] = ftflow::lk_grad_x(p, w, x, y);
-  iy[i] = ftflow::lk_grad_y(p, h, x, y);
+  const LkPlaneT<T> p{i0, w};
+  store(ix[i], lk_grad_x(p, w, x, y));
+  store(iy[i], lk_grad_y(p, h, x, y));
+}
+}  // namespace ftflow
+
+/// Ix, Iy (w x h) of I0 (lk_grad_x/y), elements ft_lk_t. Grid: ceil(w*h / 256) blocks of
+/// ftflow::kFlowThreads (256) threads.
+extern "C" __global__ void lk_gradients(const ft_lk_t* __restrict__ i0, int w, int h,
+                                        ft_lk_t* __restrict__ ix, ft_lk_t* __restrict__ iy) {
+  ftflow::lk_gradients_body<ft_lk_t>(i0, w, h, ix, iy);
+}
+
+/// out[i] = the binary16 bits of in[i], i < n (precision f16: a level's I0 and I1). Grid:
+/// ceil(n / 256) blocks of 256 threads.
+extern "C" __global__ void lk_to_half(const float* __restrict__ in, long long n,
+                                      unsigned short* __restrict__ out) {
+  const long long i = (long long)blockIdx.x * ftflow::kFlowThreads + threadIdx.x;
+  if (i < n) out[i] = ftflow::half_bits(in[i]);
 }
 
 namespace ftflow {
 /// The body of lk_level for BX = FT_BLOCK_X, BY = FT_BLOCK_Y, FUSED = FT_FUSED, TILE =
-/// FT_TILE; `shared` is the dynamic shared memory (lk_shared_bytes / 4 floats).
-template <int BX, int BY, int FUSED, int TILE>
-__device__ void lk_level_body(float* shared, const float* __restrict__ i0,
-                              const float* __restrict__ i1, const float* __restrict__ ix,
-                              const float* __restrict__ iy, int w, int h,
-                              const float* __restrict__ cu, const float* __restrict__ cv, int cw,
-                              int ch, float* __restrict__ u, float* __restrict__ v, int r,
-                              int iterations, const LkWeights& weights) {
+/// FT_TILE, T = ft_lk_t; `shared_words` is the dynamic shared memory (lk_shared_bytes).
+template <int BX, int BY, int FUSED, int TILE, class T>
+__device__ void lk_level_body(float* shared_words, const T* __restrict__ i0,
+                              const T* __restrict__ i1, const T* __restrict__ ix,
+                              const T* __restrict__ iy, int w, int h, const float* __restrict__ cu,
+                              const float* __restrict__ cv, int cw, int ch, float* __restrict__ u,
+                              float* __restrict__ v, int r, int iterations,
+                              const LkWeights& weights) {
   const int x = int(blockIdx.x) * BX + int(threadIdx.x);
   const int y = int(blockIdx.y) * BY + int(threadIdx.y);
   const int halo = r + FUSED;
   const int pitch = BX + 2 * halo, rows = BY + 2 * halo, plane = pitch * rows;
   const int ox = int(blockIdx.x) * BX - halo, oy = int(blockIdx.y) * BY - halo;
+  T* shared = reinterpret_cast<T*>(shared_words);
   if constexpr (TILE != 0) {
     const int tid = int(threadIdx.y) * BX + int(threadIdx.x);
     for (int k = tid; k < plane; k += BX * BY) {
@@ -81,22 +107,22 @@ __device__ void lk_level_body(float* shared, const float* __restrict__ i0,
   float du = 0.f, dv = 0.f;
   lk_initial(cu, cv, cw, ch, x, y, &du, &dv);
   if constexpr (TILE != 0) {
-    const LkTile p0{shared, pitch, ox, oy};
+    const LkTile<T> p0{shared, pitch, ox, oy};
     if constexpr (FUSED != 0)
-      lk_refine(p0, LkGradX<LkTile>{p0, w}, LkGradY<LkTile>{p0, h}, i1, w, h, x, y, r, weights.g,
-                iterations, &du, &dv);
+      lk_refine(p0, LkGradX<LkTile<T>, T>{p0, w}, LkGradY<LkTile<T>, T>{p0, h}, i1, w, h, x, y, r,
+                weights.g, iterations, &du, &dv);
     else
-      lk_refine(p0, LkTile{shared + plane, pitch, ox, oy},
-                LkTile{shared + 2 * plane, pitch, ox, oy}, i1, w, h, x, y, r, weights.g, iterations,
-                &du, &dv);
+      lk_refine(p0, LkTile<T>{shared + plane, pitch, ox, oy},
+                LkTile<T>{shared + 2 * plane, pitch, ox, oy}, i1, w, h, x, y, r, weights.g,
+                iterations, &du, &dv);
   } else {
-    const LkPlane p0{i0, w};
+    const LkPlaneT<T> p0{i0, w};
     if constexpr (FUSED != 0)
-      lk_refine(p0, LkGradX<LkPlane>{p0, w}, LkGradY<LkPlane>{p0, h}, i1, w, h, x, y, r, weights.g,
-                iterations, &du, &dv);
+      lk_refine(p0, LkGradX<LkPlaneT<T>, T>{p0, w}, LkGradY<LkPlaneT<T>, T>{p0, h}, i1, w, h, x, y,
+                r, weights.g, iterations, &du, &dv);
     else
-      lk_refine(p0, LkPlane{ix, w}, LkPlane{iy, w}, i1, w, h, x, y, r, weights.g, iterations, &du,
-                &dv);
+      lk_refine(p0, LkPlaneT<T>{ix, w}, LkPlaneT<T>{iy, w}, i1, w, h, x, y, r, weights.g,
+                iterations, &du, &dv);
   }
   const long long at = (long long)y * w + x;
   u[at] = du;
@@ -109,12 +135,12 @@ __device__ void lk_level_body(float* shared, const float* __restrict__ i0,
 /// ix, iy: the gradients (unused when FT_FUSED). Grid: (ceil(w / FT_BLOCK_X), ceil(h /
 /// FT_BLOCK_Y)) blocks of (FT_BLOCK_X, FT_BLOCK_Y) threads.
 extern "C" __global__ void __launch_bounds__(FT_BLOCK_X* FT_BLOCK_Y)
-    lk_level(const float* __restrict__ i0, const float* __restrict__ i1,
-             const float* __restrict__ ix, const float* __restrict__ iy, int w, int h,
+    lk_level(const ft_lk_t* __restrict__ i0, const ft_lk_t* __restrict__ i1,
+             const ft_lk_t* __restrict__ ix, const ft_lk_t* __restrict__ iy, int w, int h,
              const float* __restrict__ cu, const float* __restrict__ cv, int cw, int ch,
              float* __restrict__ u, float* __restrict__ v, int r, int iterations,
              ftflow::LkWeights weights) {
   FT_FLOW_DYNAMIC_SHARED(ft_lk_shared);
-  ftflow::lk_level_body<FT_BLOCK_X, FT_BLOCK_Y, FT_FUSED, FT_TILE>(
+  ftflow::lk_level_body<FT_BLOCK_X, FT_BLOCK_Y, FT_FUSED, FT_TILE, ft_lk_t>(
       ft_lk_shared, i0, i1, ix, iy, w, h, cu, cv, cw, ch, u, v, r, iterations, weights);
 }

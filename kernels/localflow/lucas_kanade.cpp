@@ -32,32 +32,42 @@ std::vector<float> lk_window_taps(const LkParams& p) {
   return g;
 }
 
-FlowField lucas_kanade(const Image& i0, const Image& i1, const LkParams& p) {
-  check_frame_pair(i0, i1, "lucas_kanade");
+namespace {
+
+/// The plane as elements of T (binary16 bits for unsigned short).
+template <class T>
+std::vector<T> as_storage(const std::vector<float>& in) {
+  std::vector<T> out(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) ftflow::store(out[i], in[i]);
+  return out;
+}
+
+template <class T>
+FlowField lucas_kanade_as(const Image& i0, const Image& i1, const LkParams& p) {
   const std::vector<float> g = lk_window_taps(p);
   const int r = p.window / 2;
   const std::vector<Image> p0 = build_pyramid(i0, p.levels), p1 = build_pyramid(i1, p.levels);
   std::vector<float> cu, cv;  // flow of the coarser level
   int cw = 0, ch = 0;
   for (int l = p.levels - 1; l >= 0; --l) {
-    const Image& a = p0[std::size_t(l)];
-    const Image& b = p1[std::size_t(l)];
-    const int w = a.width, h = a.height;
-    const ftflow::LkPlane r0{a.data.data(), w};
-    std::vector<float> ix(a.size()), iy(a.size());
+    const std::vector<T> a = as_storage<T>(p0[std::size_t(l)].data);
+    const std::vector<T> b = as_storage<T>(p1[std::size_t(l)].data);
+    const int w = p0[std::size_t(l)].width, h = p0[std::size_t(l)].height;
+    const ftflow::LkPlaneT<T> r0{a.data(), w};
+    std::vector<T> ix(a.size()), iy(a.size());
     for (int y = 0; y < h; ++y)
       for (int x = 0; x < w; ++x) {
-        ix[std::size_t(y) * w + x] = ftflow::lk_grad_x(r0, w, x, y);
-        iy[std::size_t(y) * w + x] = ftflow::lk_grad_y(r0, h, x, y);
+        ftflow::store(ix[std::size_t(y) * w + x], ftflow::lk_grad_x(r0, w, x, y));
+        ftflow::store(iy[std::size_t(y) * w + x], ftflow::lk_grad_y(r0, h, x, y));
       }
-    const ftflow::LkPlane gx{ix.data(), w}, gy{iy.data(), w};
+    const ftflow::LkPlaneT<T> gx{ix.data(), w}, gy{iy.data(), w};
     std::vector<float> u(a.size()), v(a.size());
     for (int y = 0; y < h; ++y)
       for (int x = 0; x < w; ++x) {
         const std::size_t at = std::size_t(y) * w + x;
         ftflow::lk_initial(cu.empty() ? nullptr : cu.data(), cv.data(), cw, ch, x, y, &u[at],
                            &v[at]);
-        ftflow::lk_refine(r0, gx, gy, b.data.data(), w, h, x, y, r, g.data(), p.iterations, &u[at],
+        ftflow::lk_refine(r0, gx, gy, b.data(), w, h, x, y, r, g.data(), p.iterations, &u[at],
                           &v[at]);
       }
     cu = std::move(u);
@@ -69,6 +79,15 @@ FlowField lucas_kanade(const Image& i0, const Image& i1, const LkParams& p) {
   out.u = std::move(cu);
   out.v = std::move(cv);
   return out;
+}
+
+}  // namespace
+
+FlowField lucas_kanade(const Image& i0, const Image& i1, const LkParams& p, LkStorage storage) {
+  check_frame_pair(i0, i1, "lucas_kanade");
+  if (auto why = lk_params_invalid_reason(p)) throw std::invalid_argument("lucas_kanade: " + *why);
+  return storage == LkStorage::f16 ? lucas_kanade_as<unsigned short>(i0, i1, p)
+                                   : lucas_kanade_as<float>(i0, i1, p);
 }
 
 }  // namespace flowtune::localflow

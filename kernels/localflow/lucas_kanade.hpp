@@ -28,9 +28,15 @@ std::optional<std::string> lk_params_invalid_reason(const LkParams& p);
 /// computed in double, rounded to float once. Throws std::invalid_argument for invalid p.
 std::vector<float> lk_window_taps(const LkParams& p);
 
+/// How the planes of every level (I0, I1, Ix, Iy) are stored: float, or IEEE binary16
+/// (precision "f16": rounded by ftflow::half_bits, the derivatives computed from the stored
+/// I0; the arithmetic stays float).
+enum class LkStorage { f32, f16 };
+
 /// The flow of I0 -> I1 (same size, gray [0, 255]) by pyramidal dense Lucas-Kanade.
 /// Output: width x height of the frames, pixels. Throws std::invalid_argument for frames of
 /// different sizes or invalid parameters.
-FlowField lucas_kanade(const Image& i0, const Image& i1, const LkParams& p);
+FlowField lucas_kanade(const Image& i0, const Image& i1, const LkParams& p,
+                       LkStorage storage = LkStorage::f32);
 
 }  // namespace flowtune::localflow

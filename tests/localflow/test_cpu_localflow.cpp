@@ -147,6 +147,32 @@ TEST(LocalFlowParams, InvalidValuesAreNamed) {
   EXPECT_THROW(lucas_kanade(a, b, LkParams{}), std::invalid_argument);
 }
 
+TEST(LocalFlowHalf, RoundTripsEveryBinary16AndRoundsToNearestEven) {
+  for (unsigned h = 0; h < 0x10000u; ++h) {
+    if ((h & 0x7c00u) == 0x7c00u && (h & 0x3ffu)) continue;  // NaN
+    ASSERT_EQ(ftflow::half_bits(ftflow::half_value((unsigned short)h)), h) << std::hex << h;
+  }
+  EXPECT_EQ(ftflow::half_bits(1.f), 0x3c00);
+  EXPECT_EQ(ftflow::half_bits(65504.f), 0x7bff);         // the largest half
+  EXPECT_EQ(ftflow::half_bits(65520.f), 0x7c00);         // halfway to 2^16: rounds to infinity
+  EXPECT_EQ(ftflow::half_bits(0.1f), 0x2e66);            // 0.0999755859375
+  EXPECT_EQ(ftflow::half_bits(2049.f), 0x6800);          // tie between 2048 and 2050: even 2048
+  EXPECT_EQ(ftflow::half_bits(2051.f), 0x6802);          // tie between 2050 and 2052: even 2052
+  EXPECT_EQ(ftflow::half_bits(-5.9604645e-8f), 0x8001);  // the smallest subnormal, negative
+  EXPECT_EQ(ftflow::half_value(0x3555), 0.33325195f);
+}
+
+TEST(LucasKanade, F16StorageStaysCloseToF32) {
+  const test::FramePair f =
+      test::load_pair(test::repo_middlebury_dir(), "RubberWhale", 200, 150, 192, 144);
+  const FlowField a = lucas_kanade(f.i0, f.i1, LkParams{});
+  const FlowField b = lucas_kanade(f.i0, f.i1, LkParams{}, LkStorage::f16);
+  const double d = test::mean_endpoint_difference(a, b);
+  EXPECT_GT(d, 0);     // the storage really is binary16
+  EXPECT_LT(d, 0.02);  // intensities in [0, 255] keep 3 significant digits
+  EXPECT_LT(std::fabs(flow_error(b, f.gt).aepe - flow_error(a, f.gt).aepe), 0.01);
+}
+
 TEST(LucasKanade, GaussianTapsFollowTheStatedRule) {
   const std::vector<float> box = lk_window_taps({3, 5, 3, 0});
   EXPECT_EQ(box, std::vector<float>(5, 1.f));

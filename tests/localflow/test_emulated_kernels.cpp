@@ -7,6 +7,7 @@
 // tests (test_localflow_gpu.cpp) check the real devices.
 #include <gtest/gtest.h>
 
+#include <type_traits>
 #include <vector>
 
 #include "kernels/localflow/block_matching.hpp"
@@ -101,16 +102,35 @@ FlowField emulated_bm(const FramePair& f, const BmParams& p) {
   return out;
 }
 
-template <int BX, int BY, int FUSED, int TILE>
-void emu_lk_level(const float* i0, const float* i1, const float* ix, const float* iy, int w, int h,
-                  const float* cu, const float* cv, int cw, int ch, float* u, float* v, int r,
-                  int iterations, ftflow::LkWeights weights) {
-  ftflow::lk_level_body<BX, BY, FUSED, TILE>(emu_shared::buffer.data(), i0, i1, ix, iy, w, h, cu,
-                                             cv, cw, ch, u, v, r, iterations, weights);
+template <int BX, int BY, int FUSED, int TILE, class T>
+void emu_lk_level(const T* i0, const T* i1, const T* ix, const T* iy, int w, int h, const float* cu,
+                  const float* cv, int cw, int ch, float* u, float* v, int r, int iterations,
+                  ftflow::LkWeights weights) {
+  ftflow::lk_level_body<BX, BY, FUSED, TILE, T>(emu_shared::buffer.data(), i0, i1, ix, iy, w, h, cu,
+                                                cv, cw, ch, u, v, r, iterations, weights);
 }
 
-/// lk_cuda's launch sequence (lk_cuda_solver.cpp) on the emulator.
-template <int BX, int BY, int FUSED, int TILE>
+template <class T>
+void emu_lk_gradients(const T* i0, int w, int h, T* ix, T* iy) {
+  ftflow::lk_gradients_body<T>(i0, w, h, ix, iy);
+}
+
+/// The level's float plane as T: lk_to_half for binary16, a copy for float.
+template <class T>
+std::vector<T> emulated_storage(const std::vector<float>& plane) {
+  std::vector<T> out(plane.size());
+  if constexpr (std::is_same<T, float>::value) {
+    out = plane;
+  } else {
+    ft_emulation::launch(&lk_to_half, blocks_for((long long)plane.size(), 256), 1, 256, 1,
+                         plane.data(), (long long)plane.size(), out.data());
+  }
+  return out;
+}
+
+/// lk_cuda's launch sequence (lk_cuda_solver.cpp) on the emulator; T = unsigned short is
+/// precision f16.
+template <int BX, int BY, int FUSED, int TILE, class T = float>
 FlowField emulated_lk(const FramePair& f, const LkParams& p) {
   std::vector<int> ws, hs;
   const auto p0 = emulated_pyramid(f.i0, p.levels, ws, hs);
@@ -119,20 +139,22 @@ FlowField emulated_lk(const FramePair& f, const LkParams& p) {
   const std::vector<float> taps = lk_window_taps(p);
   for (std::size_t i = 0; i < taps.size(); ++i) weights.g[i] = taps[i];
   const int r = p.window / 2, halo = r + FUSED;
+  // Room for the tile in floats (T may be 2 bytes: then the body uses half of it).
   emu_shared::buffer.assign(std::size_t((FUSED ? 1 : 3) * (BX + 2 * halo) * (BY + 2 * halo)), 0.f);
   std::vector<std::vector<float>> u(std::size_t(p.levels)), v(u.size());
   for (int l = p.levels - 1; l >= 0; --l) {
     const std::size_t L = std::size_t(l);
     const int w = ws[L], h = hs[L];
-    std::vector<float> ix(std::size_t(w) * std::size_t(h)), iy(ix.size());
+    const std::vector<T> a = emulated_storage<T>(p0[L]), b = emulated_storage<T>(p1[L]);
+    std::vector<T> ix(a.size()), iy(a.size());
     if (!FUSED)
-      ft_emulation::launch(&lk_gradients, blocks_for((long long)w * h, 256), 1, 256, 1,
-                           p0[L].data(), w, h, ix.data(), iy.data());
-    u[L].assign(ix.size(), 0.f);
-    v[L].assign(ix.size(), 0.f);
+      ft_emulation::launch(&emu_lk_gradients<T>, blocks_for((long long)w * h, 256), 1, 256, 1,
+                           a.data(), w, h, ix.data(), iy.data());
+    u[L].assign(a.size(), 0.f);
+    v[L].assign(a.size(), 0.f);
     const bool coarsest = l == p.levels - 1;
-    ft_emulation::launch(&emu_lk_level<BX, BY, FUSED, TILE>, blocks_for(w, BX), blocks_for(h, BY),
-                         BX, BY, p0[L].data(), p1[L].data(), ix.data(), iy.data(), w, h,
+    ft_emulation::launch(&emu_lk_level<BX, BY, FUSED, TILE, T>, blocks_for(w, BX),
+                         blocks_for(h, BY), BX, BY, a.data(), b.data(), ix.data(), iy.data(), w, h,
                          coarsest ? nullptr : u[L + 1].data(), coarsest ? nullptr : v[L + 1].data(),
                          coarsest ? 0 : ws[L + 1], coarsest ? 0 : hs[L + 1], u[L].data(),
                          v[L].data(), r, p.iterations, weights);
@@ -216,6 +238,17 @@ TEST(EmulatedLkKernels, EqualTheCpuReferenceForEveryTilingAndFusion) {
     expect_bitwise_equal(emulated_lk<8, 4, 0, 1>(f, p), want);
     expect_bitwise_equal(emulated_lk<8, 4, 1, 1>(f, p), want);
   }
+}
+
+TEST(EmulatedLkKernels, F16StorageEqualsTheCpuReferenceInF16) {
+  const FramePair f = crop_pair();
+  const LkParams p{3, 5, 2, 1};
+  const FlowField want = lucas_kanade(f.i0, f.i1, p, LkStorage::f16);
+  using H = unsigned short;
+  expect_bitwise_equal(emulated_lk<16, 2, 0, 0, H>(f, p), want);
+  expect_bitwise_equal(emulated_lk<16, 2, 1, 0, H>(f, p), want);
+  expect_bitwise_equal(emulated_lk<8, 4, 0, 1, H>(f, p), want);
+  expect_bitwise_equal(emulated_lk<8, 4, 1, 1, H>(f, p), want);
 }
 
 TEST(EmulatedFeatKernels, EqualTheCpuReferenceForBothMethodsAndEveryStaging) {

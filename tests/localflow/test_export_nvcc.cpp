@@ -24,26 +24,29 @@ namespace {
 namespace fs = std::filesystem;
 
 void expect_deploys(const Workload& w, const std::string& variant,
-                    const std::map<std::string, int>& tunables, const std::string& kernel_file) {
+                    const std::map<std::string, int>& tunables, const std::string& kernel_file,
+                    const std::string& precision = "f32") {
   const std::string nvcc = FLOWTUNE_TEST_NVCC;
   if (nvcc.empty() || !fs::exists(nvcc)) GTEST_SKIP() << "no nvcc found when configuring";
   db::MeasuredConfig mc;
   mc.config.board = "h200";
   mc.config.workload = w.name();
   mc.config.variant = variant;
-  mc.config.precision = "f32";
+  mc.config.precision = precision;
   mc.config.tunables = tunables;
   mc.config.params = w.default_params();
   mc.config.key = db::config_key(mc.config);
   mc.measurement.dataset = "test";
-  const fs::path dir =
-      fs::temp_directory_path() / ("flowtune_localflow_nvcc_" + variant + std::to_string(getpid()));
+  const fs::path dir = fs::temp_directory_path() / ("flowtune_localflow_nvcc_" + variant +
+                                                    precision + std::to_string(getpid()));
   fs::create_directories(dir);
   std::ofstream(dir / "tuned.h") << tuned_header_text(mc, "h200", {"time_ms", "ms", true});
   {
     std::ofstream cu(dir / "kernel.cu");
     cu << "#include \"tuned.h\"\n#include \"" << FLOWTUNE_TEST_SOURCE_DIR << "/kernels/cuda/"
        << kernel_file << "\"\n";
+    if (precision == "f16")  // the header's FT_PRECISION_F16 selects binary16 storage
+      cu << "static_assert(sizeof(ft_lk_t) == 2, \"f16 storage\");\n";
     for (const auto& [name, value] : tunables) {
       std::string macro = "FT_";
       for (char c : name) macro += char(std::toupper(static_cast<unsigned char>(c)));
@@ -80,6 +83,9 @@ TEST(LocalFlowExport, BmHeaderDeploysTheKernel) {
 TEST(LocalFlowExport, LkHeaderDeploysTheKernel) {
   expect_deploys(lk_workload(), "lk_cuda",
                  {{"block_x", 32}, {"block_y", 8}, {"fused", 1}, {"tile", 1}}, "lk_dense.cuh");
+  expect_deploys(lk_workload(), "lk_cuda",
+                 {{"block_x", 32}, {"block_y", 8}, {"fused", 0}, {"tile", 1}}, "lk_dense.cuh",
+                 "f16");
 }
 
 }  // namespace

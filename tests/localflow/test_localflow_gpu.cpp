@@ -69,6 +69,12 @@ TEST(LocalFlowGpu, LkMatchesTheCpuReferenceOnTheEightSequences) {
                               {{"block_x", 32}, {"block_y", 4}, {"fused", 0}, {"tile", 1}});
   for (const char* s : kSequences)
     expect_matches_reference(lk_cuda_variant(), lk_cpu_variant(), c, test::load_pair(dir, s), s);
+  // f16 storage against the reference in f16 (the same binary16 roundings).
+  Config h = config_for(lk_workload(), "lk_cuda",
+                        {{"block_x", 32}, {"block_y", 8}, {"fused", 1}, {"tile", 1}});
+  h.precision = "f16";
+  for (const char* s : kSequences)
+    expect_matches_reference(lk_cuda_variant(), lk_cpu_variant(), h, test::load_pair(dir, s), s);
 }
 
 TEST(LocalFlowGpu, FeaturesMatchTheCpuReferenceOnTheEightSequences) {
@@ -108,6 +114,8 @@ TEST(LocalFlowGpu, EveryTilingMatchesTheCpuReferenceOnACrop) {
         c.params["weighting"] = weighting;
         c.params["window"] = 7;
         expect_matches_reference(lk_cuda_variant(), lk_cpu_variant(), c, f, "crop");
+        c.precision = "f16";
+        expect_matches_reference(lk_cuda_variant(), lk_cpu_variant(), c, f, "crop f16");
       }
 }
 

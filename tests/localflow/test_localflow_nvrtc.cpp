@@ -85,6 +85,17 @@ TEST(LocalFlowNvrtc, LkBuildsForEveryFusionAndTiling) {
     }
 }
 
+TEST(LocalFlowNvrtc, LkF16HalvesTheTile) {
+  Config c = lk_config(32, 4, 0, 1);
+  c.precision = "f16";
+  const auto rs = by_kernel(lk_cuda_variant().resources(c, "sm_90"));
+  ASSERT_EQ(rs.count("lk_to_half"), 1u);
+  EXPECT_EQ(rs.at("lk_level").dynamic_shared_bytes, lk_shared_bytes(9, 32, 4, 0, 1, 2));
+  EXPECT_EQ(lk_shared_bytes(9, 32, 4, 0, 1, 2) * 2, lk_shared_bytes(9, 32, 4, 0, 1));
+  c.precision = "mixed";
+  EXPECT_TRUE(lk_cuda_variant().invalid_reason(c).has_value());
+}
+
 TEST(LocalFlowNvrtc, FeatBuildsForEveryStaging) {
   for (int shared : {0, 1}) {
     Config c;

@@ -20,13 +20,14 @@ class BmCpuSolver : public FlowSolver {
 
 class LkCpuSolver : public FlowSolver {
  public:
-  explicit LkCpuSolver(const localflow::LkParams& p) : p_(p) {}
+  LkCpuSolver(const localflow::LkParams& p, localflow::LkStorage s) : p_(p), storage_(s) {}
   FlowField compute(const Image& i0, const Image& i1) override {
-    return localflow::lucas_kanade(i0, i1, p_);
+    return localflow::lucas_kanade(i0, i1, p_, storage_);
   }
 
  private:
   localflow::LkParams p_;
+  localflow::LkStorage storage_;
 };
 
 class FeatCpuSolver : public FeatureSolver {
@@ -79,13 +80,16 @@ class LkCpuVariant : public LocalFlowVariant {
   std::string name() const override { return "lk_cpu"; }
   std::string workload() const override { return "lk"; }
   std::string target() const override { return "cpu"; }
+  /// f32 in the space; f16 (binary16 planes, no faster on a CPU) builds as the reference of
+  /// lk_cuda f16.
+  std::vector<std::string> accepted_precisions() const override { return {"f32", "f16"}; }
   std::vector<TunableDomain> tunables() const override { return {}; }
   std::unique_ptr<FlowSolver> make_solver(const Config& config) const override {
     if (auto why = invalid_reason(config)) throw std::invalid_argument(*why);
     const localflow::LkParams p = lk_params_of(config);
     if (auto why = localflow::lk_params_invalid_reason(p))
       throw std::invalid_argument(name() + ": " + *why);
-    return std::make_unique<LkCpuSolver>(p);
+    return std::make_unique<LkCpuSolver>(p, lk_storage_of(config));
   }
 };
 

@@ -14,8 +14,12 @@ namespace flowtune {
 std::optional<std::string> LocalFlowVariant::invalid_reason(const Config& config) const {
   if (config.workload != workload())
     return name() + ": config of workload '" + config.workload + "', not " + workload();
-  if (config.precision != kLocalFlowPrecision)
-    return name() + ": unknown precision '" + config.precision + "' (want f32)";
+  const auto ps = accepted_precisions();
+  if (std::find(ps.begin(), ps.end(), config.precision) == ps.end()) {
+    std::string want;
+    for (const auto& q : ps) want += (want.empty() ? "" : ", ") + q;
+    return name() + ": unknown precision '" + config.precision + "' (want " + want + ")";
+  }
   const auto domains = tunables();
   for (const auto& domain : domains) {
     auto it = config.tunables.find(domain.name);
@@ -56,6 +60,10 @@ localflow::LkParams lk_params_of(const Config& config) {
   p.iterations = whole(config, "iterations");
   p.weighting = whole(config, "weighting");
   return p;
+}
+
+localflow::LkStorage lk_storage_of(const Config& config) {
+  return config.precision == "f16" ? localflow::LkStorage::f16 : localflow::LkStorage::f32;
 }
 
 localflow::FeatParams feat_params_of(const Config& config) {

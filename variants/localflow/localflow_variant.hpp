@@ -17,15 +17,20 @@
 
 namespace flowtune {
 
-/// The only precision of the local flow variants: float arithmetic and storage.
+/// The default precision of the local flow variants: float arithmetic and storage (lk also
+/// has "f16": binary16 storage of its planes, LkStorage).
 inline const char* const kLocalFlowPrecision = "f32";
 
-/// A variant of workload "bm", "lk" or "features": precision f32, integer tunables.
+/// A variant of workload "bm", "lk" or "features": precision f32 (unless the variant says
+/// more), integer tunables.
 class LocalFlowVariant : public Variant {
  public:
   std::vector<std::string> precisions() const override { return {kLocalFlowPrecision}; }
-  /// Common rules (workload, precision f32, exactly the tunables of tunables(), each a value
-  /// of its domain's sign: >= 0), then the variant's own (rule_invalid_reason).
+  /// The precisions a solver can be built for: precisions() (the space), and possibly more
+  /// (lk_cpu builds f16 as the reference of lk_cuda f16 without offering it to the tuner).
+  virtual std::vector<std::string> accepted_precisions() const { return precisions(); }
+  /// Common rules (workload, a precision of accepted_precisions(), exactly the tunables of
+  /// tunables(), each >= 0), then the variant's own (rule_invalid_reason).
   std::optional<std::string> invalid_reason(const Config& config) const override;
   /// Builds a solver; throws std::invalid_argument for an invalid config (or parameters),
   /// std::runtime_error when the build fails (no GPU, NVRTC error).
@@ -52,6 +57,8 @@ class FeatureSolver : public FlowSolver {
 localflow::BmParams bm_params_of(const Config& config);
 /// LkParams from levels, window, iterations, weighting.
 localflow::LkParams lk_params_of(const Config& config);
+/// The storage of config's precision: "f16" -> f16, else f32.
+localflow::LkStorage lk_storage_of(const Config& config);
 /// FeatParams from method, features, sigma_space, sigma_color, sigma_flow, grid_step,
 /// hypotheses, change_threshold.
 localflow::FeatParams feat_params_of(const Config& config);

@@ -1,6 +1,7 @@
 // The GPU solver of lk_cuda: one NVRTC build per config, device planes per pyramid level
 // (grown on demand, kept between frames); per frame: upload both frames, build both
-// pyramids (flow_downsample), then per level coarsest first: lk_gradients (unless fused)
+// pyramids (flow_downsample), then per level coarsest first: in f16 the level's I0 and I1
+// as binary16 (lk_to_half), lk_gradients (unless fused)
 // and lk_level (initial flow from the coarser level, window solve, iterations); download the
 // finest level's flow. No host synchronisation inside a frame except the final download.
 #include <cuda_runtime_api.h>
@@ -40,6 +41,7 @@ class LkCudaSolver : public FlowSolver {
     level_ = module_->function("lk_level");
     gradients_ = module_->function("lk_gradients");
     downsample_ = module_->function("flow_downsample");
+    to_half_ = module_->function("lk_to_half");
     if (shared_ > 48 * 1024) module_->set_max_dynamic_shared("lk_level", shared_);
   }
 
@@ -60,8 +62,10 @@ class LkCudaSolver : public FlowSolver {
         planes_[4 * std::size_t(l) + std::size_t(k)].reserve(std::size_t(ws[std::size_t(l)]) *
                                                              hs[std::size_t(l)]);
     const std::size_t n = i0.size();
-    ix_.reserve(n);
+    ix_.reserve(n);  // float or binary16 elements: room for either
     iy_.reserve(n);
+    h0_.reserve(n / 2 + 1);
+    h1_.reserve(n / 2 + 1);
     cuda::check_cuda(cudaMemcpy(planes_[0].get(), i0.data.data(), n * 4, cudaMemcpyHostToDevice),
                      "upload of I0");
     cuda::check_cuda(cudaMemcpy(planes_[1].get(), i1.data.data(), n * 4, cudaMemcpyHostToDevice),
@@ -80,11 +84,22 @@ class LkCudaSolver : public FlowSolver {
     for (int l = levels - 1; l >= 0; --l) {
       const std::size_t L = std::size_t(l);
       const bool coarsest = l == levels - 1;
-      const float* a = planes_[4 * L].get();
-      const float* b = planes_[4 * L + 1].get();
-      float* gx = ix_.get();
-      float* gy = iy_.get();
+      const void* a = planes_[4 * L].get();  // float, or binary16 bits (f16)
+      const void* b = planes_[4 * L + 1].get();
+      void* gx = ix_.get();
+      void* gy = iy_.get();
       int w = ws[L], h = hs[L];
+      if (f16_) {  // this level's I0 and I1 as binary16 (the pyramid itself is float)
+        for (int f = 0; f < 2; ++f) {
+          const float* in = planes_[4 * L + std::size_t(f)].get();
+          long long count = (long long)w * h;
+          void* out = f == 0 ? static_cast<void*>(h0_.get()) : static_cast<void*>(h1_.get());
+          void* args[] = {&in, &count, &out};
+          module_->launch(to_half_, dim3(blocks_for(count, 256)), dim3(256), 0, nullptr, args);
+        }
+        a = h0_.get();
+        b = h1_.get();
+      }
       if (!fused_) {
         void* args[] = {&a, &w, &h, &gx, &gy};
         module_->launch(gradients_, dim3(blocks_for((long long)w * h, 256)), dim3(256), 0, nullptr,
@@ -96,10 +111,8 @@ class LkCudaSolver : public FlowSolver {
       float* u = planes_[4 * L + 2].get();
       float* v = planes_[4 * L + 3].get();
       int r = p_.window / 2, iterations = p_.iterations;
-      const float* cgx = gx;
-      const float* cgy = gy;
-      void* args[] = {&a,  &b,  &cgx, &cgy, &w, &h,          &cu,      &cv,
-                      &cw, &ch, &u,   &v,   &r, &iterations, &weights_};
+      void* args[] = {&a,  &b,  &gx, &gy, &w, &h,          &cu,      &cv,
+                      &cw, &ch, &u,  &v,  &r, &iterations, &weights_};
       module_->launch(level_, dim3(blocks_for(w, bx_), blocks_for(h, by_)),
                       dim3(unsigned(bx_), unsigned(by_)), unsigned(shared_), nullptr, args);
     }
@@ -115,13 +128,13 @@ class LkCudaSolver : public FlowSolver {
  private:
   localflow::LkParams p_;
   int bx_, by_;
-  bool fused_;
+  bool fused_, f16_;
   int shared_;
   ftflow::LkWeights weights_{};
   std::unique_ptr<cuda::LoadedModule> module_;
-  CUfunction level_ = nullptr, gradients_ = nullptr, downsample_ = nullptr;
+  CUfunction level_ = nullptr, gradients_ = nullptr, downsample_ = nullptr, to_half_ = nullptr;
   std::vector<DeviceFloats> planes_;
-  DeviceFloats ix_, iy_;
+  DeviceFloats ix_, iy_, h0_, h1_;  // h0_, h1_: the level's I0, I1 as binary16 (f16)
 };
 
 }  // namespace

@@ -12,6 +12,7 @@ class LkCudaVariant : public LocalFlowVariant {
   std::string name() const override { return "lk_cuda"; }
   std::string workload() const override { return "lk"; }
   std::string target() const override { return "cuda"; }
+  std::vector<std::string> precisions() const override { return {"f32", "f16"}; }
   std::vector<TunableDomain> tunables() const override {
     return {{"block_x", kLkBlockXValues},
             {"block_y", kLkBlockYValues},
@@ -20,7 +21,8 @@ class LkCudaVariant : public LocalFlowVariant {
   }
   /// The NVRTC build of config for arch (no GPU needed; fallback as nvrtc_build): the ptxas
   /// report of lk_level (block_x * block_y threads, lk_shared_bytes dynamic shared memory,
-  /// which depends on the window parameter), lk_gradients and flow_downsample (256, none).
+  /// which depends on the window parameter and the precision), lk_gradients, lk_to_half and
+  /// flow_downsample (256, none).
   std::vector<KernelResources> resources(const Config& config,
                                          const std::string& arch) const override {
     if (auto why = invalid_reason(config)) throw std::invalid_argument(*why);
@@ -30,9 +32,9 @@ class LkCudaVariant : public LocalFlowVariant {
     for (auto& r : out) {
       if (r.kernel == "lk_level") {
         r.threads_per_block = config.tunable("block_x") * config.tunable("block_y");
-        r.dynamic_shared_bytes =
-            lk_shared_bytes(p.window, config.tunable("block_x"), config.tunable("block_y"),
-                            config.tunable("fused"), config.tunable("tile"));
+        r.dynamic_shared_bytes = lk_shared_bytes(
+            p.window, config.tunable("block_x"), config.tunable("block_y"), config.tunable("fused"),
+            config.tunable("tile"), config.precision == "f16" ? 2 : 4);
       } else {
         r.threads_per_block = 256;
         r.dynamic_shared_bytes = 0;
@@ -58,10 +60,10 @@ class LkCudaVariant : public LocalFlowVariant {
 
 }  // namespace
 
-int lk_shared_bytes(int window, int block_x, int block_y, int fused, int tile) {
+int lk_shared_bytes(int window, int block_x, int block_y, int fused, int tile, int element_bytes) {
   if (!tile) return 0;
   const int halo = window / 2 + (fused ? 1 : 0);
-  return 4 * (fused ? 1 : 3) * (block_x + 2 * halo) * (block_y + 2 * halo);
+  return element_bytes * (fused ? 1 : 3) * (block_x + 2 * halo) * (block_y + 2 * halo);
 }
 
 std::optional<std::string> lk_shape_invalid_reason(int block_x, int block_y, int fused, int tile) {
@@ -77,10 +79,12 @@ std::optional<std::string> lk_shape_invalid_reason(int block_x, int block_y, int
 }
 
 std::vector<std::string> lk_defines(const Config& config) {
-  return {"FT_BLOCK_X=" + std::to_string(config.tunable("block_x")),
-          "FT_BLOCK_Y=" + std::to_string(config.tunable("block_y")),
-          "FT_FUSED=" + std::to_string(config.tunable("fused")),
-          "FT_TILE=" + std::to_string(config.tunable("tile"))};
+  std::vector<std::string> d = {"FT_BLOCK_X=" + std::to_string(config.tunable("block_x")),
+                                "FT_BLOCK_Y=" + std::to_string(config.tunable("block_y")),
+                                "FT_FUSED=" + std::to_string(config.tunable("fused")),
+                                "FT_TILE=" + std::to_string(config.tunable("tile"))};
+  if (config.precision == "f16") d.push_back("FT_PRECISION_F16");
+  return d;
 }
 
 const LocalFlowVariant& lk_cuda_variant() {

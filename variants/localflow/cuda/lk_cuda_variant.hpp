@@ -20,13 +20,16 @@ inline const std::vector<int> kLkFusedValues = {0, 1};
 inline const std::vector<int> kLkTileValues = {0, 1};
 
 /// Dynamic shared memory of lk_level in bytes: tile * (fused ? 1 : 3) planes of
-/// (block_x + 2 h) x (block_y + 2 h) floats, halo h = window / 2 + fused (lk_dense.cuh).
-int lk_shared_bytes(int window, int block_x, int block_y, int fused, int tile);
+/// (block_x + 2 h) x (block_y + 2 h) elements of `element_bytes` (4 in f32, 2 in f16), halo
+/// h = window / 2 + fused (lk_dense.cuh).
+int lk_shared_bytes(int window, int block_x, int block_y, int fused, int tile,
+                    int element_bytes = 4);
 
 /// The rule of lk_cuda: block_x * block_y a multiple of 32 and <= 1024; fused and tile 0 or 1.
 std::optional<std::string> lk_shape_invalid_reason(int block_x, int block_y, int fused, int tile);
 
-/// NVRTC defines of a config: FT_BLOCK_X, FT_BLOCK_Y, FT_FUSED, FT_TILE.
+/// NVRTC defines of a config: FT_BLOCK_X, FT_BLOCK_Y, FT_FUSED, FT_TILE, and
+/// FT_PRECISION_F16 for precision f16 (the macro an exported header defines).
 std::vector<std::string> lk_defines(const Config& config);
 
 inline const char* const kLkSource = "lk_dense.cuh";
