@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "reports/budget_table.hpp"
+#include "reports/cross_front.hpp"
 #include "reports/export_header.hpp"
 #include "reports/front.hpp"
 #include "reports/html_report.hpp"
@@ -203,9 +204,14 @@ std::string svg_name(const DatasetFronts& f) {
   return name + ".svg";
 }
 
+std::string cross_svg_name(std::size_t k) {
+  return "cross_front_" + std::to_string(k + 1) + ".svg";
+}
+
 std::string report_md(const std::string& board, const std::string& db_path,
                       const std::vector<db::RunRow>& runs, const std::vector<DatasetFronts>& fronts,
-                      std::size_t n_measured, const std::vector<db::PrunedRow>& pruned,
+                      const std::vector<CrossFront>& cross, std::size_t n_measured,
+                      const std::vector<db::PrunedRow>& pruned,
                       const std::vector<db::FailureRow>& failures) {
   std::ostringstream s;
   s << "# flowtune report: board " << md_cell(board) << "\n\n"
@@ -271,6 +277,7 @@ std::string report_md(const std::string& board, const std::string& db_path,
       s << "\n### Best accuracy within a time budget, per precision (paper table 2)\n\n"
         << budget_table_md(cells);
   }
+  for (std::size_t k = 0; k < cross.size(); ++k) s << cross_front_md(cross[k], cross_svg_name(k));
   if (!pruned.empty()) {
     std::map<std::string, int> by_reason;
     for (const auto& p : pruned) ++by_reason[p.reason];
@@ -336,21 +343,31 @@ void write_report(const db::Repository& repo, const std::string& board,
 
   std::vector<DatasetFronts> fronts;
   std::set<std::int64_t> on_front;
-  for (const std::string& dataset : repo.datasets(board)) {
-    DatasetFronts f;
-    f.dataset = dataset;
+  const std::vector<std::string> datasets = repo.datasets(board);
+  for (const std::string& dataset : datasets) {
+    std::vector<std::string> workloads;  // of this dataset, in order of first measurement
     for (const auto& mc : measured)
-      if (mc.measurement.dataset == dataset) f.measured.push_back(mc);
-    f.workload = workload_or_default(repo, f.measured.front().config.workload);
-    f.objectives = objectives_of(f.workload);
-    f.front = pareto_configs(f.measured, f.objectives);
-    for (const auto& mc : f.front) on_front.insert(mc.measurement_id);
-    for (const auto& mc : f.measured) f.has_energy = f.has_energy || mc.measurement.energy_mj;
-    if (f.has_energy)
-      f.time_energy = pareto_configs(f.measured, {resolve_objective(f.workload, "time"),
-                                                  resolve_objective(f.workload, "energy")});
-    fronts.push_back(std::move(f));
+      if (mc.measurement.dataset == dataset &&
+          std::find(workloads.begin(), workloads.end(), mc.config.workload) == workloads.end())
+        workloads.push_back(mc.config.workload);
+    for (const std::string& workload : workloads) {
+      DatasetFronts f;
+      f.dataset = dataset;
+      for (const auto& mc : measured)
+        if (mc.measurement.dataset == dataset && mc.config.workload == workload)
+          f.measured.push_back(mc);
+      f.workload = workload_or_default(repo, workload);
+      f.objectives = objectives_of(f.workload);
+      f.front = pareto_configs(f.measured, f.objectives);
+      for (const auto& mc : f.front) on_front.insert(mc.measurement_id);
+      for (const auto& mc : f.measured) f.has_energy = f.has_energy || mc.measurement.energy_mj;
+      if (f.has_energy)
+        f.time_energy = pareto_configs(f.measured, {resolve_objective(f.workload, "time"),
+                                                    resolve_objective(f.workload, "energy")});
+      fronts.push_back(std::move(f));
+    }
   }
+  const std::vector<CrossFront> cross = cross_algorithm_fronts(repo, measured, datasets);
 
   std::string pareto =
       csv_row({"front", "dataset", "workload", "rank", "measurement_id", "config_key", "label",
@@ -372,6 +389,19 @@ void write_report(const db::Repository& repo, const std::string& board,
     }
   }
 
+  for (const CrossFront& f : cross) {
+    std::string name = "cross";
+    for (const Objective& o : f.objectives) name += "_" + o.name;
+    for (std::size_t r = 0; r < f.front.size(); ++r) {
+      const db::MeasurementRow& m = f.front[r].measurement;
+      pareto +=
+          csv_row({name, f.dataset, f.front[r].config.workload, std::to_string(r + 1),
+                   std::to_string(f.front[r].measurement_id), f.front[r].config.key,
+                   f.front[r].config.label, shortest_double(m.time_ms_median),
+                   shortest_double(m.ns_per_unit), opt(m.energy_mj), db::params_json(m.metrics)});
+    }
+  }
+
   const fs::path dir(out_dir);
   const auto write = [&](const std::string& name, const std::string& text) {
     detail::write_text_file((dir / name).string(), text);
@@ -384,7 +414,23 @@ void write_report(const db::Repository& repo, const std::string& board,
             failures, {"dataset", "failure_class", "message", "failed_at"}, &failure_extra));
   write("pareto.csv", pareto);
   write("report.md",
-        report_md(board, repo.path(), runs, fronts, measured.size(), pruned, failures));
+        report_md(board, repo.path(), runs, fronts, cross, measured.size(), pruned, failures));
+  for (std::size_t k = 0; k < cross.size(); ++k) {
+    const CrossFront& f = cross[k];
+    std::vector<double> xs, ys;
+    std::vector<std::vector<double>> points;
+    for (const auto& mc : f.measured) {
+      xs.push_back(mc.value(f.objectives[0].name));
+      ys.push_back(mc.value(f.objectives[1].name));
+      points.push_back({oriented_value(mc, f.objectives[0]), oriented_value(mc, f.objectives[1])});
+    }
+    std::string workloads;
+    for (const std::string& w : f.workloads) workloads += (workloads.empty() ? "" : ", ") + w;
+    write(cross_svg_name(k), scatter_svg(xs, ys, pareto_front(points),
+                                         "board " + board + ", " + f.dataset +
+                                             ": cross-algorithm front (" + workloads + ")",
+                                         axis_label(f.objectives[0]), axis_label(f.objectives[1])));
+  }
   std::set<std::string> plotted;  // one plot per pair of objectives: the dataset with most data
   for (const DatasetFronts& f : fronts) {
     if (f.objectives.size() >= 2 && plotted.insert(svg_name(f)).second)

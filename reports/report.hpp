@@ -14,11 +14,16 @@ namespace flowtune::reports {
 ///                      measurement, one column per metric, whether it is on its dataset's
 ///                      front, and time and metrics per item (sequence, graph);
 ///  - pruned.csv, failures.csv  pruned configs with their reason, failures with class/message;
-///  - pareto.csv        per dataset, the front over the workload's objectives (from the DB's
-///                      workloads table, e.g. time_ms and aepe) and, with energy, (time, energy);
+///  - pareto.csv        per dataset and workload, the front over the workload's objectives
+///                      (from the DB's workloads table, e.g. time_ms and aepe) and, with
+///                      energy, (time, energy); per dataset measured by several workloads, the
+///                      cross-algorithm front over their shared objectives (front "cross_...",
+///                      reports/cross_front.hpp);
+///  - cross_front_K.svg the K-th cross-algorithm front (all workloads' configs of a dataset);
 ///  - pareto_<x>_<y>.svg per pair of front objectives (e.g. pareto_time_aepe.svg), for the
 ///                      dataset with the most measurements; pareto_time_energy.svg with energy;
-///  - report.md         board, runs, Pareto tables, best config per objective, pruned
+///  - report.md         board, runs, Pareto tables per dataset and workload, best config per
+///                      objective, the cross-algorithm fronts, pruned
 ///                      configs grouped by reason, failures;
 ///  - index.html        interactive Pareto plots per board and dataset, front tables, pruned
 ///                      configs by reason, failures by class (reports/html_report.hpp).

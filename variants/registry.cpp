@@ -10,6 +10,7 @@ const std::vector<const Variant*>& all_variants() {
     for (const Variant* c : cuda_variants()) v.push_back(c);
 #endif
     for (const Variant* a : apsp_variants()) v.push_back(a);
+    for (const Variant* l : localflow_variants()) v.push_back(l);
     return v;
   }();
   return variants;

@@ -2,6 +2,7 @@
 #include <stdexcept>
 
 #include "workloads/apsp/apsp_workload.hpp"
+#include "workloads/localflow/localflow_workload.hpp"
 #include "workloads/tvl1/tvl1_workload.hpp"
 #include "workloads/workload.hpp"
 
@@ -9,7 +10,8 @@ namespace flowtune {
 
 namespace {
 std::vector<const Workload*>& registry() {
-  static std::vector<const Workload*> workloads = {&tvl1_workload(), &apsp_workload()};
+  static std::vector<const Workload*> workloads = {
+      &tvl1_workload(), &apsp_workload(), &bm_workload(), &lk_workload(), &features_workload()};
   return workloads;
 }
 }  // namespace

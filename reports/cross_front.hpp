@@ -1,0 +1,36 @@
+// The cross-algorithm front: on a dataset measured by several workloads (e.g. TV-L1, block
+// matching and Lucas-Kanade on the same Middlebury sequences), the Pareto front of all their
+// configs together over the front objectives they share, by name (workload-generic: the
+// objectives and their directions come from the DB's workloads table).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "db/repository.hpp"
+#include "reports/front.hpp"
+
+namespace flowtune::reports {
+
+/// One dataset's cross-algorithm front.
+struct CrossFront {
+  std::string dataset;
+  std::vector<std::string> workloads;  ///< in order of first measurement
+  std::vector<Objective> objectives;   ///< shared front objectives, in the first's order
+  std::vector<db::MeasuredConfig> measured, front;
+  /// Per workload, the number of its configs on the front.
+  std::vector<std::size_t> on_front;
+};
+
+/// The cross-algorithm fronts of `measured` (one board), for every dataset measured by at
+/// least two workloads that share at least two front objectives (e.g. time_ms and a metric
+/// of the same name); datasets in the order given.
+std::vector<CrossFront> cross_algorithm_fronts(const db::Repository& repo,
+                                               const std::vector<db::MeasuredConfig>& measured,
+                                               const std::vector<std::string>& datasets);
+
+/// Markdown section of one front: the plot's image (svg_file), then one row per front config
+/// with its workload, label, parameters, time and every shared objective.
+std::string cross_front_md(const CrossFront& f, const std::string& svg_file);
+
+}  // namespace flowtune::reports

@@ -1,0 +1,124 @@
+#include <sstream>
+
+#include "kernels/flo_io.hpp"
+#include "kernels/flow_viz.hpp"
+#include "kernels/image_limits.hpp"
+#include "kernels/metrics.hpp"
+#include "kernels/png_io.hpp"
+#include "workloads/localflow/localflow_workload.hpp"
+#include "workloads/tvl1/sequences.hpp"
+
+namespace flowtune::localflow_common {
+namespace {
+
+/// Middlebury sequences (the TV-L1 loader, same dataset key), one item per sequence.
+class LocalFlowSequences final : public InputSet {
+ public:
+  explicit LocalFlowSequences(std::vector<Sequence> s) : sequences_(std::move(s)) {}
+  std::string key() const override { return dataset_key(sequences_); }
+  std::size_t size() const override { return sequences_.size(); }
+  std::string item_name(std::size_t i) const override { return sequences_.at(i).name; }
+  double item_work(std::size_t i) const override { return double(sequences_.at(i).pixels()); }
+  const Sequence& sequence(std::size_t i) const { return sequences_.at(i); }
+
+ private:
+  std::vector<Sequence> sequences_;
+};
+
+class LocalFlowRunner final : public Runner {
+ public:
+  LocalFlowRunner(std::unique_ptr<FlowSolver> solver, const LocalFlowSequences& inputs)
+      : solver_(std::move(solver)), inputs_(inputs), last_(inputs.size()) {}
+  void run(std::size_t item) override {
+    const Sequence& s = inputs_.sequence(item);
+    last_.at(item) = solver_->compute(s.i0, s.i1);
+    if (const auto* f = dynamic_cast<const FeatureSolver*>(solver_.get()))
+      unclassified_[item] = f->last_unclassified_fraction();
+  }
+  std::map<std::string, double> score(std::size_t item) override {
+    const Sequence& s = inputs_.sequence(item);
+    if (last_.at(item).size() == 0) throw std::logic_error("score before run on " + s.name);
+    FlowError e{};
+    try {
+      e = flow_error(last_[item], s.ground_truth);
+    } catch (const std::invalid_argument& err) {
+      throw CheckFailed(s.name + ": " + err.what());
+    }
+    std::map<std::string, double> out = {{"aepe", e.aepe}, {"aae_deg", e.aae_deg}};
+    const auto it = unclassified_.find(item);
+    if (it != unclassified_.end()) out["unclassified"] = it->second;
+    return out;
+  }
+
+ private:
+  std::unique_ptr<FlowSolver> solver_;
+  const LocalFlowSequences& inputs_;
+  std::vector<FlowField> last_;
+  std::map<std::size_t, double> unclassified_;  // FeatureSolver only
+};
+
+}  // namespace
+
+const std::vector<MetricSpec>& metrics() {
+  static const std::vector<MetricSpec> m = {
+      {"aepe", "px", true, "average endpoint error vs ground truth (Baker et al. 2011, eq. 2)"},
+      {"aae_deg", "deg", true, "average angular error vs ground truth (Baker et al. 2011, eq. 1)"}};
+  return m;
+}
+
+std::unique_ptr<InputSet> load_inputs(const InputOptions& o) {
+  if (o.max_pixels > 0) set_default_image_limits({o.max_pixels});
+  return std::make_unique<LocalFlowSequences>(
+      load_sequences(o.data_dir.empty() ? default_data_dir() : o.data_dir, o.items));
+}
+
+std::unique_ptr<Runner> make_runner(std::unique_ptr<FlowSolver> solver, const InputSet& inputs) {
+  const auto* set = dynamic_cast<const LocalFlowSequences*>(&inputs);
+  if (!set)
+    throw std::invalid_argument("input set '" + inputs.key() +
+                                "' does not come from the local flow workloads' load_inputs");
+  return std::make_unique<LocalFlowRunner>(std::move(solver), *set);
+}
+
+std::string run_on_files(FlowSolver& solver, const Config& config, const Workload::FileRun& run) {
+  if (run.max_pixels > 0) set_default_image_limits({run.max_pixels});
+  if (run.inputs.size() != 2)
+    throw std::invalid_argument(config.workload + " needs two frames (I0.png I1.png), got " +
+                                std::to_string(run.inputs.size()) + " files");
+  const Image i0 = read_png_gray(run.inputs[0]);
+  const Image i1 = read_png_gray(run.inputs[1]);
+  if (i0.width != i1.width || i0.height != i1.height)
+    throw std::runtime_error(run.inputs[1] + ": frames of different sizes (" +
+                             std::to_string(i0.width) + "x" + std::to_string(i0.height) + " vs " +
+                             std::to_string(i1.width) + "x" + std::to_string(i1.height) + ")");
+  const FlowField flow = solver.compute(i0, i1);
+  std::ostringstream os;
+  os << config.label() << " (" << config.params_text() << ")";
+  if (!run.output.empty()) {
+    write_flo(run.output, flow);
+    os << ": wrote " << run.output;
+  }
+  if (!run.visualisation.empty()) {
+    write_flow_png(run.visualisation, flow, run.visualisation_scale, true);
+    os << (run.output.empty() ? ": wrote " : " and ") << run.visualisation;
+  }
+  if (!run.reference.empty()) {
+    const FlowError e = flow_error(flow, read_flo(run.reference));
+    os << "\naepe " << e.aepe << " px, aae_deg " << e.aae_deg << " deg over " << e.n_valid
+       << " pixels";
+  }
+  return os.str();
+}
+
+const LocalFlowVariant& variant_of(const Workload& workload, const Config& config) {
+  std::string names;
+  for (const Variant* v : workload.variants()) {
+    if (v->name() == config.variant)
+      if (const auto* lv = dynamic_cast<const LocalFlowVariant*>(v)) return *lv;
+    names += (names.empty() ? "" : ", ") + v->name();
+  }
+  throw std::invalid_argument(workload.name() + ": unknown variant '" + config.variant +
+                              "' (valid: " + names + ")");
+}
+
+}  // namespace flowtune::localflow_common
