@@ -370,68 +370,77 @@ std::int64_t Repository::upsert_config(const ConfigRow& c) {
   return sel.getColumn(0).getInt64();
 }
 
-void Repository::record_measurement(const ConfigRow& config, const MeasurementRow& m) {
+void Repository::check_measurement(const ConfigRow& config, const MeasurementRow& m) const {
   if (config.board.empty() || config.key.empty()) fail("a config needs a board and a key");
   if (config.workload.empty()) fail("config '" + config.key + "' has no workload");
   if (!std::isfinite(m.time_ms_median) || !std::isfinite(m.time_ms_min) ||
       !std::isfinite(m.time_ms_max) || !std::isfinite(m.ns_per_unit)) {
     fail("non-finite time in the measurement of '" + config.key + "'");
   }
+}
+
+void Repository::record_measurement(const ConfigRow& config, const MeasurementRow& m) {
+  check_measurement(config, m);
   if (is_measured(config.board, config.key, m.dataset)) {
     fail("config '" + config.key + "' on board '" + config.board +
          "' is already measured on dataset '" + m.dataset + "'");
   }
   try {
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
-    const std::int64_t config_id = upsert_config(config);
-    SQLite::Statement q(*db_,
-                        "INSERT INTO measurements(config_id, run_id, dataset, time_ms_median, "
-                        "time_ms_min, time_ms_max, n_repeats, ns_per_unit, energy_mj, "
-                        "nj_per_unit, power_w, clock_mhz_observed, resources_json) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    q.bind(1, config_id);
-    q.bind(2, m.run_id);
-    q.bind(3, m.dataset);
-    q.bind(4, m.time_ms_median);
-    q.bind(5, m.time_ms_min);
-    q.bind(6, m.time_ms_max);
-    q.bind(7, m.n_repeats);
-    q.bind(8, m.ns_per_unit);
-    bind_optional(q, 9, m.energy_mj);
-    bind_optional(q, 10, m.nj_per_unit);
-    bind_optional(q, 11, m.power_w);
-    bind_optional(q, 12, m.clock_mhz_observed);
-    q.bind(13, m.resources_json);
-    q.exec();
-    const std::int64_t measurement_id = db_->getLastInsertRowid();
-    SQLite::Statement mq(
-        *db_, "INSERT INTO metrics(measurement_id, item, name, value) VALUES (?, ?, ?, ?)");
-    const auto insert_metrics = [&](const std::string& item,
-                                    const std::map<std::string, double>& metrics) {
-      for (const auto& [name, value] : metrics) {
-        mq.bind(1, measurement_id);
-        mq.bind(2, item);
-        mq.bind(3, name);
-        bind_double_or_null(mq, 4, value);
-        mq.exec();
-        mq.reset();
-      }
-    };
-    insert_metrics("", m.metrics);
-    SQLite::Statement s(*db_,
-                        "INSERT INTO item_results(measurement_id, item, time_ms) VALUES (?, ?, ?)");
-    for (const ItemResult& r : m.items) {
-      s.bind(1, measurement_id);
-      s.bind(2, r.item);
-      s.bind(3, r.time_ms);
-      s.exec();
-      s.reset();
-      insert_metrics(r.item, r.metrics);
-    }
+    insert_measurement(config, m);
     tx.commit();
   } catch (const SQLite::Exception& e) {
     fail("cannot record the measurement of '" + config.key + "' (run " + std::to_string(m.run_id) +
          "): " + e.what());
+  }
+}
+
+// Inside a write transaction: the config (when new), the measurement, its metrics and items.
+void Repository::insert_measurement(const ConfigRow& config, const MeasurementRow& m) {
+  const std::int64_t config_id = upsert_config(config);
+  SQLite::Statement q(*db_,
+                      "INSERT INTO measurements(config_id, run_id, dataset, time_ms_median, "
+                      "time_ms_min, time_ms_max, n_repeats, ns_per_unit, energy_mj, "
+                      "nj_per_unit, power_w, clock_mhz_observed, resources_json) "
+                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  q.bind(1, config_id);
+  q.bind(2, m.run_id);
+  q.bind(3, m.dataset);
+  q.bind(4, m.time_ms_median);
+  q.bind(5, m.time_ms_min);
+  q.bind(6, m.time_ms_max);
+  q.bind(7, m.n_repeats);
+  q.bind(8, m.ns_per_unit);
+  bind_optional(q, 9, m.energy_mj);
+  bind_optional(q, 10, m.nj_per_unit);
+  bind_optional(q, 11, m.power_w);
+  bind_optional(q, 12, m.clock_mhz_observed);
+  q.bind(13, m.resources_json);
+  q.exec();
+  const std::int64_t measurement_id = db_->getLastInsertRowid();
+  SQLite::Statement mq(
+      *db_, "INSERT INTO metrics(measurement_id, item, name, value) VALUES (?, ?, ?, ?)");
+  const auto insert_metrics = [&](const std::string& item,
+                                  const std::map<std::string, double>& metrics) {
+    for (const auto& [name, value] : metrics) {
+      mq.bind(1, measurement_id);
+      mq.bind(2, item);
+      mq.bind(3, name);
+      bind_double_or_null(mq, 4, value);
+      mq.exec();
+      mq.reset();
+    }
+  };
+  insert_metrics("", m.metrics);
+  SQLite::Statement s(*db_,
+                      "INSERT INTO item_results(measurement_id, item, time_ms) VALUES (?, ?, ?)");
+  for (const ItemResult& r : m.items) {
+    s.bind(1, measurement_id);
+    s.bind(2, r.item);
+    s.bind(3, r.time_ms);
+    s.exec();
+    s.reset();
+    insert_metrics(r.item, r.metrics);
   }
 }
 
@@ -457,18 +466,36 @@ void Repository::record_pruned(std::int64_t run_id, const ConfigRow& config,
 
 std::vector<MeasuredConfig> Repository::measured(const std::string& board,
                                                  const std::string& dataset) const {
+  return measured_where(board, dataset, "");
+}
+
+std::optional<MeasuredConfig> Repository::measurement_of(const std::string& board,
+                                                         const std::string& config_key,
+                                                         const std::string& dataset) const {
+  std::vector<MeasuredConfig> found = measured_where(board, dataset, config_key);
+  if (found.empty()) return std::nullopt;
+  return std::move(found.front());
+}
+
+// Measurements of board; dataset "" = all, config_key "" = all.
+std::vector<MeasuredConfig> Repository::measured_where(const std::string& board,
+                                                       const std::string& dataset,
+                                                       const std::string& config_key) const {
   std::vector<MeasuredConfig> out;
   try {
-    SQLite::Statement q(*db_, std::string("SELECT ") + kConfigColumns +
-                                  ", m.id, m.measured_at, m.run_id, m.dataset, m.time_ms_median, "
-                                  "m.time_ms_min, m.time_ms_max, m.n_repeats, m.ns_per_unit, "
-                                  "m.energy_mj, m.nj_per_unit, m.power_w, m.clock_mhz_observed, "
-                                  "m.resources_json "
-                                  "FROM measurements m JOIN configs c ON c.id = m.config_id "
-                                  "WHERE c.board = ?1 AND (?2 = '' OR m.dataset = ?2) "
-                                  "ORDER BY m.id");
+    SQLite::Statement q(
+        *db_,
+        std::string("SELECT ") + kConfigColumns +
+            ", m.id, m.measured_at, m.run_id, m.dataset, m.time_ms_median, "
+            "m.time_ms_min, m.time_ms_max, m.n_repeats, m.ns_per_unit, "
+            "m.energy_mj, m.nj_per_unit, m.power_w, m.clock_mhz_observed, "
+            "m.resources_json "
+            "FROM measurements m JOIN configs c ON c.id = m.config_id "
+            "WHERE c.board = ?1 AND (?2 = '' OR m.dataset = ?2) AND (?3 = '' OR c.config_key = ?3) "
+            "ORDER BY m.id");
     q.bind(1, board);
     q.bind(2, dataset);
+    q.bind(3, config_key);
     std::map<std::int64_t, std::size_t> index_of;
     while (q.executeStep()) {
       MeasuredConfig mc;
@@ -494,14 +521,16 @@ std::vector<MeasuredConfig> Repository::measured(const std::string& board,
       out.push_back(std::move(mc));
     }
 
-    SQLite::Statement s(*db_,
-                        "SELECT s.measurement_id, s.item, s.time_ms "
-                        "FROM item_results s JOIN measurements m ON m.id = s.measurement_id "
-                        "JOIN configs c ON c.id = m.config_id "
-                        "WHERE c.board = ?1 AND (?2 = '' OR m.dataset = ?2) "
-                        "ORDER BY s.measurement_id, s.rowid");
+    SQLite::Statement s(
+        *db_,
+        "SELECT s.measurement_id, s.item, s.time_ms "
+        "FROM item_results s JOIN measurements m ON m.id = s.measurement_id "
+        "JOIN configs c ON c.id = m.config_id "
+        "WHERE c.board = ?1 AND (?2 = '' OR m.dataset = ?2) AND (?3 = '' OR c.config_key = ?3) "
+        "ORDER BY s.measurement_id, s.rowid");
     s.bind(1, board);
     s.bind(2, dataset);
+    s.bind(3, config_key);
     while (s.executeStep()) {
       const auto it = index_of.find(s.getColumn(0).getInt64());
       if (it == index_of.end()) continue;  // written between the two reads
@@ -511,13 +540,15 @@ std::vector<MeasuredConfig> Repository::measured(const std::string& board,
       out[it->second].measurement.items.push_back(std::move(r));
     }
 
-    SQLite::Statement x(*db_,
-                        "SELECT x.measurement_id, x.item, x.name, x.value "
-                        "FROM metrics x JOIN measurements m ON m.id = x.measurement_id "
-                        "JOIN configs c ON c.id = m.config_id "
-                        "WHERE c.board = ?1 AND (?2 = '' OR m.dataset = ?2)");
+    SQLite::Statement x(
+        *db_,
+        "SELECT x.measurement_id, x.item, x.name, x.value "
+        "FROM metrics x JOIN measurements m ON m.id = x.measurement_id "
+        "JOIN configs c ON c.id = m.config_id "
+        "WHERE c.board = ?1 AND (?2 = '' OR m.dataset = ?2) AND (?3 = '' OR c.config_key = ?3)");
     x.bind(1, board);
     x.bind(2, dataset);
+    x.bind(3, config_key);
     while (x.executeStep()) {
       const auto it = index_of.find(x.getColumn(0).getInt64());
       if (it == index_of.end()) continue;
@@ -554,32 +585,43 @@ std::string Repository::failure_class(const std::string& board, const std::strin
   }
 }
 
-void Repository::record_failure(std::int64_t run_id, const ConfigRow& config,
-                                const std::string& dataset, const std::string& failure_class,
-                                const std::string& message) {
+void Repository::check_failure(const ConfigRow& config, const std::string& failure_class) const {
   static const char* const kClasses[] = {"compile", "launch",   "runtime",
                                          "timeout", "accuracy", "environment"};
   if (std::find(std::begin(kClasses), std::end(kClasses), failure_class) == std::end(kClasses))
     fail("unknown failure class '" + failure_class +
          "' (allowed: compile, launch, runtime, timeout, accuracy, environment)");
   if (config.board.empty() || config.key.empty()) fail("a config needs a board and a key");
+}
+
+void Repository::record_failure(std::int64_t run_id, const ConfigRow& config,
+                                const std::string& dataset, const std::string& failure_class,
+                                const std::string& message) {
+  check_failure(config, failure_class);
   try {
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
-    const std::int64_t config_id = upsert_config(config);
-    SQLite::Statement q(*db_,
-                        "INSERT INTO failures(config_id, run_id, dataset, failure_class, message) "
-                        "VALUES (?, ?, ?, ?, ?)");
-    q.bind(1, config_id);
-    q.bind(2, run_id);
-    q.bind(3, dataset);
-    q.bind(4, failure_class);
-    q.bind(5, message);
-    q.exec();
+    insert_failure(run_id, config, dataset, failure_class, message);
     tx.commit();
   } catch (const SQLite::Exception& e) {
     fail("cannot record the failure of '" + config.key + "' (run " + std::to_string(run_id) +
          "): " + e.what());
   }
+}
+
+// Inside a write transaction: the config (when new) and one failure row.
+void Repository::insert_failure(std::int64_t run_id, const ConfigRow& config,
+                                const std::string& dataset, const std::string& failure_class,
+                                const std::string& message) {
+  const std::int64_t config_id = upsert_config(config);
+  SQLite::Statement q(*db_,
+                      "INSERT INTO failures(config_id, run_id, dataset, failure_class, message) "
+                      "VALUES (?, ?, ?, ?, ?)");
+  q.bind(1, config_id);
+  q.bind(2, run_id);
+  q.bind(3, dataset);
+  q.bind(4, failure_class);
+  q.bind(5, message);
+  q.exec();
 }
 
 void Repository::record_workload(const WorkloadRow& w) {

@@ -20,7 +20,7 @@ struct Migration {
 const std::vector<Migration>& migrations();
 
 /// The schema version this build writes and understands (see db/SCHEMA.md).
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 /// PRAGMA application_id stamped on every flowtune database ("FTun" in ASCII), so that an
 /// unrelated SQLite file is recognised and refused instead of being written into.
