@@ -737,7 +737,8 @@ std::vector<RunRow> Repository::runs(const std::string& board) const {
     SQLite::Statement q(*db_,
                         "SELECT id, board, command, git_revision, host, gpu_name, "
                         "driver_version, cuda_version, clocks_observed, dataset, started_at, "
-                        "coalesce(ended_at, ''), status, workload, coalesce(pid, 0) FROM runs "
+                        "coalesce(ended_at, ''), status, workload, coalesce(pid, 0), "
+                        "coalesce(planned_points, -1) FROM runs "
                         "WHERE ?1 = '' OR board = ?1 ORDER BY id");
     q.bind(1, board);
     while (q.executeStep()) {
@@ -757,6 +758,7 @@ std::vector<RunRow> Repository::runs(const std::string& board) const {
       r.status = q.getColumn(12).getString();
       r.info.workload = q.getColumn(13).getString();
       r.pid = q.getColumn(14).getInt64();
+      r.planned_points = q.getColumn(15).getInt64();
       out.push_back(std::move(r));
     }
   } catch (const SQLite::Exception& e) {

@@ -130,6 +130,8 @@ struct RunRow {
   RunInfo info;
   std::string started_at, ended_at, status;
   long long pid = 0;
+  /// Distributed runs: the points the coordinator plans to publish at most (-1 = unknown).
+  long long planned_points = -1;
 };
 
 /// How a Repository opens its file.
@@ -239,6 +241,8 @@ class Repository {
   /// the existing task unchanged.
   std::int64_t publish_task(std::int64_t run_id, const std::string& config_key,
                             const std::string& request_json, double now_s);
+  /// Records how many points the coordinator of run_id plans to publish at most (for ETAs).
+  void set_planned_points(std::int64_t run_id, long long n);
   /// Registers a worker of run_id; returns its id. Throws DbError for an unknown run.
   std::int64_t register_worker(std::int64_t run_id, const std::string& host, long long pid,
                                const std::string& gpu, double now_s);

@@ -268,6 +268,7 @@ CREATE VIEW result_values AS
 // by heartbeats while they measure, and finish it together with its measurement or failure
 // in one transaction. Times used in lease arithmetic are Unix seconds (REAL, *_s).
 constexpr const char* kSchemaV3 = R"sql(
+ALTER TABLE runs ADD COLUMN planned_points INTEGER;
 CREATE TABLE workers (
   id          INTEGER PRIMARY KEY,
   run_id      INTEGER NOT NULL REFERENCES runs(id),

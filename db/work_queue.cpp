@@ -66,6 +66,17 @@ std::int64_t Repository::publish_task(std::int64_t run_id, const std::string& co
   }
 }
 
+void Repository::set_planned_points(std::int64_t run_id, long long n) {
+  try {
+    SQLite::Statement q(*db_, "UPDATE runs SET planned_points = ? WHERE id = ?");
+    q.bind(1, static_cast<std::int64_t>(n));
+    q.bind(2, run_id);
+    if (q.exec() != 1) fail("no run with id " + std::to_string(run_id));
+  } catch (const SQLite::Exception& e) {
+    fail("cannot update run " + std::to_string(run_id) + " (" + e.what() + ")");
+  }
+}
+
 std::int64_t Repository::register_worker(std::int64_t run_id, const std::string& host,
                                          long long pid, const std::string& gpu, double now_s) {
   run(run_id);  // throws for an unknown run, naming it
