@@ -150,6 +150,7 @@ Repository::Repository(const std::string& path, OpenMode mode) : path_(path) {
     if (fk.executeStep()) fail("foreign key violation in table " + fk.getColumn(0).getString());
     tx.commit();
     db_->exec("PRAGMA foreign_keys = ON");
+    version_ = kSchemaVersion;
   } catch (const SQLite::Exception& e) {
     fail(std::string("cannot initialise the flowtune schema (") + e.what() + ")");
   } catch (const std::invalid_argument& e) {
@@ -184,9 +185,11 @@ void Repository::open_read_only() {
     fail("schema version " + std::to_string(version) +
          " is newer than this flowtune understands (" + std::to_string(kSchemaVersion) +
          "); use a newer flowtune");
-  if (version < kSchemaVersion)
-    fail("schema version " + std::to_string(version) + " is older than this flowtune's (" +
-         std::to_string(kSchemaVersion) + "); open it once with `tune` (read-write) to migrate it");
+  version_ = version;
+  if (version < kOldestReadableSchemaVersion)
+    fail("schema version " + std::to_string(version) + " is older than this flowtune reads (" +
+         std::to_string(kOldestReadableSchemaVersion) +
+         "); open it once with `tune` (read-write) to migrate it");
 }
 
 namespace {
@@ -737,9 +740,10 @@ std::vector<RunRow> Repository::runs(const std::string& board) const {
     SQLite::Statement q(*db_,
                         "SELECT id, board, command, git_revision, host, gpu_name, "
                         "driver_version, cuda_version, clocks_observed, dataset, started_at, "
-                        "coalesce(ended_at, ''), status, workload, coalesce(pid, 0), "
-                        "coalesce(planned_points, -1) FROM runs "
-                        "WHERE ?1 = '' OR board = ?1 ORDER BY id");
+                        "coalesce(ended_at, ''), status, workload, coalesce(pid, 0), " +
+                            std::string(version_ >= 3 ? "coalesce(planned_points, -1)" : "-1") +
+                            " FROM runs "
+                            "WHERE ?1 = '' OR board = ?1 ORDER BY id");
     q.bind(1, board);
     while (q.executeStep()) {
       RunRow r;

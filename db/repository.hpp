@@ -159,7 +159,8 @@ class Repository {
   ///
   /// With OpenMode::read_only (reports, exports) the file must exist ("no such database"),
   /// is opened read-only (a read-only file or folder is fine) and must already be at
-  /// kSchemaVersion (an older one is refused: "open it once with tune to migrate").
+  /// kSchemaVersion or at least kOldestReadableSchemaVersion (an older one is refused: "open
+  /// it once with tune to migrate"; a v2 file reads as having no distributed runs).
   /// With read_write, runs of this host whose process is gone are marked "aborted".
   explicit Repository(const std::string& path, OpenMode mode = OpenMode::read_write);
   ~Repository();
@@ -302,6 +303,7 @@ class Repository {
 
   std::string path_;
   std::unique_ptr<SQLite::Database> db_;
+  int version_ = 0;  ///< schema version of the open file (kSchemaVersion once migrated)
 };
 
 }  // namespace flowtune::db

@@ -22,6 +22,10 @@ const std::vector<Migration>& migrations();
 /// The schema version this build writes and understands (see db/SCHEMA.md).
 inline constexpr int kSchemaVersion = 3;
 
+/// The oldest schema a read-only open accepts (reports, exports, replay of recordings): v3
+/// only added the distributed-tuning tables, which such a reader then sees as empty.
+inline constexpr int kOldestReadableSchemaVersion = 2;
+
 /// PRAGMA application_id stamped on every flowtune database ("FTun" in ASCII), so that an
 /// unrelated SQLite file is recognised and refused instead of being written into.
 inline constexpr std::int32_t kApplicationId = 0x4654756E;

@@ -248,6 +248,7 @@ std::size_t Repository::cancel_pending_tasks(std::int64_t run_id) {
 
 std::vector<TaskRow> Repository::tasks(std::int64_t run_id, const std::string& state) const {
   std::vector<TaskRow> out;
+  if (version_ < 3) return out;  // a v2 file opened read-only: no distributed runs
   try {
     SQLite::Statement q(*db_, std::string("SELECT ") + kTaskColumns +
                                   " FROM tasks WHERE run_id = ?1 AND (?2 = '' OR state = ?2) "
@@ -263,6 +264,7 @@ std::vector<TaskRow> Repository::tasks(std::int64_t run_id, const std::string& s
 
 std::vector<TaskRow> Repository::finished_tasks(std::int64_t run_id, std::int64_t after_id) const {
   std::vector<TaskRow> out;
+  if (version_ < 3) return out;  // a v2 file opened read-only: no distributed runs
   try {
     SQLite::Statement q(*db_, std::string("SELECT ") + kTaskColumns +
                                   " FROM tasks WHERE run_id = ? AND id > ? AND state IN "
@@ -278,6 +280,7 @@ std::vector<TaskRow> Repository::finished_tasks(std::int64_t run_id, std::int64_
 
 TaskCounts Repository::task_counts(std::int64_t run_id) const {
   TaskCounts c;
+  if (version_ < 3) return c;  // a v2 file opened read-only: no distributed runs
   try {
     SQLite::Statement q(*db_,
                         "SELECT state, count(*), avg(finished_s - claimed_s) FROM tasks "
@@ -307,6 +310,7 @@ TaskCounts Repository::task_counts(std::int64_t run_id) const {
 
 std::vector<WorkerRow> Repository::workers(std::int64_t run_id) const {
   std::vector<WorkerRow> out;
+  if (version_ < 3) return out;  // a v2 file opened read-only: no distributed runs
   try {
     SQLite::Statement q(
         *db_,

@@ -214,8 +214,8 @@ TEST_F(WorkQueueTest, RacingProcessesFinishEveryTaskExactlyOnce) {
   EXPECT_EQ(repo.task_counts(run).done, std::size_t(kTasks));
 }
 
-// A database at v2 (built here by migrations 1 and 2, as the v2 release wrote it) opens,
-// migrates to the current version and keeps its rows.
+// A database at v2 (built here by migrations 1 and 2, as the v2 release wrote it) reads
+// read-only as it is, and a read-write open migrates it to the current version keeping its rows.
 TEST_F(WorkQueueTest, Version2DatabaseMigrates) {
   {
     SQLite::Database raw(path_, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
@@ -228,6 +228,13 @@ TEST_F(WorkQueueTest, Version2DatabaseMigrates) {
     }
     raw.exec("PRAGMA application_id = " + std::to_string(kApplicationId));
     raw.exec("INSERT INTO runs(board, workload, status) VALUES ('host', 'tvl1', 'done')");
+  }
+  {  // Read-only (reports of a recording): readable as it is, with no distributed runs.
+    const Repository old(path_, OpenMode::read_only);
+    ASSERT_EQ(old.runs().size(), 1u);
+    EXPECT_EQ(old.runs()[0].planned_points, -1);
+    EXPECT_TRUE(old.tasks(1).empty());
+    EXPECT_TRUE(old.workers(1).empty());
   }
   Repository repo(path_);
   EXPECT_EQ(repo.schema_version(), kSchemaVersion);
