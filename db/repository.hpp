@@ -17,6 +17,8 @@ class Database;
 
 namespace flowtune::db {
 
+class Connection;
+
 /// The environment recorded with each run (DESIGN.md "Storage").
 struct RunInfo {
   std::string board, workload, command, git_revision, host, gpu_name, driver_version, cuda_version,
@@ -145,7 +147,13 @@ class DbError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// A flowtune database (schema in db/SCHEMA.md). Opened in WAL mode with foreign keys on,
+/// True when this build has the PostgreSQL store (libpq; db/CMakeLists.txt).
+bool postgresql_supported();
+
+/// A flowtune database (schema in db/SCHEMA.md): an SQLite file, or a PostgreSQL database
+/// given as postgresql://user[:password]@host[:port]/db (the same queries through
+/// db/connection.hpp; created at the current schema version; claims use SELECT ... FOR
+/// UPDATE SKIP LOCKED). An SQLite file is opened in WAL mode with foreign keys on,
 /// synchronous=FULL and a 30 s busy timeout, so a second process can read while a run writes
 /// and a restarted run can resume. Every record_* call is one transaction committed before
 /// it returns: a SIGKILL after the return loses nothing. Not thread-safe: one Repository
@@ -300,9 +308,11 @@ class Repository {
   void rekey_configs();
   void mark_dead_runs_aborted();
   void open_read_only();
+  void open_postgresql(const std::string& url, OpenMode mode);
 
   std::string path_;
-  std::unique_ptr<SQLite::Database> db_;
+  std::unique_ptr<SQLite::Database> db_;  ///< the SQLite file (unset on PostgreSQL)
+  std::unique_ptr<Connection> conn_;      ///< every query goes through it
   int version_ = 0;  ///< schema version of the open file (kSchemaVersion once migrated)
 };
 

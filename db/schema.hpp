@@ -33,4 +33,9 @@ inline constexpr std::int32_t kApplicationId = 0x4654756E;
 /// SQL of the statement that creates the schema_version table (exists before migration 1).
 const char* schema_version_table_sql();
 
+/// PostgreSQL: the whole schema at kSchemaVersion (a new store is created at this version;
+/// db/schema_postgresql.cpp), and the schema_version table.
+const char* postgresql_schema_sql();
+const char* postgresql_schema_version_table_sql();
+
 }  // namespace flowtune::db

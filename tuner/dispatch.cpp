@@ -94,8 +94,8 @@ void Dispatcher::publish(std::size_t point, const std::string& config_key,
 std::vector<Dispatcher::Finished> Dispatcher::wait(bool (*stop)(), double poll_s) {
   std::vector<Finished> out;
   while (!point_of_.empty()) {
-    for (db::TaskRow& t : repo_.finished_tasks(run_id_, last_seen_)) {
-      last_seen_ = std::max(last_seen_, t.id);
+    // Tasks finish in any order: read from the oldest outstanding one on.
+    for (db::TaskRow& t : repo_.finished_tasks(run_id_, point_of_.begin()->first - 1)) {
       const auto it = point_of_.find(t.id);
       if (it == point_of_.end()) continue;
       out.push_back({it->second, std::move(t)});

@@ -65,7 +65,6 @@ class Dispatcher {
   std::string storage_;
   double lease_s_;
   std::map<std::int64_t, std::size_t> point_of_;  ///< outstanding task id -> point
-  std::int64_t last_seen_ = 0;                    ///< finished tasks up to here were returned
   std::vector<pid_t> local_;
   std::size_t n_exited_ = 0;
 };

@@ -39,23 +39,23 @@ std::string pinned_gpu() {
   return v ? std::string("CUDA_VISIBLE_DEVICES=") + v : std::string();
 }
 
-// Renews the worker's lease every lease/3 seconds on its own connection (a Repository is
-// not thread-safe) from construction to destruction.
+// Renews the worker's heartbeat and the lease of the task it holds every lease/3 seconds,
+// from construction to destruction, on its own connection (a Repository is not
+// thread-safe), so a slow measurement or a busy machine never loses the lease of a live
+// worker.
 class Heartbeat {
  public:
   Heartbeat(const std::string& storage, std::int64_t worker_id, double lease_s)
-      : thread_([this, storage, worker_id, lease_s] {
-          db::Repository repo(storage);
+      : repo_(storage), thread_([this, worker_id, lease_s] {
           std::unique_lock<std::mutex> lock(mutex_);
           while (!done_) {
-            if (cv_.wait_for(lock, std::chrono::duration<double>(lease_s / 3),
-                             [this] { return done_; }))
-              break;
             try {
-              repo.heartbeat(worker_id, now_s(), lease_s);
+              repo_.heartbeat(worker_id, now_s(), lease_s);
             } catch (const std::exception&) {
               // A busy store: the next beat retries; the lease has two more beats of slack.
             }
+            cv_.wait_for(lock, std::chrono::duration<double>(lease_s / 3),
+                         [this] { return done_; });
           }
         }) {}
   ~Heartbeat() {
@@ -70,6 +70,7 @@ class Heartbeat {
   Heartbeat& operator=(const Heartbeat&) = delete;
 
  private:
+  db::Repository repo_;
   std::mutex mutex_;
   std::condition_variable cv_;
   bool done_ = false;
@@ -114,17 +115,13 @@ int run_store_worker(const StoreWorkerOptions& options, std::ostream& log) {
   const auto old_term = std::signal(SIGTERM, on_store_worker_signal);
   WorkerProcess measurer;
   int code = 0;
-  double last_idle_beat = 0;
+  const Heartbeat beat(options.storage, me, options.lease_s);
   try {
     while (!g_worker_stop) {
       const std::optional<db::TaskRow> task =
           repo.claim_task(options.run_id, me, now_s(), options.lease_s);
       if (!task) {
         if (repo.run(options.run_id).status != "running") break;
-        if (now_s() - last_idle_beat > options.lease_s / 3) {
-          repo.heartbeat(me, now_s(), options.lease_s);
-          last_idle_beat = now_s();
-        }
         std::this_thread::sleep_for(std::chrono::duration<double>(options.poll_s));
         continue;
       }
@@ -140,7 +137,6 @@ int run_store_worker(const StoreWorkerOptions& options, std::ostream& log) {
       }
       WorkerResult r;
       {
-        Heartbeat beat(options.storage, me, options.lease_s);
         const Board board = load_board(t.request.board);
         ClockGuard clock_guard(board, row.clock_mhz, t.allow_clock_control);
         r = measurer.measure(t.request, t.config_timeout_s, [] { return g_worker_stop.load(); });

@@ -1,5 +1,5 @@
 // Tasks claimed with a lease, heartbeats, exactly-once finishing (db/work_queue.cpp), and
-// the v2 -> v3 migration that adds the workers and tasks tables.
+// the v2 -> v3 migration that adds the workers and tasks tables; on SQLite and PostgreSQL.
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -11,18 +11,60 @@
 
 #include "db/repository.hpp"
 #include "db/schema.hpp"
+#include "postgres_server.hpp"
 
 namespace flowtune::db {
 namespace {
 
 namespace fs = std::filesystem;
 
-class WorkQueueTest : public ::testing::Test {
+fs::path test_dir() {
+  std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  for (char& c : name)
+    if (c == '/') c = '_';
+  return fs::temp_directory_path() /
+         ("flowtune_test_queue_" + std::to_string(::getpid()) + "_" + name);
+}
+
+// The same tests on an SQLite file and on a PostgreSQL database of a throw-away server
+// (skipped where there is none).
+class WorkQueueTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  static void SetUpTestSuite() {
+    if (postgresql_supported())
+      server_ = new test::PostgresServer(fs::temp_directory_path() /
+                                         ("flowtune_test_queue_pg_" + std::to_string(::getpid())));
+  }
+  static void TearDownTestSuite() {
+    delete server_;
+    server_ = nullptr;
+    fs::remove_all(fs::temp_directory_path() /
+                   ("flowtune_test_queue_pg_" + std::to_string(::getpid())));
+  }
+  void SetUp() override {
+    dir_ = test_dir();
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    path_ = (dir_ / "flowtune.db").string();
+    if (GetParam() == "postgresql") {
+      if (!server_ || !server_->available())
+        GTEST_SKIP() << (server_ ? server_->why_not() : "this build has no PostgreSQL store");
+      static int n = 0;
+      path_ = server_->create_database("queue" + std::to_string(++n));
+    }
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  static test::PostgresServer* server_;
+  fs::path dir_;
+  std::string path_;
+};
+test::PostgresServer* WorkQueueTest::server_ = nullptr;
+
+class SqliteMigrationTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("flowtune_test_queue_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = test_dir();
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     path_ = (dir_ / "flowtune.db").string();
@@ -67,7 +109,7 @@ std::int64_t begin(Repository& repo) {
   return repo.begin_run(info);
 }
 
-TEST_F(WorkQueueTest, ClaimsAreExclusiveAndPublishingTwiceKeepsOneTask) {
+TEST_P(WorkQueueTest, ClaimsAreExclusiveAndPublishingTwiceKeepsOneTask) {
   Repository repo(path_);
   const std::int64_t run = begin(repo);
   const std::int64_t t1 = repo.publish_task(run, config(1).key, "{\"n\":1}", 100);
@@ -89,7 +131,7 @@ TEST_F(WorkQueueTest, ClaimsAreExclusiveAndPublishingTwiceKeepsOneTask) {
   EXPECT_THROW(repo.register_worker(run + 7, "h", 1, "", 0), DbError);
 }
 
-TEST_F(WorkQueueTest, AnExpiredLeaseIsClaimedAgainAndOnlyItsNewHolderFinishesIt) {
+TEST_P(WorkQueueTest, AnExpiredLeaseIsClaimedAgainAndOnlyItsNewHolderFinishesIt) {
   Repository repo(path_);
   const std::int64_t run = begin(repo);
   const ConfigRow c1 = config(1);
@@ -122,7 +164,7 @@ TEST_F(WorkQueueTest, AnExpiredLeaseIsClaimedAgainAndOnlyItsNewHolderFinishesIt)
   EXPECT_DOUBLE_EQ(counts.mean_task_s, 112 - 110.1);
 }
 
-TEST_F(WorkQueueTest, HeartbeatsKeepTheLease) {
+TEST_P(WorkQueueTest, HeartbeatsKeepTheLease) {
   Repository repo(path_);
   const std::int64_t run = begin(repo);
   repo.publish_task(run, config(1).key, "{}", 100);
@@ -140,7 +182,7 @@ TEST_F(WorkQueueTest, HeartbeatsKeepTheLease) {
   EXPECT_EQ(repo.workers(run)[0].status, "exited");
 }
 
-TEST_F(WorkQueueTest, FailuresReleaseAndCancellation) {
+TEST_P(WorkQueueTest, FailuresReleaseAndCancellation) {
   Repository repo(path_);
   const std::int64_t run = begin(repo);
   const ConfigRow c1 = config(1), c2 = config(2), c3 = config(3);
@@ -166,7 +208,7 @@ TEST_F(WorkQueueTest, FailuresReleaseAndCancellation) {
 }
 
 // Processes racing on one SQLite file: every task is claimed and finished exactly once.
-TEST_F(WorkQueueTest, RacingProcessesFinishEveryTaskExactlyOnce) {
+TEST_P(WorkQueueTest, RacingProcessesFinishEveryTaskExactlyOnce) {
   constexpr int kTasks = 60, kProcesses = 4;
   std::int64_t run = 0;
   {
@@ -216,7 +258,7 @@ TEST_F(WorkQueueTest, RacingProcessesFinishEveryTaskExactlyOnce) {
 
 // A database at v2 (built here by migrations 1 and 2, as the v2 release wrote it) reads
 // read-only as it is, and a read-write open migrates it to the current version keeping its rows.
-TEST_F(WorkQueueTest, Version2DatabaseMigrates) {
+TEST_F(SqliteMigrationTest, Version2DatabaseMigrates) {
   {
     SQLite::Database raw(path_, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
     raw.exec(schema_version_table_sql());
@@ -243,6 +285,9 @@ TEST_F(WorkQueueTest, Version2DatabaseMigrates) {
   EXPECT_TRUE(repo.tasks(1).empty());
   EXPECT_GT(repo.publish_task(1, "k", "{}", 0), 0);
 }
+
+INSTANTIATE_TEST_SUITE_P(Stores, WorkQueueTest, ::testing::Values("sqlite", "postgresql"),
+                         [](const auto& p) { return p.param; });
 
 }  // namespace
 }  // namespace flowtune::db
