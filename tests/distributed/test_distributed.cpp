@@ -213,6 +213,28 @@ TEST_P(DistributedTest, ThreeWorkersOneKilledMeasureEveryPointOnceAndGiveTheSame
     EXPECT_NE(t.worker_id, killed_worker);
     EXPECT_GE(t.claimed_s, lease_of_killed);
   }
+  // `tune status` reports the same from the store: every point done, three workers, the
+  // killed one still "running" (it never said goodbye) with the points it finished.
+  const pid_t status_pid =
+      spawn({"status", "--storage", s, "--run", std::to_string(run_id), "--json"}, {},
+            (dir_ / "status.json").string());
+  ASSERT_EQ(wait_exit(status_pid), 0) << read_text(dir_ / "status.json.log");
+  const nlohmann::json status = nlohmann::json::parse(read_text(dir_ / "status.json")).at(0);
+  EXPECT_EQ(status.at("done").get<std::size_t>(), kSpaceSize);
+  EXPECT_EQ(status.at("pending").get<std::size_t>() + status.at("claimed").get<std::size_t>(), 0u);
+  ASSERT_EQ(status.at("workers").size(), 3u);
+  std::size_t done_by_workers = 0;
+  for (const nlohmann::json& w : status.at("workers")) {
+    done_by_workers += w.at("done").get<std::size_t>();
+    if (w.at("id").get<std::int64_t>() == killed_worker) {
+      EXPECT_EQ(w.at("status"), "running");
+      EXPECT_GE(w.at("done").get<std::size_t>(), 1u);
+    } else {
+      EXPECT_EQ(w.at("status"), "exited");
+    }
+  }
+  EXPECT_EQ(done_by_workers, kSpaceSize);
+
   // The same front as the single worker's.
   EXPECT_EQ(front_of(read_text(dir_ / "distributed.json")), reference_front);
   const nlohmann::json summary = nlohmann::json::parse(read_text(dir_ / "distributed.json"));
