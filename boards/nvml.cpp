@@ -64,9 +64,23 @@ Nvml::Api* load_api() {
 
 }  // namespace
 
+namespace {
+const Nvml::Api* api_once() {
+  static const Nvml::Api* api = load_api();
+  return api;
+}
+}  // namespace
+
+unsigned int Nvml::device_count() {
+  const Api* api = api_once();
+  unsigned int count = 0;
+  if (!api || api->device_get_count(&count) != 0) return 0;
+  return count;
+}
+
 Nvml* Nvml::get() {
   static Nvml* instance = []() -> Nvml* {
-    const Api* api = load_api();
+    const Api* api = api_once();
     if (!api) return nullptr;
     unsigned int count = 0;
     if (api->device_get_count(&count) != 0 || count == 0) return nullptr;

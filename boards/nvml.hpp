@@ -18,6 +18,9 @@ class Nvml {
   /// The process-wide instance on device index $FLOWTUNE_NVML_INDEX (default 0), or nullptr
   /// when the library is missing, nvmlInit fails or there is no device. Never throws.
   static Nvml* get();
+  /// Number of NVIDIA GPUs NVML sees on this machine (all of them: NVML ignores
+  /// CUDA_VISIBLE_DEVICES); 0 without driver or GPU. Never throws.
+  static unsigned int device_count();
 
   std::string device_name() const;
   /// {major, minor}; nullopt when NVML cannot tell.

@@ -9,11 +9,15 @@
 #include <string>
 #include <vector>
 
+#include "db/work_queue.hpp"
+
 namespace SQLite {
 class Database;
 }
 
 namespace flowtune::db {
+
+class Connection;
 
 /// The environment recorded with each run (DESIGN.md "Storage").
 struct RunInfo {
@@ -128,6 +132,8 @@ struct RunRow {
   RunInfo info;
   std::string started_at, ended_at, status;
   long long pid = 0;
+  /// Distributed runs: the points the coordinator plans to publish at most (-1 = unknown).
+  long long planned_points = -1;
 };
 
 /// How a Repository opens its file.
@@ -141,7 +147,13 @@ class DbError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// A flowtune database (schema in db/SCHEMA.md). Opened in WAL mode with foreign keys on,
+/// True when this build has the PostgreSQL store (libpq; db/CMakeLists.txt).
+bool postgresql_supported();
+
+/// A flowtune database (schema in db/SCHEMA.md): an SQLite file, or a PostgreSQL database
+/// given as postgresql://user[:password]@host[:port]/db (the same queries through
+/// db/connection.hpp; created at the current schema version; claims use SELECT ... FOR
+/// UPDATE SKIP LOCKED). An SQLite file is opened in WAL mode with foreign keys on,
 /// synchronous=FULL and a 30 s busy timeout, so a second process can read while a run writes
 /// and a restarted run can resume. Every record_* call is one transaction committed before
 /// it returns: a SIGKILL after the return loses nothing. Not thread-safe: one Repository
@@ -155,7 +167,8 @@ class Repository {
   ///
   /// With OpenMode::read_only (reports, exports) the file must exist ("no such database"),
   /// is opened read-only (a read-only file or folder is fine) and must already be at
-  /// kSchemaVersion (an older one is refused: "open it once with tune to migrate").
+  /// kSchemaVersion or at least kOldestReadableSchemaVersion (an older one is refused: "open
+  /// it once with tune to migrate"; a v2 file reads as having no distributed runs).
   /// With read_write, runs of this host whose process is gone are marked "aborted".
   explicit Repository(const std::string& path, OpenMode mode = OpenMode::read_write);
   ~Repository();
@@ -221,16 +234,86 @@ class Repository {
   std::vector<std::string> boards() const;
   /// Datasets measured on board, sorted by number of measurements (most first), then name.
   std::vector<std::string> datasets(const std::string& board) const;
+  /// The run with this id; throws DbError when there is none.
+  RunRow run(std::int64_t run_id) const;
+  /// The measurement of (board, config_key) on dataset, or nullopt.
+  std::optional<MeasuredConfig> measurement_of(const std::string& board,
+                                               const std::string& config_key,
+                                               const std::string& dataset) const;
+
+  // Distributed tuning (DESIGN.md "Scale-out"; tables workers and tasks, db/SCHEMA.md).
+  // Times are Unix seconds given by the caller (its clock; hosts sharing a database need
+  // synchronised clocks, e.g. NTP, to within a small fraction of the lease).
+
+  /// Publishes a point of run_id for the workers; request_json is what a worker needs to
+  /// measure it. Returns the task id; publishing the same (run, config_key) again returns
+  /// the existing task unchanged.
+  std::int64_t publish_task(std::int64_t run_id, const std::string& config_key,
+                            const std::string& request_json, double now_s);
+  /// Records how many points the coordinator of run_id plans to publish at most (for ETAs).
+  void set_planned_points(std::int64_t run_id, long long n);
+  /// Registers a worker of run_id; returns its id. Throws DbError for an unknown run.
+  std::int64_t register_worker(std::int64_t run_id, const std::string& host, long long pid,
+                               const std::string& gpu, double now_s);
+  /// Marks a worker "exited" (its normal end).
+  void end_worker(std::int64_t worker_id);
+  /// Claims, in one write transaction, the oldest task of run_id that is pending or whose
+  /// lease expired (lease_until_s < now_s): it becomes "claimed" by worker_id until
+  /// now_s + lease_s, attempts + 1. Returns nullopt when there is none. Two workers never
+  /// hold the same task at the same time.
+  std::optional<TaskRow> claim_task(std::int64_t run_id, std::int64_t worker_id, double now_s,
+                                    double lease_s);
+  /// The worker's heartbeat: its heartbeat_s = now_s and the lease of every task it still
+  /// holds extended to now_s + lease_s. Returns the number of tasks it still holds (0 when
+  /// its lease expired and another worker claimed the task).
+  std::size_t heartbeat(std::int64_t worker_id, double now_s, double lease_s);
+  /// Finishes a claimed task with its measurement, in one transaction: only if worker_id
+  /// still holds it (else returns false and writes nothing: the point belongs to another
+  /// worker now). The measurement is not written a second time when (board, key, dataset)
+  /// is already measured (then the task is "done" all the same). Throws DbError as
+  /// record_measurement for a malformed measurement.
+  bool finish_task_measured(std::int64_t task_id, std::int64_t worker_id, const ConfigRow& config,
+                            const MeasurementRow& m, double now_s);
+  /// Finishes a claimed task as failed (one failures row) if worker_id still holds it;
+  /// false otherwise. Throws DbError for an unknown failure class.
+  bool finish_task_failed(std::int64_t task_id, std::int64_t worker_id, const ConfigRow& config,
+                          const std::string& dataset, const std::string& failure_class,
+                          const std::string& message, double now_s);
+  /// Returns a claimed task to "pending" (a worker that stops before measuring it) if
+  /// worker_id holds it.
+  void release_task(std::int64_t task_id, std::int64_t worker_id);
+  /// Sets every pending task of run_id to "cancelled"; returns how many.
+  std::size_t cancel_pending_tasks(std::int64_t run_id);
+  /// Tasks of run_id in id order; state "" = all.
+  std::vector<TaskRow> tasks(std::int64_t run_id, const std::string& state = "") const;
+  /// Tasks of run_id finished ("done" or "failed") with id > after_id, in id order.
+  std::vector<TaskRow> finished_tasks(std::int64_t run_id, std::int64_t after_id = 0) const;
+  /// Counts of the tasks of run_id by state.
+  TaskCounts task_counts(std::int64_t run_id) const;
+  /// Workers of run_id in id order, with the tasks each finished.
+  std::vector<WorkerRow> workers(std::int64_t run_id) const;
 
  private:
   [[noreturn]] void fail(const std::string& problem) const;
+  std::vector<MeasuredConfig> measured_where(const std::string& board, const std::string& dataset,
+                                             const std::string& config_key) const;
+  void check_measurement(const ConfigRow& config, const MeasurementRow& m) const;
+  void check_failure(const ConfigRow& config, const std::string& failure_class) const;
+  void insert_measurement(const ConfigRow& config, const MeasurementRow& m);
+  void insert_failure(std::int64_t run_id, const ConfigRow& config, const std::string& dataset,
+                      const std::string& failure_class, const std::string& message);
+  bool holds_task(std::int64_t task_id, std::int64_t worker_id);
+  void finish_task(std::int64_t task_id, const std::string& state, double now_s);
   std::int64_t upsert_config(const ConfigRow& config);
   void rekey_configs();
   void mark_dead_runs_aborted();
   void open_read_only();
+  void open_postgresql(const std::string& url, OpenMode mode);
 
   std::string path_;
-  std::unique_ptr<SQLite::Database> db_;
+  std::unique_ptr<SQLite::Database> db_;  ///< the SQLite file (unset on PostgreSQL)
+  std::unique_ptr<Connection> conn_;      ///< every query goes through it
+  int version_ = 0;  ///< schema version of the open file (kSchemaVersion once migrated)
 };
 
 }  // namespace flowtune::db

@@ -1,4 +1,4 @@
-// Schema v1 and v2 of the flowtune database; the meaning and units of every column are in
+// Schema v1, v2 and v3 of the flowtune database; the meaning and units of every column are in
 // db/SCHEMA.md (keep both in sync).
 #include "db/schema.hpp"
 
@@ -263,6 +263,42 @@ CREATE VIEW result_values AS
   FROM results r WHERE r.energy_mj IS NOT NULL;
 )sql";
 
+// v3: distributed tuning (DESIGN.md "Scale-out"). The coordinator of a run publishes the
+// points it wants measured as tasks; workers register, claim a task with a lease, renew it
+// by heartbeats while they measure, and finish it together with its measurement or failure
+// in one transaction. Times used in lease arithmetic are Unix seconds (REAL, *_s).
+constexpr const char* kSchemaV3 = R"sql(
+ALTER TABLE runs ADD COLUMN planned_points INTEGER;
+CREATE TABLE workers (
+  id          INTEGER PRIMARY KEY,
+  run_id      INTEGER NOT NULL REFERENCES runs(id),
+  host        TEXT NOT NULL DEFAULT '',
+  pid         INTEGER NOT NULL DEFAULT 0,
+  gpu         TEXT NOT NULL DEFAULT '',
+  started_s   REAL NOT NULL,
+  heartbeat_s REAL NOT NULL,
+  status      TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'exited'))
+);
+CREATE INDEX workers_run ON workers(run_id);
+
+CREATE TABLE tasks (
+  id             INTEGER PRIMARY KEY,
+  run_id         INTEGER NOT NULL REFERENCES runs(id),
+  config_key     TEXT NOT NULL,
+  request_json   TEXT NOT NULL,
+  state          TEXT NOT NULL DEFAULT 'pending'
+                 CHECK (state IN ('pending', 'claimed', 'done', 'failed', 'cancelled')),
+  worker_id      INTEGER REFERENCES workers(id),
+  attempts       INTEGER NOT NULL DEFAULT 0,
+  published_s    REAL NOT NULL,
+  claimed_s      REAL,
+  lease_until_s  REAL,
+  finished_s     REAL,
+  UNIQUE (run_id, config_key)
+);
+CREATE INDEX tasks_run_state ON tasks(run_id, state);
+)sql";
+
 constexpr const char* kSchemaVersionTable = R"sql(
 CREATE TABLE IF NOT EXISTS schema_version (
   version     INTEGER PRIMARY KEY,
@@ -280,6 +316,8 @@ const std::vector<Migration>& migrations() {
       {1, "runs, configs, measurements, sequence_results, pruned", kSchemaV1, false},
       {2, "workload-generic: params_json, metrics, item_results, failures, metric_specs, views",
        kSchemaV2, true},
+      {3, "distributed tuning: workers, tasks (claims with leases and heartbeats)", kSchemaV3,
+       false},
   };
   return kMigrations;
 }

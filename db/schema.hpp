@@ -20,7 +20,11 @@ struct Migration {
 const std::vector<Migration>& migrations();
 
 /// The schema version this build writes and understands (see db/SCHEMA.md).
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
+
+/// The oldest schema a read-only open accepts (reports, exports, replay of recordings): v3
+/// only added the distributed-tuning tables, which such a reader then sees as empty.
+inline constexpr int kOldestReadableSchemaVersion = 2;
 
 /// PRAGMA application_id stamped on every flowtune database ("FTun" in ASCII), so that an
 /// unrelated SQLite file is recognised and refused instead of being written into.
@@ -28,5 +32,10 @@ inline constexpr std::int32_t kApplicationId = 0x4654756E;
 
 /// SQL of the statement that creates the schema_version table (exists before migration 1).
 const char* schema_version_table_sql();
+
+/// PostgreSQL: the whole schema at kSchemaVersion (a new store is created at this version;
+/// db/schema_postgresql.cpp), and the schema_version table.
+const char* postgresql_schema_sql();
+const char* postgresql_schema_version_table_sql();
 
 }  // namespace flowtune::db

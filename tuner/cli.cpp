@@ -2,8 +2,6 @@
 
 #include <iostream>
 
-#include "tuner/worker.hpp"
-
 namespace flowtune::cli {
 namespace {
 
@@ -25,6 +23,9 @@ constexpr const char* kHelp =
     "  tune export --board B --format t4|kt-cache -o space.json   for Kernel Tuner\n"
     "  tune import FILE --board B        Kernel Tuner cache / T4 results into the DB\n"
     "  tune report --board B -o DIR      Pareto report (CSV, Markdown, SVG) from the DB\n"
+    "  tune --workers N ...              distributed: N worker processes (one per GPU)\n"
+    "  tune worker --storage DB --run ID one more worker of a distributed run (any host)\n"
+    "  tune status --storage DB [--run ID]  tasks and workers of distributed runs, ETA\n"
     "  tune run|flow [--tuned H] I0.png I1.png -o flow.flo [--viz flow.png] [--gt flow10.flo]\n"
     "\n"
     "`tune SUBCOMMAND --help` gives the options of each.";
@@ -59,10 +60,11 @@ int run(const std::vector<std::string>& args) {
       if (sub == "report") return run_report(rest);
       if (sub == "flow" || sub == "run") return run_flow(rest);
       if (sub == "params") return run_params(rest);
-      if (sub == "worker") return run_worker();  // internal: the tuner's measuring process
+      if (sub == "worker") return run_worker_command(rest);
       if (sub == "search") return run_search(rest);
       if (sub == "replay") return run_replay(rest);
       if (sub == "import") return run_import(rest);
+      if (sub == "status") return run_status(rest);
       if (sub.rfind("-", 0) != 0) throw UsageError("unknown sub-command '" + sub + "'\n" + kHelp);
     }
     return run_tune(args);

@@ -8,8 +8,9 @@
 namespace flowtune::cli {
 
 /// Entry point: args without the program name. Sub-commands: (none) tune, boards, space,
-/// params, search, replay, export, import, report, run (alias flow); `tune help` lists them. Errors
-/// are printed as "tune: <message>" to stderr and give exit code 1 (2 for a usage error).
+/// params, search, replay, export, import, report, run (alias flow), worker, status; `tune help`
+/// lists them. Errors are printed as "tune: <message>" to stderr and give exit code 1 (2 for a
+/// usage error).
 int run(const std::vector<std::string>& args);
 
 /// "0.1.0 (162ac4f)": the project version and the git revision it was built from.
@@ -25,6 +26,9 @@ int run_params(const std::vector<std::string>& args);
 int run_search(const std::vector<std::string>& args);
 int run_replay(const std::vector<std::string>& args);
 int run_import(const std::vector<std::string>& args);
+/// `tune worker`: the internal measuring process without arguments, else a distributed worker.
+int run_worker_command(const std::vector<std::string>& args);
+int run_status(const std::vector<std::string>& args);
 
 /// Thrown for a bad command line (exit code 2).
 struct UsageError : std::runtime_error {

@@ -27,12 +27,19 @@ int run_tune(const std::vector<std::string>& args) {
   SpaceArgs space;
   long long max_evals = 0;
   bool in_process = false, json = false;
-  std::string items, budget_text, objectives_text;
+  std::string items, budget_text, objectives_text, workers_text, storage;
   po::options_description desc("tune options");
   desc.add_options()("help,h", "this help")("board", po::value(&o.board)->default_value(o.board),
                                             "board profile name, a .toml path, or auto")(
       "db", po::value(&o.db_path)->default_value(o.db_path),
       "SQLite database (created if absent; runs resume)")(
+      "storage", po::value(&storage), "the store: an SQLite path (same as --db)")(
+      "workers", po::value(&workers_text)->implicit_value("auto"),
+      "distributed: N worker processes measure the points through the store (auto = one per "
+      "visible GPU, 1 without; 0 = only workers started elsewhere with `tune worker`)")(
+      "lease-s", po::value(&o.lease_s)->default_value(o.lease_s),
+      "distributed: a worker's claim on a point expires after this long without a "
+      "heartbeat, and another worker measures the point")(
       "data", po::value(&o.inputs.data_dir),
       "folder of the workload's inputs (optical flow: Middlebury-style sequences; default: the "
       "repo's data/middlebury)")("sequences", po::value(&items),
@@ -92,6 +99,24 @@ int run_tune(const std::vector<std::string>& args) {
   if (!(o.measure.min_window_ms >= 0) || !std::isfinite(o.measure.min_window_ms))
     throw UsageError("--min-window-ms must be a finite number >= 0");
   o.isolate = !in_process;
+  if (!storage.empty()) {
+    if (!vm["db"].defaulted() && storage != o.db_path)
+      throw UsageError("--storage and --db name different databases; give one");
+    o.db_path = storage;
+  }
+  if (!workers_text.empty()) {
+    if (workers_text == "auto") {
+      o.workers = kWorkersAuto;
+    } else {
+      const std::vector<int> n = parse_int_list("--workers", workers_text);
+      if (n.size() != 1 || n[0] < 0)
+        throw UsageError("--workers must be a number >= 0 or auto, got '" + workers_text + "'");
+      o.workers = n[0];
+    }
+    if (in_process) throw UsageError("--workers and --in-process exclude each other");
+  }
+  if (!(o.lease_s > 0) || !std::isfinite(o.lease_s))
+    throw UsageError("--lease-s must be a number > 0");
   if (!(o.config_timeout_s >= 0)) throw UsageError("--config-timeout-s must be >= 0");
   o.board = resolve_board(o.board);
   o.space = to_space_options(space);

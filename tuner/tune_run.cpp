@@ -20,6 +20,7 @@
 #include "reports/front.hpp"
 #include "tuner/constraint_checks.hpp"
 #include "tuner/constraints.hpp"
+#include "tuner/dispatch.hpp"
 #include "tuner/environment.hpp"
 #include "tuner/model_estimate.hpp"
 #include "tuner/progress.hpp"
@@ -289,6 +290,26 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
   StopSignals signals;
   WorkerProcess worker;
   std::size_t evaluations = 0;
+  // Distributed: points go to workers through the store, results come back from it.
+  std::unique_ptr<Dispatcher> dispatcher;
+  std::size_t window = 0;  // points published ahead of their results
+  std::map<std::size_t, double> cost_of;
+  if (options.workers >= 0 || options.workers == kWorkersAuto) {
+    dispatcher =
+        std::make_unique<Dispatcher>(repo, summary.run_id, options.db_path, options.lease_s);
+    const std::vector<std::string> gpus =
+        board.target == "cuda" ? visible_gpus() : std::vector<std::string>();
+    const int n_workers =
+        options.workers == kWorkersAuto ? std::max(1, int(gpus.size())) : options.workers;
+    dispatcher->start_local_workers(n_workers, gpus);
+    window = n_workers == 0 ? 64 : 2 * std::size_t(n_workers);
+    std::size_t n_known = 0;
+    for (const Config& c : space) n_known += known.count(to_config_row(board.name, c).key);
+    repo.set_planned_points(summary.run_id, (long long)(budget > n_known ? budget - n_known : 0));
+    log << "coordinator of run " << summary.run_id << ": " << n_workers << " local worker(s)"
+        << (gpus.empty() ? "" : " pinned one per GPU") << "; more may join: tune worker --storage "
+        << options.db_path << " --run " << summary.run_id << '\n';
+  }
   auto observation_of = [&](std::size_t idx, const db::MeasuredConfig& mc) {
     Observation o;
     o.point = idx;
@@ -299,13 +320,50 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
     }
     return o;
   };
+  // A finished task of the store: its result is told to the strategy.
+  const auto take_finished = [&](const std::vector<Dispatcher::Finished>& finished) {
+    for (const Dispatcher::Finished& f : finished) {
+      const Config& config = space[f.point];
+      const db::ConfigRow row = to_config_row(board.name, config);
+      const double cost = cost_of[f.point];
+      std::optional<db::MeasuredConfig> mc;
+      if (f.task.state == "done") mc = repo.measurement_of(board.name, row.key, summary.dataset);
+      if (!mc) {
+        ++summary.n_failed;
+        progress.step(config.label() + " failed (" +
+                          repo.failure_class(board.name, row.key, summary.dataset) + ")",
+                      true, cost);
+        strategy->tell({f.point, Outcome::failed, {}});
+        continue;
+      }
+      ++summary.n_measured;
+      std::ostringstream label;
+      label << config.label() << " " << config.params_text() << ": "
+            << mc->measurement.time_ms_median << " ms";
+      for (const auto& [name, value] : mc->measurement.metrics)
+        label << ", " << name << " " << value;
+      label << " (worker " << f.task.worker_id << (f.task.attempts > 1 ? ", claimed again" : "")
+            << ")";
+      progress.step(label.str(), true, cost);
+      strategy->tell(observation_of(f.point, *mc));
+    }
+  };
+  const auto stop_requested = [] { return g_stop_requested.load(); };
   try {
     while (evaluations < budget) {
       if (g_stop_requested) {
         summary.interrupted = true;
         break;
       }
+      if (dispatcher && dispatcher->outstanding() >= window) {
+        take_finished(dispatcher->wait(stop_requested));
+        continue;
+      }
       const std::optional<std::size_t> next = strategy->ask();
+      if (!next && dispatcher && dispatcher->outstanding() > 0) {
+        take_finished(dispatcher->wait(stop_requested));  // the strategy may need them first
+        continue;
+      }
       if (!next) break;
       const std::size_t idx = *next;
       const Config& config = space[idx];
@@ -355,6 +413,17 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
       std::vector<KernelResources> kernels;
       for (const KernelOccupancy& k : check->kernels) kernels.push_back(k.resources);
       ++evaluations;
+      if (dispatcher) {
+        TaskRequest task;
+        task.request = {board.name, row, options.inputs, measure};
+        task.dataset = summary.dataset;
+        if (board.target == "cuda") task.resources_json = resources_json(kernels);
+        task.allow_clock_control = options.allow_clock_control;
+        task.config_timeout_s = options.config_timeout_s;
+        cost_of[idx] = cost;
+        dispatcher->publish(idx, row.key, task);
+        continue;
+      }
       db::MeasurementRow m;
       std::string failure_class, failure_message;
       if (options.isolate) {
@@ -416,7 +485,12 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
       mc.measurement = m;
       strategy->tell(observation_of(idx, mc));
     }
+    while (dispatcher && dispatcher->outstanding() > 0 && !g_stop_requested)
+      take_finished(dispatcher->wait(stop_requested));
+    if (dispatcher && g_stop_requested) summary.interrupted = true;
+    if (dispatcher) dispatcher->shut_down();
   } catch (...) {
+    dispatcher.reset();
     repo.end_run(summary.run_id, "failed");
     throw;
   }

@@ -13,6 +13,9 @@
 
 namespace flowtune {
 
+/// TuneOptions::workers: one local worker per visible GPU.
+inline constexpr int kWorkersAuto = -2;
+
 struct TuneOptions {
   std::string board = "host";
   std::string db_path = "flowtune.db";
@@ -33,6 +36,13 @@ struct TuneOptions {
   bool isolate = true;               ///< measure in a worker process (tuner/worker.hpp)
   double config_timeout_s = 0;       ///< isolate: longer than this fails as timeout (0 = no limit)
   std::string command;               ///< the command line, recorded with the run
+  /// Distributed tuning (tuner/dispatch.hpp): -1 = measure in this run's own worker process
+  /// (the classic single process); 0 = publish the points in the store for workers started
+  /// elsewhere (`tune worker --storage DB --run ID`); N >= 1 = also start N local workers,
+  /// pinned one per visible GPU; kWorkersAuto = one per visible GPU on a GPU board, 1 on a
+  /// host board or without GPU.
+  int workers = -1;
+  double lease_s = 30;  ///< a worker's claim on a point lasts this long without a heartbeat
 };
 
 struct TuneSummary {
@@ -76,6 +86,10 @@ double estimate_seconds(const Workload& workload, const std::vector<Config>& con
 /// with its class and message, and the run goes on. Throws (before measuring anything) on an
 /// unknown board or workload, unreadable data, a DB that cannot be opened, or a board that does not
 /// match the present GPU. Progress lines, the space size and the estimated duration go to log.
+/// With options.workers >= 0 this process is the coordinator: the strategy's points (up to
+/// 2 per worker ahead) become tasks in the store, workers measure them, and the strategy is
+/// told each result as it comes back; every point is measured once even when a worker dies
+/// (its lease expires and another worker takes the point).
 TuneSummary run_tuning(const TuneOptions& options, std::ostream& log);
 
 }  // namespace flowtune

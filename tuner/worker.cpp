@@ -19,6 +19,7 @@
 #include "boards/board.hpp"
 #include "boards/energy_sensor.hpp"
 #include "kernels/cancellation.hpp"
+#include "tuner/fake_measure.hpp"
 #include "tuner/tune_run.hpp"
 
 namespace flowtune {
@@ -32,7 +33,7 @@ nlohmann::json inputs_json(const InputOptions& o) {
   return {{"data_dir", o.data_dir}, {"items", o.items}, {"max_pixels", o.max_pixels}};
 }
 
-nlohmann::json request_json(const WorkerRequest& r) {
+nlohmann::json request_object(const WorkerRequest& r) {
   return {{"board", r.board},
           {"config", nlohmann::json::parse(db::config_json(r.config))},
           {"inputs", inputs_json(r.inputs)},
@@ -53,6 +54,33 @@ std::string signal_text(int sig) {
 
 }  // namespace
 
+std::string worker_request_json(const WorkerRequest& request) {
+  return request_object(request).dump();
+}
+
+WorkerRequest parse_worker_request(const std::string& text) {
+  try {
+    const nlohmann::json req = nlohmann::json::parse(text);
+    WorkerRequest r;
+    r.board = req.at("board").get<std::string>();
+    r.config = db::parse_config_json(req.at("config").dump());
+    r.inputs.data_dir = req.at("inputs").at("data_dir").get<std::string>();
+    r.inputs.items = req.at("inputs").at("items").get<std::vector<std::string>>();
+    r.inputs.max_pixels = req.at("inputs").at("max_pixels").get<std::size_t>();
+    const nlohmann::json& m = req.at("measure");
+    r.measure.warmup_rounds = m.at("warmup_rounds").get<int>();
+    r.measure.min_rounds = m.at("min_rounds").get<int>();
+    r.measure.max_rounds = m.at("max_rounds").get<int>();
+    r.measure.min_window_ms = m.at("min_window_ms").get<double>();
+    r.measure.ci_fraction = m.at("ci_fraction").get<double>();
+    r.measure.max_window_ms = m.at("max_window_ms").get<double>();
+    r.measure.energy = m.at("energy").get<bool>();
+    return r;
+  } catch (const nlohmann::json::exception& e) {
+    throw std::invalid_argument(std::string("malformed worker request: ") + e.what());
+  }
+}
+
 int run_worker() {
   cancellation_requested().store(false);
   std::signal(SIGINT, on_worker_signal);
@@ -65,28 +93,21 @@ int run_worker() {
     bool failed = false;
     std::string stage = "environment";
     try {
-      const nlohmann::json req = nlohmann::json::parse(line);
-      const Config config = to_config(db::parse_config_json(req.at("config").dump()));
+      const WorkerRequest req = parse_worker_request(line);
+      const Config config = to_config(req.config);
       const Workload& workload = find_workload(config.workload);
-      InputOptions inputs;
-      inputs.data_dir = req.at("inputs").at("data_dir").get<std::string>();
-      inputs.items = req.at("inputs").at("items").get<std::vector<std::string>>();
-      inputs.max_pixels = req.at("inputs").at("max_pixels").get<std::size_t>();
-      const std::string key = workload.name() + " " + req.at("inputs").dump();
-      if (!input_sets.count(key)) input_sets[key] = workload.load_inputs(inputs);
-      MeasureOptions measure;
-      const nlohmann::json& m = req.at("measure");
-      measure.warmup_rounds = m.at("warmup_rounds").get<int>();
-      measure.min_rounds = m.at("min_rounds").get<int>();
-      measure.max_rounds = m.at("max_rounds").get<int>();
-      measure.min_window_ms = m.at("min_window_ms").get<double>();
-      measure.ci_fraction = m.at("ci_fraction").get<double>();
-      measure.max_window_ms = m.at("max_window_ms").get<double>();
-      measure.energy = m.at("energy").get<bool>();
-      const std::string board = req.at("board").get<std::string>();
-      if (board != sensor_board) {
-        sensor = make_energy_sensor(load_board(board));
-        sensor_board = board;
+      const std::string key = workload.name() + " " + inputs_json(req.inputs).dump();
+      if (!input_sets.count(key)) input_sets[key] = workload.load_inputs(req.inputs);
+      if (const std::optional<double> sleep_ms = fake_measure_sleep_ms()) {
+        answer = {{"ok", nlohmann::json::parse(db::measurement_json(fake_measurement(
+                             workload, req.config, *input_sets[key], *sleep_ms)))}};
+        std::cout << answer.dump() << std::endl;
+        continue;
+      }
+      const MeasureOptions& measure = req.measure;
+      if (req.board != sensor_board) {
+        sensor = make_energy_sensor(load_board(req.board));
+        sensor_board = req.board;
       }
       stage = "compile";
       const std::unique_ptr<Runner> runner = workload.make_runner(config, *input_sets[key]);
@@ -166,7 +187,7 @@ WorkerResult WorkerProcess::measure(const WorkerRequest& request, double timeout
                                     bool (*stop_requested)()) {
   if (pid_ <= 0) start();
   WorkerResult result;
-  const std::string line = request_json(request).dump() + "\n";
+  const std::string line = worker_request_json(request) + "\n";
   std::signal(SIGPIPE, SIG_IGN);
   if (write(to_worker_, line.data(), line.size()) != static_cast<ssize_t>(line.size())) {
     stop(SIGKILL);

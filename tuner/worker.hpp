@@ -20,6 +20,13 @@ struct WorkerRequest {
   MeasureOptions measure;
 };
 
+/// The request as one JSON object {"board", "config", "inputs", "measure"}: the line a
+/// worker process reads, and the body of a distributed task (db::TaskRow::request_json).
+std::string worker_request_json(const WorkerRequest& request);
+/// Inverse of worker_request_json; throws std::invalid_argument naming a missing or
+/// malformed field.
+WorkerRequest parse_worker_request(const std::string& text);
+
 /// The outcome of one request. ok: measurement holds the row (run_id 0). Otherwise
 /// failure_class is "compile", "runtime", "accuracy", "timeout" or "environment" and message
 /// says what happened (e.g. "worker died: signal 11 (Segmentation fault)"); cancelled: a
@@ -33,6 +40,8 @@ struct WorkerResult {
 /// The worker's loop (`tune worker`): reads one JSON request per line from stdin, answers
 /// one JSON line on stdout; keeps loaded input sets between requests. After a failed
 /// request it exits with 3 (a CUDA context may be unusable after a fault), after EOF with 0.
+/// TEST ONLY: with FLOWTUNE_TEST_FAKE_MEASURE set, answers with fake_measurement
+/// (tuner/fake_measure.hpp) instead of building and timing the config.
 int run_worker();
 
 /// A worker process of the current executable, started on first use and restarted after

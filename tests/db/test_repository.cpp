@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "db/repository.hpp"
+#include "db/schema.hpp"
 
 namespace flowtune::db {
 namespace {
@@ -77,18 +78,19 @@ RunInfo make_run(const std::string& board) {
   return r;
 }
 
-TEST_F(RepositoryTest, NewDatabaseHasSchemaVersion2InWalMode) {
+TEST_F(RepositoryTest, NewDatabaseHasTheCurrentSchemaVersionInWalMode) {
   {
     Repository repo(path_);
-    EXPECT_EQ(repo.schema_version(), 2);
+    EXPECT_EQ(repo.schema_version(), kSchemaVersion);
     EXPECT_EQ(repo.journal_mode(), "wal");
   }
   // Checked independently of the repository, through SQLite itself.
   SQLite::Database raw(path_, SQLite::OPEN_READONLY);
   EXPECT_EQ(raw.execAndGet("PRAGMA journal_mode").getString(), "wal");
-  EXPECT_EQ(raw.execAndGet("SELECT max(version) FROM schema_version").getInt(), 2);
-  for (const char* table : {"schema_version", "runs", "configs", "measurements", "metrics",
-                            "item_results", "pruned", "failures", "workloads", "metric_specs"}) {
+  EXPECT_EQ(raw.execAndGet("SELECT max(version) FROM schema_version").getInt(), kSchemaVersion);
+  for (const char* table :
+       {"schema_version", "runs", "configs", "measurements", "metrics", "item_results", "pruned",
+        "failures", "workloads", "metric_specs", "workers", "tasks"}) {
     EXPECT_TRUE(raw.tableExists(table)) << table;
   }
   EXPECT_FALSE(raw.tableExists("sequence_results"));
@@ -191,7 +193,7 @@ TEST_F(RepositoryTest, ResumeSemanticsSurviveReopening) {
     EXPECT_FALSE(repo.is_pruned("host", c.key));
   }
   Repository again(path_);
-  EXPECT_EQ(again.schema_version(), 2);
+  EXPECT_EQ(again.schema_version(), kSchemaVersion);
   EXPECT_TRUE(again.is_measured("host", c.key, dataset));
   const std::int64_t run2 = again.begin_run(make_run("host"));
   EXPECT_THROW(again.record_measurement(c, make_measurement(run2, 11, 0.5)), DbError);
@@ -388,7 +390,7 @@ TEST_F(RepositoryTest, Version1DatabaseMigratesKeepingEveryRow) {
     ASSERT_EQ(raw.execAndGet("SELECT max(version) FROM schema_version").getInt(), 1);
   }
   Repository repo(path_);
-  EXPECT_EQ(repo.schema_version(), 2);
+  EXPECT_EQ(repo.schema_version(), kSchemaVersion);
   const auto measured = repo.measured("host");
   ASSERT_EQ(measured.size(), 2u);
   const MeasuredConfig& m = measured[1];

@@ -166,3 +166,38 @@ TEST(Readme, ParameterTableIsGeneratedFromTheSchema) {
 
 }  // namespace
 }  // namespace flowtune
+
+namespace flowtune {
+namespace {
+
+// Distributed tuning's options: usage errors (exit 2) naming the option, and a worker of a
+// run that is not in the store fails naming the store and the run.
+TEST(CliDistributedErrors, WorkersLeaseAndStorageOptionsAreChecked) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("flowtune_cli_distributed_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const std::string db = (dir / "d.db").string();
+  struct Case {
+    std::string args, expected;
+  };
+  for (const Case& c :
+       {Case{"--workers=-1 --db " + db, "--workers"}, Case{"--workers two --db " + db, "--workers"},
+        Case{"--workers 2 --in-process --db " + db, "--in-process"},
+        Case{"--workers 1 --lease-s 0 --db " + db, "--lease-s"},
+        Case{"--db " + db + " --storage other.db", "--storage"},
+        Case{"worker --run 1", "--storage"}, Case{"worker --storage " + db, "--run"}}) {
+    const test::TuneResult r = test::run_tune(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.expected), std::string::npos) << c.args << "\n" << r.output;
+  }
+  const test::TuneResult r = test::run_tune("worker --storage " + db + " --run 42");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find(db + ": no run with id 42"), std::string::npos) << r.output;
+  const test::TuneResult s = test::run_tune("status --storage " + db + " --run 42");
+  EXPECT_EQ(s.exit_code, 1) << s.output;
+  EXPECT_NE(s.output.find("no run with id 42"), std::string::npos) << s.output;
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace flowtune

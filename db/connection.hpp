@@ -1,0 +1,144 @@
+// The database connection under db::Repository: one statement API over SQLite (SQLiteCpp)
+// and PostgreSQL (libpq), so that every query of the repository is written once. Internal
+// to db/ (nothing else runs SQL). Queries use SQLite's placeholders (`?` and `?N`); the
+// PostgreSQL connection rewrites them to `$N`.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace SQLite {
+class Database;
+}
+
+namespace flowtune::db {
+
+/// An error of the database back-end (the repository wraps it into a DbError naming the
+/// database). code: SQLite's result code, or 0.
+struct BackendError : std::runtime_error {
+  BackendError(const std::string& what, int code_ = 0) : std::runtime_error(what), code(code_) {}
+  int code;
+};
+
+class StatementImpl;
+class Connection;
+
+/// A value of the current row of a Statement.
+class Column {
+ public:
+  Column(StatementImpl& impl, int index) : impl_(&impl), index_(index) {}
+  bool isNull() const;
+  std::string getString() const;  ///< "" for NULL
+  int getInt() const;             ///< 0 for NULL
+  std::int64_t getInt64() const;  ///< 0 for NULL
+  double getDouble() const;       ///< 0 for NULL
+
+ private:
+  StatementImpl* impl_;
+  int index_;
+};
+
+/// A prepared statement (SQLiteCpp's interface): bind 1-based parameters, then executeStep()
+/// row by row or exec() once; reset() to run it again. Throws BackendError.
+class Statement {
+ public:
+  Statement(Connection& connection, const std::string& sql);
+  ~Statement();
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  void bind(int index, int value);
+  void bind(int index, std::int64_t value);
+  void bind(int index, double value);
+  void bind(int index, const std::string& value);
+  void bind(int index, const char* value) { bind(index, std::string(value)); }
+  void bind(int index);  ///< NULL
+  /// Executes (first call) or advances; true while there is a row.
+  bool executeStep();
+  /// Executes a statement that returns no rows; returns the number of rows changed.
+  int exec();
+  void reset();
+  Column getColumn(int index) { return Column(*impl_, index); }
+
+ private:
+  std::unique_ptr<StatementImpl> impl_;
+};
+
+/// The back-ends' differences that SQL text cannot hide.
+enum class Dialect { sqlite, postgresql };
+
+/// One connection (not thread-safe).
+class Connection {
+ public:
+  virtual ~Connection() = default;
+  virtual Dialect dialect() const = 0;
+  virtual std::unique_ptr<StatementImpl> prepare(const std::string& sql) = 0;
+  /// Runs statements separated by ';' (DDL), no parameters.
+  virtual void exec_script(const std::string& sql) = 0;
+  /// Starts a write transaction: SQLite BEGIN IMMEDIATE (the write lock at once, so a
+  /// read-then-write is atomic across processes); PostgreSQL BEGIN.
+  virtual void begin_write() = 0;
+  virtual void commit() = 0;
+  virtual void rollback() noexcept = 0;
+  /// The id of the row this connection inserted last into table (its `id` column).
+  virtual std::int64_t last_insert_id(const std::string& table) = 0;
+  /// Appended to a SELECT that reads rows to update in the same transaction: PostgreSQL
+  /// " FOR UPDATE" (+ " SKIP LOCKED" when skip_locked); "" for SQLite (its write lock is the
+  /// whole database).
+  std::string for_update(bool skip_locked) const {
+    if (dialect() == Dialect::sqlite) return "";
+    return skip_locked ? " FOR UPDATE SKIP LOCKED" : " FOR UPDATE";
+  }
+  /// A column that orders the rows of table alias t by insertion (SQLite rowid, PostgreSQL
+  /// ctid: rows of these tables are never updated).
+  std::string insertion_order(const std::string& t) const {
+    return t + (dialect() == Dialect::sqlite ? ".rowid" : ".ctid");
+  }
+};
+
+/// A connection over an open SQLiteCpp database (not owned).
+std::unique_ptr<Connection> sqlite_connection(SQLite::Database& database);
+/// Connects to a PostgreSQL server; url: postgresql://user[:password]@host[:port]/db
+/// (libpq's URI). Throws BackendError with libpq's message when it cannot connect.
+std::unique_ptr<Connection> postgresql_connection(const std::string& url);
+/// True for postgresql:// and postgres:// URLs.
+bool is_postgresql_url(const std::string& storage);
+
+/// A write transaction (Connection::begin_write) rolled back unless committed.
+class Transaction {
+ public:
+  explicit Transaction(Connection& c) : c_(c) { c_.begin_write(); }
+  ~Transaction() {
+    if (!done_) c_.rollback();
+  }
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  void commit() {
+    c_.commit();
+    done_ = true;
+  }
+
+ private:
+  Connection& c_;
+  bool done_ = false;
+};
+
+/// What a back-end's statement does (db/sqlite_connection.cpp, db/postgresql_connection.cpp).
+class StatementImpl {
+ public:
+  virtual ~StatementImpl() = default;
+  virtual void bind_int64(int index, std::int64_t value) = 0;
+  virtual void bind_double(int index, double value) = 0;
+  virtual void bind_text(int index, const std::string& value) = 0;
+  virtual void bind_null(int index) = 0;
+  virtual bool step() = 0;
+  virtual int exec() = 0;
+  virtual void reset() = 0;
+  virtual bool is_null(int index) = 0;
+  virtual std::string text(int index) = 0;
+  virtual std::int64_t int64(int index) = 0;
+  virtual double real(int index) = 0;
+};
+
+}  // namespace flowtune::db

@@ -1,0 +1,96 @@
+// db::Connection over SQLiteCpp: every SQLite::Exception becomes a BackendError.
+#include <SQLiteCpp/SQLiteCpp.h>
+
+#include "db/connection.hpp"
+
+namespace flowtune::db {
+namespace {
+
+template <typename F>
+auto guarded(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const SQLite::Exception& e) {
+    throw BackendError(e.what(), e.getErrorCode());
+  }
+}
+
+class SqliteStatement final : public StatementImpl {
+ public:
+  SqliteStatement(SQLite::Database& db, const std::string& sql)
+      : q_(guarded([&] { return std::make_unique<SQLite::Statement>(db, sql); })) {}
+  void bind_int64(int i, std::int64_t v) override {
+    guarded([&] { q_->bind(i, v); });
+  }
+  void bind_double(int i, double v) override {
+    guarded([&] { q_->bind(i, v); });
+  }
+  void bind_text(int i, const std::string& v) override {
+    guarded([&] { q_->bind(i, v); });
+  }
+  void bind_null(int i) override {
+    guarded([&] { q_->bind(i); });
+  }
+  bool step() override {
+    return guarded([&] { return q_->executeStep(); });
+  }
+  int exec() override {
+    return guarded([&] { return q_->exec(); });
+  }
+  void reset() override {
+    guarded([&] { q_->reset(); });
+  }
+  bool is_null(int i) override {
+    return guarded([&] { return q_->getColumn(i).isNull(); });
+  }
+  std::string text(int i) override {
+    return guarded([&] { return q_->getColumn(i).getString(); });
+  }
+  std::int64_t int64(int i) override {
+    return guarded([&] { return std::int64_t(q_->getColumn(i).getInt64()); });
+  }
+  double real(int i) override {
+    return guarded([&] { return q_->getColumn(i).getDouble(); });
+  }
+
+ private:
+  std::unique_ptr<SQLite::Statement> q_;
+};
+
+class SqliteConnection final : public Connection {
+ public:
+  explicit SqliteConnection(SQLite::Database& db) : db_(db) {}
+  Dialect dialect() const override { return Dialect::sqlite; }
+  std::unique_ptr<StatementImpl> prepare(const std::string& sql) override {
+    return std::make_unique<SqliteStatement>(db_, sql);
+  }
+  void exec_script(const std::string& sql) override {
+    guarded([&] { db_.exec(sql); });
+  }
+  void begin_write() override {
+    guarded([&] { db_.exec("BEGIN IMMEDIATE"); });
+  }
+  void commit() override {
+    guarded([&] { db_.exec("COMMIT"); });
+  }
+  void rollback() noexcept override {
+    try {
+      db_.exec("ROLLBACK");
+    } catch (...) {
+    }
+  }
+  std::int64_t last_insert_id(const std::string&) override {
+    return std::int64_t(db_.getLastInsertRowid());
+  }
+
+ private:
+  SQLite::Database& db_;
+};
+
+}  // namespace
+
+std::unique_ptr<Connection> sqlite_connection(SQLite::Database& database) {
+  return std::make_unique<SqliteConnection>(database);
+}
+
+}  // namespace flowtune::db

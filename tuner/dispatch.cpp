@@ -1,0 +1,134 @@
+#include "tuner/dispatch.hpp"
+
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include "boards/nvml.hpp"
+
+namespace flowtune {
+namespace {
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+bool is_number(const std::string& s) {
+  return !s.empty() &&
+         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
+}
+
+}  // namespace
+
+std::vector<std::string> visible_gpus() {
+  std::vector<std::string> out;
+  if (const char* env = std::getenv("CUDA_VISIBLE_DEVICES")) {
+    std::stringstream ss(env);
+    for (std::string s; std::getline(ss, s, ',');)
+      if (!s.empty()) out.push_back(s);
+    return out;
+  }
+  for (unsigned int i = 0; i < Nvml::device_count(); ++i) out.push_back(std::to_string(i));
+  return out;
+}
+
+Dispatcher::Dispatcher(db::Repository& repo, std::int64_t run_id, std::string storage,
+                       double lease_s)
+    : repo_(repo), run_id_(run_id), storage_(std::move(storage)), lease_s_(lease_s) {}
+
+Dispatcher::~Dispatcher() {
+  try {
+    shut_down();
+  } catch (...) {
+  }
+}
+
+void Dispatcher::start_local_workers(int n, const std::vector<std::string>& gpus) {
+  const std::string run = std::to_string(run_id_);
+  std::ostringstream lease;
+  lease << lease_s_;
+  const std::string lease_text = lease.str();
+  for (int i = 0; i < n; ++i) {
+    const std::string gpu = gpus.empty() ? "" : gpus[std::size_t(i) % gpus.size()];
+    const pid_t parent = ::getpid();
+    std::fflush(nullptr);
+    const pid_t pid = ::fork();
+    if (pid < 0) throw std::runtime_error(std::string("cannot fork a worker: ") + strerror(errno));
+    if (pid == 0) {
+      ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+      if (::getppid() != parent) _exit(1);
+      ::signal(SIGINT, SIG_IGN);  // a Ctrl-C stops the coordinator, which stops its workers
+      if (!gpu.empty()) {
+        ::setenv("CUDA_VISIBLE_DEVICES", gpu.c_str(), 1);
+        ::setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
+        if (is_number(gpu)) ::setenv("FLOWTUNE_NVML_INDEX", gpu.c_str(), 1);
+      }
+      std::vector<std::string> args = {"/proc/self/exe", "worker", "--storage", storage_,
+                                       "--run",          run,      "--lease-s", lease_text};
+      std::vector<char*> argv;
+      for (std::string& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      ::execv(argv[0], argv.data());
+      _exit(127);
+    }
+    local_.push_back(pid);
+  }
+}
+
+void Dispatcher::publish(std::size_t point, const std::string& config_key,
+                         const TaskRequest& task) {
+  const std::int64_t id = repo_.publish_task(run_id_, config_key, task_request_json(task), now_s());
+  point_of_[id] = point;
+}
+
+std::vector<Dispatcher::Finished> Dispatcher::wait(bool (*stop)(), double poll_s) {
+  std::vector<Finished> out;
+  while (!point_of_.empty()) {
+    // Tasks finish in any order: read from the oldest outstanding one on.
+    for (db::TaskRow& t : repo_.finished_tasks(run_id_, point_of_.begin()->first - 1)) {
+      const auto it = point_of_.find(t.id);
+      if (it == point_of_.end()) continue;
+      out.push_back({it->second, std::move(t)});
+      point_of_.erase(it);
+    }
+    if (!out.empty() || (stop && stop())) break;
+    for (pid_t& pid : local_) {
+      int status = 0;
+      if (pid > 0 && ::waitpid(pid, &status, WNOHANG) == pid) {
+        pid = -pid;  // reaped; kept (negated) for the count
+        ++n_exited_;
+      }
+    }
+    if (!local_.empty() && n_exited_ == local_.size())
+      throw std::runtime_error("all " + std::to_string(local_.size()) +
+                               " local workers exited with " + std::to_string(point_of_.size()) +
+                               " task(s) unfinished (their messages are above)");
+    std::this_thread::sleep_for(std::chrono::duration<double>(poll_s));
+  }
+  return out;
+}
+
+void Dispatcher::shut_down() {
+  repo_.cancel_pending_tasks(run_id_);
+  for (pid_t pid : local_)
+    if (pid > 0) ::kill(pid, SIGTERM);
+  for (pid_t& pid : local_) {
+    if (pid <= 0) continue;
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    pid = -pid;
+    ++n_exited_;
+  }
+}
+
+}  // namespace flowtune

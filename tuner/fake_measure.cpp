@@ -1,0 +1,77 @@
+#include "tuner/fake_measure.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "kernels/cancellation.hpp"
+
+namespace flowtune {
+namespace {
+
+std::uint64_t fnv1a(const std::string& text) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (const unsigned char ch : text) {
+    h ^= ch;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+void log_line(const std::string& line) {
+  const char* path = std::getenv("FLOWTUNE_TEST_FAKE_MEASURE_LOG");
+  if (!path || !*path) return;
+  const int fd = ::open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+  if (fd < 0) throw std::runtime_error(std::string(path) + ": cannot open the fake-measure log");
+  const std::string text = line + "\n";
+  const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  ::close(fd);
+  if (!ok) throw std::runtime_error(std::string(path) + ": cannot write the fake-measure log");
+}
+
+}  // namespace
+
+std::optional<double> fake_measure_sleep_ms() {
+  const char* env = std::getenv("FLOWTUNE_TEST_FAKE_MEASURE");
+  if (!env || !*env) return std::nullopt;
+  char* end = nullptr;
+  const double ms = std::strtod(env, &end);
+  if (*end != '\0' || !(ms >= 0) || !std::isfinite(ms))
+    throw std::invalid_argument(std::string("FLOWTUNE_TEST_FAKE_MEASURE='") + env +
+                                "': expected a sleep in ms (a number >= 0)");
+  return ms;
+}
+
+db::MeasurementRow fake_measurement(const Workload& workload, const db::ConfigRow& config,
+                                    const InputSet& inputs, double sleep_ms) {
+  const std::string key = db::config_key(config);
+  log_line("begin " + key);
+  const auto until =
+      std::chrono::steady_clock::now() + std::chrono::duration<double, std::milli>(sleep_ms);
+  while (std::chrono::steady_clock::now() < until) {
+    throw_if_cancelled();
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  const std::uint64_t h = fnv1a(key);
+  db::MeasurementRow m;
+  m.dataset = inputs.key();
+  m.time_ms_median = m.time_ms_min = m.time_ms_max = 1 + double(h % 1000) / 100;
+  m.n_repeats = 1;
+  double work = 0;
+  for (std::size_t i = 0; i < inputs.size(); ++i) work += inputs.item_work(i);
+  m.ns_per_unit = work > 0 ? m.time_ms_median * 1e6 * double(inputs.size()) / work : 0;
+  for (const MetricSpec& spec : workload.metrics())
+    m.metrics[spec.name] = double((h >> 20) % 1000) / 1000;
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    m.items.push_back({inputs.item_name(i), m.time_ms_median, m.metrics});
+  log_line("end " + key);
+  return m;
+}
+
+}  // namespace flowtune

@@ -1,0 +1,29 @@
+// TEST ONLY: a deterministic stand-in for the measurement harness, so that tests of the
+// distributed tuner (tests/distributed) check exactly-once measurement and the front
+// without depending on machine noise. Enabled by the environment variable
+// FLOWTUNE_TEST_FAKE_MEASURE=SLEEP_MS in the measuring worker process (tuner/worker.hpp);
+// never set it for real tuning.
+#pragma once
+
+#include <optional>
+
+#include "db/repository.hpp"
+#include "workloads/workload.hpp"
+
+namespace flowtune {
+
+/// SLEEP_MS from FLOWTUNE_TEST_FAKE_MEASURE, or nullopt when unset. Throws
+/// std::invalid_argument for a value that is not a number >= 0.
+std::optional<double> fake_measure_sleep_ms();
+
+/// A measurement that depends on the config key only: sleeps sleep_ms (polling the
+/// cancellation flag every 10 ms: throws Cancelled), then returns time_ms = 1 + (h mod 1000)
+/// / 100 (1 to 10.99 ms, min = max = median, 1 repeat) and each metric of the workload =
+/// ((h >> 20) mod 1000) / 1000, with h the 64-bit FNV-1a hash of db::config_key, the same
+/// per item. With FLOWTUNE_TEST_FAKE_MEASURE_LOG=PATH it appends "begin KEY" before the
+/// sleep and "end KEY" after it (one write each, O_APPEND), so a test can count how often
+/// each point was measured across processes.
+db::MeasurementRow fake_measurement(const Workload& workload, const db::ConfigRow& config,
+                                    const InputSet& inputs, double sleep_ms);
+
+}  // namespace flowtune

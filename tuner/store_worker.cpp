@@ -1,0 +1,177 @@
+#include "tuner/store_worker.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <cstdlib>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <thread>
+
+#include "boards/board.hpp"
+#include "boards/gpu_clocks.hpp"
+#include "db/repository.hpp"
+#include "tuner/tune_run.hpp"
+
+namespace flowtune {
+namespace {
+
+std::atomic<bool> g_worker_stop{false};
+extern "C" void on_store_worker_signal(int) {
+  g_worker_stop = true;
+}
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+std::string host_name() {
+  char name[256] = {};
+  return ::gethostname(name, sizeof name - 1) == 0 ? std::string(name) : "unknown";
+}
+
+std::string pinned_gpu() {
+  const char* v = std::getenv("CUDA_VISIBLE_DEVICES");
+  return v ? std::string("CUDA_VISIBLE_DEVICES=") + v : std::string();
+}
+
+// Renews the worker's heartbeat and the lease of the task it holds every lease/3 seconds,
+// from construction to destruction, on its own connection (a Repository is not
+// thread-safe), so a slow measurement or a busy machine never loses the lease of a live
+// worker.
+class Heartbeat {
+ public:
+  Heartbeat(const std::string& storage, std::int64_t worker_id, double lease_s)
+      : repo_(storage), thread_([this, worker_id, lease_s] {
+          std::unique_lock<std::mutex> lock(mutex_);
+          while (!done_) {
+            try {
+              repo_.heartbeat(worker_id, now_s(), lease_s);
+            } catch (const std::exception&) {
+              // A busy store: the next beat retries; the lease has two more beats of slack.
+            }
+            cv_.wait_for(lock, std::chrono::duration<double>(lease_s / 3),
+                         [this] { return done_; });
+          }
+        }) {}
+  ~Heartbeat() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+  Heartbeat(const Heartbeat&) = delete;
+  Heartbeat& operator=(const Heartbeat&) = delete;
+
+ private:
+  db::Repository repo_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::thread thread_;
+};
+
+}  // namespace
+
+std::string task_request_json(const TaskRequest& t) {
+  return nlohmann::json{{"request", nlohmann::json::parse(worker_request_json(t.request))},
+                        {"dataset", t.dataset},
+                        {"resources_json", t.resources_json},
+                        {"allow_clock_control", t.allow_clock_control},
+                        {"config_timeout_s", t.config_timeout_s}}
+      .dump();
+}
+
+TaskRequest parse_task_request(const std::string& text) {
+  try {
+    const nlohmann::json j = nlohmann::json::parse(text);
+    TaskRequest t;
+    t.request = parse_worker_request(j.at("request").dump());
+    t.dataset = j.at("dataset").get<std::string>();
+    t.resources_json = j.at("resources_json").get<std::string>();
+    t.allow_clock_control = j.at("allow_clock_control").get<bool>();
+    t.config_timeout_s = j.at("config_timeout_s").get<double>();
+    return t;
+  } catch (const nlohmann::json::exception& e) {
+    throw std::invalid_argument(std::string("malformed task: ") + e.what());
+  }
+}
+
+int run_store_worker(const StoreWorkerOptions& options, std::ostream& log) {
+  db::Repository repo(options.storage);
+  const std::int64_t me =
+      repo.register_worker(options.run_id, host_name(), ::getpid(), pinned_gpu(), now_s());
+  const std::string who = "worker " + std::to_string(me) + " (pid " + std::to_string(::getpid()) +
+                          (pinned_gpu().empty() ? "" : ", " + pinned_gpu()) + ")";
+  log << who << ": run " << options.run_id << " on " << options.storage << '\n';
+  g_worker_stop = false;
+  const auto old_int = std::signal(SIGINT, on_store_worker_signal);
+  const auto old_term = std::signal(SIGTERM, on_store_worker_signal);
+  WorkerProcess measurer;
+  int code = 0;
+  const Heartbeat beat(options.storage, me, options.lease_s);
+  try {
+    while (!g_worker_stop) {
+      const std::optional<db::TaskRow> task =
+          repo.claim_task(options.run_id, me, now_s(), options.lease_s);
+      if (!task) {
+        if (repo.run(options.run_id).status != "running") break;
+        std::this_thread::sleep_for(std::chrono::duration<double>(options.poll_s));
+        continue;
+      }
+      TaskRequest t;
+      db::ConfigRow row;
+      try {
+        t = parse_task_request(task->request_json);
+        row = to_config_row(t.request.board, to_config(t.request.config));
+      } catch (const std::exception& e) {
+        log << who << ": task " << task->id << " is malformed (" << e.what() << ")\n";
+        code = 1;
+        break;
+      }
+      WorkerResult r;
+      {
+        const Board board = load_board(t.request.board);
+        ClockGuard clock_guard(board, row.clock_mhz, t.allow_clock_control);
+        r = measurer.measure(t.request, t.config_timeout_s, [] { return g_worker_stop.load(); });
+        if (r.ok) {
+          r.measurement.clock_mhz_observed = observed_gpu_clock_mhz(board);
+          r.measurement.resources_json = t.resources_json;
+        }
+      }
+      if (r.cancelled) {
+        repo.release_task(task->id, me);
+        break;
+      }
+      bool kept = false;
+      if (r.ok) {
+        r.measurement.run_id = task->run_id;
+        kept = repo.finish_task_measured(task->id, me, row, r.measurement, now_s());
+      } else {
+        kept = repo.finish_task_failed(task->id, me, row, t.dataset, r.failure_class, r.message,
+                                       now_s());
+      }
+      if (!kept)
+        log << who << ": lost the lease of task " << task->id << " (" << row.label
+            << "); its result was dropped, another worker measures it\n";
+    }
+  } catch (const std::exception& e) {
+    log << who << ": error: " << e.what() << '\n';
+    code = 1;
+  }
+  std::signal(SIGINT, old_int);
+  std::signal(SIGTERM, old_term);
+  try {
+    repo.end_worker(me);
+  } catch (const std::exception&) {
+  }
+  return code;
+}
+
+}  // namespace flowtune
