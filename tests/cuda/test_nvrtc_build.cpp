@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "boards/board.hpp"
@@ -59,6 +60,22 @@ TEST(NvrtcTarget, FallsBackToSm75BelowTuring) {
   EXPECT_EQ(nvrtc_target_arch("sm_53", &fb), "sm_75");
   EXPECT_TRUE(fb);
   EXPECT_THROW(nvrtc_target_arch("volta", &fb), std::invalid_argument);
+}
+
+// NVRTC 12.9+ answers a hit in its own cache with an empty log (no ptxas report): our builds
+// turn it off (seen on an H200 box: resources() empty for a build served in 50 ms).
+TEST(NvrtcOptions, TurnOffNvrtcsOwnCacheWhereItExists) {
+  const auto has = [](const std::vector<std::string>& o, const std::string& x) {
+    return std::find(o.begin(), o.end(), x) != o.end();
+  };
+  for (const auto& [major, minor] : std::vector<std::pair<int, int>>{{12, 9}, {13, 0}, {13, 2}}) {
+    const auto o = nvrtc_options("sm_90", major, minor);
+    EXPECT_TRUE(has(o, "--no-cache")) << major << "." << minor;
+    EXPECT_TRUE(has(o, "--ptxas-options=-v"));
+    EXPECT_TRUE(has(o, "--gpu-architecture=sm_90"));
+  }
+  for (const auto& [major, minor] : std::vector<std::pair<int, int>>{{12, 8}, {11, 8}})
+    EXPECT_FALSE(has(nvrtc_options("sm_90", major, minor), "--no-cache")) << major << "." << minor;
 }
 
 struct Sample {

@@ -5,8 +5,10 @@
 
 #ifdef FLOWTUNE_HAVE_CUDA
 
+#include <algorithm>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "boards/board.hpp"
 #include "tuner/constraints.hpp"
@@ -94,6 +96,43 @@ TEST(LocalFlowNvrtc, LkF16HalvesTheTile) {
   EXPECT_EQ(lk_shared_bytes(9, 32, 4, 0, 1, 2) * 2, lk_shared_bytes(9, 32, 4, 0, 1));
   c.precision = "mixed";
   EXPECT_TRUE(lk_cuda_variant().invalid_reason(c).has_value());
+}
+
+// The GPU solver's settings follow the config: its precision decides both the kernels'
+// element type (FT_PRECISION_F16 in lk_defines) and whether the solver hands them binary16
+// buffers, so the two always agree (an f32 lk_gradients given the binary16 copy of I0 read
+// past its n/2 + 1 floats on an H200); the shared memory it launches lk_level with is the
+// one the occupancy model sees.
+TEST(LocalFlowNvrtc, LkSolverSettingsFollowTheConfig) {
+  for (const std::string precision : {"f32", "f16"})
+    for (int fused : {0, 1})
+      for (int tile : {0, 1}) {
+        SCOPED_TRACE(precision + " fused " + std::to_string(fused) + " tile " +
+                     std::to_string(tile));
+        Config c = lk_config(16, 8, fused, tile, 7);
+        c.precision = precision;
+        const LkSolverSettings s = lk_solver_settings(c);
+        const std::vector<std::string> d = lk_defines(c);
+        const bool f16_kernels = std::find(d.begin(), d.end(), "FT_PRECISION_F16") != d.end();
+        EXPECT_EQ(s.f16, precision == "f16");
+        EXPECT_EQ(s.f16, f16_kernels);
+        EXPECT_EQ(s.element_bytes, f16_kernels ? 2 : 4);
+        EXPECT_EQ(s.block_x, 16);
+        EXPECT_EQ(s.block_y, 8);
+        EXPECT_EQ(s.fused, fused != 0);
+        EXPECT_EQ(s.shared_bytes, lk_shared_bytes(7, 16, 8, fused, tile, s.element_bytes));
+        const auto rs = by_kernel(lk_cuda_variant().resources(c, "sm_90"));
+        EXPECT_EQ(rs.at("lk_level").dynamic_shared_bytes, s.shared_bytes);
+      }
+}
+
+TEST(LocalFlowNvrtc, LkPlaneFloatsHoldTheirElements) {
+  // The 201 x 143 crop of the GPU test: its binary16 copy fits 14372 floats, a float plane
+  // needs 28743.
+  EXPECT_EQ(lk_plane_floats(201 * 143, 2), 14372u);
+  EXPECT_EQ(lk_plane_floats(201 * 143, 4), std::size_t(201 * 143));
+  for (std::size_t n : {1u, 2u, 3u, 28743u, 28744u})
+    for (int bytes : {2, 4}) EXPECT_GE(lk_plane_floats(n, bytes) * 4, n * std::size_t(bytes));
 }
 
 TEST(LocalFlowNvrtc, FeatBuildsForEveryStaging) {

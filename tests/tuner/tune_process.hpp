@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -15,6 +16,13 @@ struct TuneResult {
   int exit_code;
   std::string output;  ///< stdout, and stderr too when with_stderr
 };
+
+/// Whether the `tune` executable of this build exists (absent where only the test binaries
+/// were copied, e.g. onto a device machine without the build tree).
+inline bool tune_exe_exists() {
+  std::error_code ec;
+  return std::filesystem::exists(FLOWTUNE_TUNE_EXE, ec);
+}
 
 /// Runs `tune ARGS` through the shell (args are shell words); stderr is merged into the
 /// output when with_stderr, else discarded (for JSON on stdout).

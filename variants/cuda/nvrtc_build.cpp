@@ -1,9 +1,10 @@
 #include "variants/cuda/nvrtc_build.hpp"
 
 #include <nvrtc.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include <atomic>
+#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -13,7 +14,6 @@
 #include <regex>
 #include <sstream>
 #include <stdexcept>
-#include <thread>
 
 #include "variants/cuda/embedded_sources.hpp"
 
@@ -56,20 +56,31 @@ std::string read_file(const std::filesystem::path& path, bool* ok) {
 }
 
 void write_file_atomic(const std::filesystem::path& path, const std::string& data) {
-  // A name of its own per process, thread and call: concurrent writers of one entry (threads
-  // building ahead, the measuring worker) never share a temporary file.
-  static std::atomic<unsigned long> counter{0};
-  const auto tmp = path.string() + ".tmp" + std::to_string(::getpid()) + "_" +
-                   std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id())) + "_" +
-                   std::to_string(counter++);
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    if (!out) return;  // the cache is an optimisation: an unwritable dir is not an error
-    out.write(data.data(), std::streamsize(data.size()));
+  // A temporary file of its own, created exclusively (mkstemp: O_CREAT | O_EXCL), so that
+  // concurrent writers (threads building ahead, the measuring worker, other processes, even in
+  // other PID namespaces sharing the directory) never write into one another's file and never
+  // rename another entry's bytes into place.
+  std::string tmp = path.string() + ".tmpXXXXXX";
+  const int fd = ::mkstemp(tmp.data());
+  if (fd < 0) return;  // the cache is an optimisation: an unwritable dir is not an error
+  ::fchmod(fd, 0644);  // mkstemp makes 0600; entries stay readable as ofstream made them
+  const char* p = data.data();
+  std::size_t left = data.size();
+  bool ok = true;
+  while (left > 0) {
+    const ssize_t k = ::write(fd, p, left);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) {
+      ok = false;
+      break;
+    }
+    p += k;
+    left -= std::size_t(k);
   }
+  if (::close(fd) != 0) ok = false;
   std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) std::filesystem::remove(tmp, ec);
+  if (ok) std::filesystem::rename(tmp, path, ec);
+  if (!ok || ec) std::filesystem::remove(tmp, ec);
 }
 
 void check(nvrtcResult r, const char* what) {
@@ -136,6 +147,17 @@ std::vector<KernelResources> parse_ptxas_log(const std::string& log) {
   return out;
 }
 
+std::vector<std::string> nvrtc_options(const std::string& target, int nvrtc_major,
+                                       int nvrtc_minor) {
+  std::vector<std::string> options = {"--gpu-architecture=" + target, "-std=c++17",
+                                      "--ptxas-options=-v"};
+  // NVRTC 12.9 and newer keep their own cache (in the driver's compute cache, only where a
+  // driver is loaded): a hit returns the cubin in milliseconds with an empty program log, no
+  // ptxas report, so no resources. Our cache (memory + disk) keeps the log with the cubin.
+  if (nvrtc_major > 12 || (nvrtc_major == 12 && nvrtc_minor >= 9)) options.push_back("--no-cache");
+  return options;
+}
+
 std::string build_cache_dir() {
   if (const char* e = std::getenv("FLOWTUNE_CACHE_DIR"); e && *e) return e;
   if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/flowtune";
@@ -151,12 +173,11 @@ std::shared_ptr<const NvrtcBuild> nvrtc_build(const std::string& main_file,
   bool fallback = false;
   const std::string target = nvrtc_target_arch(arch, &fallback);
 
-  std::vector<std::string> options = {"--gpu-architecture=" + target, "-std=c++17",
-                                      "--ptxas-options=-v", "-I" + cuda_include_dir()};
-  for (const auto& d : defines) options.push_back("-D" + d);
-
   int major = 0, minor = 0;
   nvrtcVersion(&major, &minor);
+  std::vector<std::string> options = nvrtc_options(target, major, minor);
+  options.push_back("-I" + cuda_include_dir());
+  for (const auto& d : defines) options.push_back("-D" + d);
   std::uint64_t h = fnv1a(std::to_string(major) + "." + std::to_string(minor) + "|" + main_file);
   for (const auto& [name, text] : sources) h = fnv1a(name + "\n" + text, h);
   for (const auto& o : options) h = fnv1a(o + "\n", h);
@@ -226,6 +247,12 @@ std::shared_ptr<const NvrtcBuild> nvrtc_build(const std::string& main_file,
       throw std::runtime_error("nvrtc_build: compiling " + main_file + " for " + target +
                                " failed (" + nvrtcGetErrorString(r) + "), options" + opt_text +
                                ":\n" + log);
+    }
+    if (parse_ptxas_log(log).empty()) {
+      // Never cache (nor hand out) a build without its resource report.
+      nvrtcDestroyProgram(&prog);
+      throw std::runtime_error("nvrtc_build: compiling " + main_file + " for " + target +
+                               " gave no ptxas resource report; program log:\n" + log);
     }
     std::size_t cubin_size = 0;
     check(nvrtcGetCUBINSize(prog, &cubin_size), "nvrtcGetCUBINSize");

@@ -47,6 +47,11 @@ std::shared_ptr<const NvrtcBuild> nvrtc_build(const std::string& main_file,
                                               const std::vector<std::string>& defines,
                                               const std::string& arch);
 
+/// The NVRTC options of a build for `target` before the include directory and the defines:
+/// --gpu-architecture, -std=c++17, --ptxas-options=-v, and --no-cache for NVRTC 12.9 and
+/// newer (whose own cache answers a hit without the ptxas report).
+std::vector<std::string> nvrtc_options(const std::string& target, int nvrtc_major, int nvrtc_minor);
+
 /// Directory of the disk cache (see nvrtc_build); empty when neither variable is set.
 std::string build_cache_dir();
 

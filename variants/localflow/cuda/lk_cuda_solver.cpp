@@ -26,12 +26,7 @@ unsigned blocks_for(long long n, int threads) {
 class LkCudaSolver : public FlowSolver {
  public:
   explicit LkCudaSolver(const Config& config)
-      : p_(lk_params_of(config)),
-        bx_(config.tunable("block_x")),
-        by_(config.tunable("block_y")),
-        fused_(config.tunable("fused") != 0),
-        shared_(
-            lk_shared_bytes(p_.window, bx_, by_, config.tunable("fused"), config.tunable("tile"))) {
+      : p_(lk_params_of(config)), s_(lk_solver_settings(config)) {
     if (!cuda::device_available()) throw std::runtime_error("lk_cuda: no CUDA device available");
     const std::vector<float> taps = localflow::lk_window_taps(p_);
     for (std::size_t i = 0; i < taps.size(); ++i) weights_.g[i] = taps[i];
@@ -42,7 +37,7 @@ class LkCudaSolver : public FlowSolver {
     gradients_ = module_->function("lk_gradients");
     downsample_ = module_->function("flow_downsample");
     to_half_ = module_->function("lk_to_half");
-    if (shared_ > 48 * 1024) module_->set_max_dynamic_shared("lk_level", shared_);
+    if (s_.shared_bytes > 48 * 1024) module_->set_max_dynamic_shared("lk_level", s_.shared_bytes);
   }
 
   FlowField compute(const Image& i0, const Image& i1) override {
@@ -64,8 +59,10 @@ class LkCudaSolver : public FlowSolver {
     const std::size_t n = i0.size();
     ix_.reserve(n);  // float or binary16 elements: room for either
     iy_.reserve(n);
-    h0_.reserve(n / 2 + 1);
-    h1_.reserve(n / 2 + 1);
+    if (s_.f16) {  // binary16 copies of a level's I0, I1: only (n + 1) / 2 floats each
+      h0_.reserve(lk_plane_floats(n, 2));
+      h1_.reserve(lk_plane_floats(n, 2));
+    }
     cuda::check_cuda(cudaMemcpy(planes_[0].get(), i0.data.data(), n * 4, cudaMemcpyHostToDevice),
                      "upload of I0");
     cuda::check_cuda(cudaMemcpy(planes_[1].get(), i1.data.data(), n * 4, cudaMemcpyHostToDevice),
@@ -89,7 +86,7 @@ class LkCudaSolver : public FlowSolver {
       void* gx = ix_.get();
       void* gy = iy_.get();
       int w = ws[L], h = hs[L];
-      if (f16_) {  // this level's I0 and I1 as binary16 (the pyramid itself is float)
+      if (s_.f16) {  // this level's I0 and I1 as binary16 (the pyramid itself is float)
         for (int f = 0; f < 2; ++f) {
           const float* in = planes_[4 * L + std::size_t(f)].get();
           long long count = (long long)w * h;
@@ -100,7 +97,7 @@ class LkCudaSolver : public FlowSolver {
         a = h0_.get();
         b = h1_.get();
       }
-      if (!fused_) {
+      if (!s_.fused) {
         void* args[] = {&a, &w, &h, &gx, &gy};
         module_->launch(gradients_, dim3(blocks_for((long long)w * h, 256)), dim3(256), 0, nullptr,
                         args);
@@ -113,8 +110,9 @@ class LkCudaSolver : public FlowSolver {
       int r = p_.window / 2, iterations = p_.iterations;
       void* args[] = {&a,  &b,  &gx, &gy, &w, &h,          &cu,      &cv,
                       &cw, &ch, &u,  &v,  &r, &iterations, &weights_};
-      module_->launch(level_, dim3(blocks_for(w, bx_), blocks_for(h, by_)),
-                      dim3(unsigned(bx_), unsigned(by_)), unsigned(shared_), nullptr, args);
+      module_->launch(level_, dim3(blocks_for(w, s_.block_x), blocks_for(h, s_.block_y)),
+                      dim3(unsigned(s_.block_x), unsigned(s_.block_y)), unsigned(s_.shared_bytes),
+                      nullptr, args);
     }
     FlowField out(i0.width, i0.height);
     // cudaMemcpy on the legacy default stream waits for the kernels and reports their faults.
@@ -127,9 +125,10 @@ class LkCudaSolver : public FlowSolver {
 
  private:
   localflow::LkParams p_;
-  int bx_, by_;
-  bool fused_, f16_;
-  int shared_;
+  // Every launch setting comes from the config (f16 included: it was once a member left
+  // uninitialised, so f32 configs could run lk_to_half and hand binary16 buffers to float
+  // kernels).
+  LkSolverSettings s_;
   ftflow::LkWeights weights_{};
   std::unique_ptr<cuda::LoadedModule> module_;
   CUfunction level_ = nullptr, gradients_ = nullptr, downsample_ = nullptr, to_half_ = nullptr;

@@ -26,15 +26,12 @@ class LkCudaVariant : public LocalFlowVariant {
   std::vector<KernelResources> resources(const Config& config,
                                          const std::string& arch) const override {
     if (auto why = invalid_reason(config)) throw std::invalid_argument(*why);
-    const localflow::LkParams p = lk_params_of(config);
     const auto build = cuda::nvrtc_build(kLkSource, lk_defines(config), arch);
     std::vector<KernelResources> out = build->resources;
     for (auto& r : out) {
       if (r.kernel == "lk_level") {
         r.threads_per_block = config.tunable("block_x") * config.tunable("block_y");
-        r.dynamic_shared_bytes = lk_shared_bytes(
-            p.window, config.tunable("block_x"), config.tunable("block_y"), config.tunable("fused"),
-            config.tunable("tile"), config.precision == "f16" ? 2 : 4);
+        r.dynamic_shared_bytes = lk_solver_settings(config).shared_bytes;
       } else {
         r.threads_per_block = 256;
         r.dynamic_shared_bytes = 0;
@@ -85,6 +82,23 @@ std::vector<std::string> lk_defines(const Config& config) {
                                 "FT_TILE=" + std::to_string(config.tunable("tile"))};
   if (config.precision == "f16") d.push_back("FT_PRECISION_F16");
   return d;
+}
+
+LkSolverSettings lk_solver_settings(const Config& config) {
+  LkSolverSettings s;
+  s.block_x = config.tunable("block_x");
+  s.block_y = config.tunable("block_y");
+  s.fused = config.tunable("fused") != 0;
+  s.f16 = config.precision == "f16";
+  s.element_bytes = s.f16 ? 2 : 4;
+  s.shared_bytes =
+      lk_shared_bytes(lk_params_of(config).window, s.block_x, s.block_y, config.tunable("fused"),
+                      config.tunable("tile"), s.element_bytes);
+  return s;
+}
+
+std::size_t lk_plane_floats(std::size_t pixels, int element_bytes) {
+  return (pixels * std::size_t(element_bytes) + sizeof(float) - 1) / sizeof(float);
 }
 
 const LocalFlowVariant& lk_cuda_variant() {

@@ -3,6 +3,7 @@
 // kernels/cuda/lk_dense.cuh and the GPU solver.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,6 +28,23 @@ int lk_shared_bytes(int window, int block_x, int block_y, int fused, int tile,
 
 /// The rule of lk_cuda: block_x * block_y a multiple of 32 and <= 1024; fused and tile 0 or 1.
 std::optional<std::string> lk_shape_invalid_reason(int block_x, int block_y, int fused, int tile);
+
+/// What the GPU solver of a config (lk_cuda_solver.cpp) launches with, derived from the config
+/// alone (testable without a device). f16 must agree with lk_defines (FT_PRECISION_F16): it
+/// decides whether the solver converts a level's I0, I1 to binary16 (lk_to_half, into
+/// buffers of lk_plane_floats(n, 2) floats) before lk_gradients and lk_level read them as
+/// ft_lk_t; a float kernel reading those buffers reads past their end.
+struct LkSolverSettings {
+  int block_x = 0, block_y = 0;
+  bool fused = false;
+  bool f16 = false;       ///< precision f16: I0, I1, Ix, Iy stored as binary16
+  int element_bytes = 4;  ///< bytes of an ft_lk_t (4 in f32, 2 in f16)
+  int shared_bytes = 0;   ///< lk_level's dynamic shared memory (lk_shared_bytes)
+};
+LkSolverSettings lk_solver_settings(const Config& config);
+
+/// Floats of device memory that hold `pixels` elements of `element_bytes` (4 or 2) bytes.
+std::size_t lk_plane_floats(std::size_t pixels, int element_bytes);
 
 /// NVRTC defines of a config: FT_BLOCK_X, FT_BLOCK_Y, FT_FUSED, FT_TILE, and
 /// FT_PRECISION_F16 for precision f16 (the macro an exported header defines).
