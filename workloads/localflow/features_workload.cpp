@@ -5,14 +5,13 @@
 namespace flowtune {
 namespace {
 
-class FeaturesWorkload final : public Workload {
+class FeaturesWorkload final : public LocalFlowWorkload {
  public:
   std::string name() const override { return "features"; }
   std::string description() const override {
     return "Dense flow from tracked features: direct interpolation or multiple hypotheses "
            "(Kim, Hwangbo, Kanade, sec. 4)";
   }
-  std::string work_unit() const override { return "px"; }
   const std::vector<ParamSpec>& params() const override { return feat_param_specs(); }
   const std::vector<MetricSpec>& metrics() const override {
     static const std::vector<MetricSpec> m = [] {
@@ -22,13 +21,6 @@ class FeaturesWorkload final : public Workload {
       return v;
     }();
     return m;
-  }
-  std::vector<std::string> front_objectives() const override { return {"time_ms", "aepe"}; }
-  std::vector<const Variant*> variants() const override {
-    std::vector<const Variant*> out;
-    for (const Variant* v : localflow_variants())
-      if (v->workload() == name()) out.push_back(v);
-    return out;
   }
   ParamDimensions default_dimensions(const std::string& target) const override {
     (void)target;
@@ -42,17 +34,6 @@ class FeaturesWorkload final : public Workload {
   }
   std::optional<std::string> invalid_reason(const Config& config) const override {
     return localflow::feat_params_invalid_reason(feat_params_of(config));
-  }
-  std::unique_ptr<InputSet> load_inputs(const InputOptions& o) const override {
-    return localflow_common::load_inputs(o);
-  }
-  std::unique_ptr<Runner> make_runner(const Config& config, const InputSet& inputs) const override {
-    return localflow_common::make_runner(
-        localflow_common::variant_of(*this, config).make_solver(config), inputs);
-  }
-  std::string run_on_files(const Config& config, const FileRun& run) const override {
-    auto solver = localflow_common::variant_of(*this, config).make_solver(config);
-    return localflow_common::run_on_files(*solver, config, run);
   }
 };
 

@@ -6,23 +6,14 @@
 namespace flowtune {
 namespace {
 
-class LkWorkload final : public Workload {
+class LkWorkload final : public LocalFlowWorkload {
  public:
   std::string name() const override { return "lk"; }
   std::string description() const override {
     return "Pyramidal dense Lucas-Kanade optical flow with iterative warping (Marras et al., "
            "sec. 3.3; Bouguet 2000)";
   }
-  std::string work_unit() const override { return "px"; }
   const std::vector<ParamSpec>& params() const override { return lk_param_specs(); }
-  const std::vector<MetricSpec>& metrics() const override { return localflow_common::metrics(); }
-  std::vector<std::string> front_objectives() const override { return {"time_ms", "aepe"}; }
-  std::vector<const Variant*> variants() const override {
-    std::vector<const Variant*> out;
-    for (const Variant* v : localflow_variants())
-      if (v->workload() == name()) out.push_back(v);
-    return out;
-  }
   ParamDimensions default_dimensions(const std::string& target) const override {
     if (target == "cuda")
       return {{"levels", {3, 5}},
@@ -40,17 +31,6 @@ class LkWorkload final : public Workload {
   }
   std::optional<std::string> invalid_reason(const Config& config) const override {
     return localflow::lk_params_invalid_reason(lk_params_of(config));
-  }
-  std::unique_ptr<InputSet> load_inputs(const InputOptions& o) const override {
-    return localflow_common::load_inputs(o);
-  }
-  std::unique_ptr<Runner> make_runner(const Config& config, const InputSet& inputs) const override {
-    return localflow_common::make_runner(
-        localflow_common::variant_of(*this, config).make_solver(config), inputs);
-  }
-  std::string run_on_files(const Config& config, const FileRun& run) const override {
-    auto solver = localflow_common::variant_of(*this, config).make_solver(config);
-    return localflow_common::run_on_files(*solver, config, run);
   }
 };
 

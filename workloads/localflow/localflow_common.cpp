@@ -122,3 +122,25 @@ const LocalFlowVariant& variant_of(const Workload& workload, const Config& confi
 }
 
 }  // namespace flowtune::localflow_common
+
+namespace flowtune {
+
+std::vector<const Variant*> LocalFlowWorkload::variants() const {
+  std::vector<const Variant*> out;
+  for (const Variant* v : localflow_variants())
+    if (v->workload() == name()) out.push_back(v);
+  return out;
+}
+
+std::unique_ptr<Runner> LocalFlowWorkload::make_runner(const Config& config,
+                                                       const InputSet& inputs) const {
+  return localflow_common::make_runner(
+      localflow_common::variant_of(*this, config).make_solver(config), inputs);
+}
+
+std::string LocalFlowWorkload::run_on_files(const Config& config, const FileRun& run) const {
+  auto solver = localflow_common::variant_of(*this, config).make_solver(config);
+  return localflow_common::run_on_files(*solver, config, run);
+}
+
+}  // namespace flowtune

@@ -45,4 +45,22 @@ std::string run_on_files(FlowSolver& solver, const Config& config, const Workloa
 const LocalFlowVariant& variant_of(const Workload& workload, const Config& config);
 }  // namespace localflow_common
 
+/// The part of the Workload interface the three local-flow workloads share: work unit "px",
+/// the optical-flow metrics, front (time_ms, aepe), their variants (localflow_variants() of
+/// this workload's name), the Middlebury inputs, a runner over the variant's FlowSolver and
+/// `tune run` on two PNG frames (localflow_common). Each workload adds its name,
+/// description, parameters, default dimensions, cost model and parameter rule.
+class LocalFlowWorkload : public Workload {
+ public:
+  std::string work_unit() const override { return "px"; }
+  const std::vector<MetricSpec>& metrics() const override { return localflow_common::metrics(); }
+  std::vector<std::string> front_objectives() const override { return {"time_ms", "aepe"}; }
+  std::vector<const Variant*> variants() const override;
+  std::unique_ptr<InputSet> load_inputs(const InputOptions& o) const override {
+    return localflow_common::load_inputs(o);
+  }
+  std::unique_ptr<Runner> make_runner(const Config& config, const InputSet& inputs) const override;
+  std::string run_on_files(const Config& config, const FileRun& run) const override;
+};
+
 }  // namespace flowtune
