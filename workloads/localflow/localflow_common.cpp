@@ -6,28 +6,15 @@
 #include "kernels/metrics.hpp"
 #include "kernels/png_io.hpp"
 #include "workloads/localflow/localflow_workload.hpp"
+#include "workloads/tvl1/sequence_set.hpp"
 #include "workloads/tvl1/sequences.hpp"
 
 namespace flowtune::localflow_common {
 namespace {
 
-/// Middlebury sequences (the TV-L1 loader, same dataset key), one item per sequence.
-class LocalFlowSequences final : public InputSet {
- public:
-  explicit LocalFlowSequences(std::vector<Sequence> s) : sequences_(std::move(s)) {}
-  std::string key() const override { return dataset_key(sequences_); }
-  std::size_t size() const override { return sequences_.size(); }
-  std::string item_name(std::size_t i) const override { return sequences_.at(i).name; }
-  double item_work(std::size_t i) const override { return double(sequences_.at(i).pixels()); }
-  const Sequence& sequence(std::size_t i) const { return sequences_.at(i); }
-
- private:
-  std::vector<Sequence> sequences_;
-};
-
 class LocalFlowRunner final : public Runner {
  public:
-  LocalFlowRunner(std::unique_ptr<FlowSolver> solver, const LocalFlowSequences& inputs)
+  LocalFlowRunner(std::unique_ptr<FlowSolver> solver, const SequenceSet& inputs)
       : solver_(std::move(solver)), inputs_(inputs), last_(inputs.size()) {}
   void run(std::size_t item) override {
     const Sequence& s = inputs_.sequence(item);
@@ -52,7 +39,7 @@ class LocalFlowRunner final : public Runner {
 
  private:
   std::unique_ptr<FlowSolver> solver_;
-  const LocalFlowSequences& inputs_;
+  const SequenceSet& inputs_;
   std::vector<FlowField> last_;
   std::map<std::size_t, double> unclassified_;  // FeatureSolver only
 };
@@ -68,12 +55,12 @@ const std::vector<MetricSpec>& metrics() {
 
 std::unique_ptr<InputSet> load_inputs(const InputOptions& o) {
   if (o.max_pixels > 0) set_default_image_limits({o.max_pixels});
-  return std::make_unique<LocalFlowSequences>(
+  return std::make_unique<SequenceSet>(
       load_sequences(o.data_dir.empty() ? default_data_dir() : o.data_dir, o.items));
 }
 
 std::unique_ptr<Runner> make_runner(std::unique_ptr<FlowSolver> solver, const InputSet& inputs) {
-  const auto* set = dynamic_cast<const LocalFlowSequences*>(&inputs);
+  const auto* set = dynamic_cast<const SequenceSet*>(&inputs);
   if (!set)
     throw std::invalid_argument("input set '" + inputs.key() +
                                 "' does not come from the local flow workloads' load_inputs");

@@ -9,24 +9,11 @@
 #include "kernels/image_limits.hpp"
 #include "kernels/metrics.hpp"
 #include "kernels/png_io.hpp"
+#include "workloads/tvl1/sequence_set.hpp"
 #include "workloads/tvl1/sequences.hpp"
 
 namespace flowtune {
 namespace {
-
-/// Middlebury sequences as an input set: one item per sequence, work = pixels per frame.
-class SequenceSet final : public InputSet {
- public:
-  explicit SequenceSet(std::vector<Sequence> sequences) : sequences_(std::move(sequences)) {}
-  std::string key() const override { return dataset_key(sequences_); }
-  std::size_t size() const override { return sequences_.size(); }
-  std::string item_name(std::size_t i) const override { return sequences_.at(i).name; }
-  double item_work(std::size_t i) const override { return double(sequences_.at(i).pixels()); }
-  const Sequence& sequence(std::size_t i) const { return sequences_.at(i); }
-
- private:
-  std::vector<Sequence> sequences_;
-};
 
 /// One flow solver over the sequences; keeps the last flow of each item for score().
 class FlowRunner final : public Runner {
