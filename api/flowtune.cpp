@@ -3,13 +3,11 @@
 // always, the CUDA variants (NVRTC + the GPU frame pipeline) when built with CUDA.
 #include "flowtune/flowtune.hpp"
 
-#include <cstdint>
-#include <fstream>
-#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "kernels/metrics.hpp"
 #include "kernels/png_io.hpp"
+#include "select/tuned_header_reader.hpp"
 #include "variants/kokkos_global.hpp"
 
 #ifdef FLOWTUNE_HAVE_CUDA
@@ -19,42 +17,6 @@
 
 namespace flowtune {
 namespace {
-
-const nlohmann::json& member(const nlohmann::json& j, const char* name, const std::string& text) {
-  const auto it = j.find(name);
-  if (it == j.end())
-    throw std::invalid_argument(std::string("tuned config: '") + name + "' missing in '" + text +
-                                "'");
-  return *it;
-}
-
-std::string string_member(const nlohmann::json& j, const char* name, const std::string& text) {
-  const nlohmann::json& v = member(j, name, text);
-  if (!v.is_string())
-    throw std::invalid_argument(std::string("tuned config: '") + name + "' is not a string in '" +
-                                text + "'");
-  return v.get<std::string>();
-}
-
-const nlohmann::json& object_member(const nlohmann::json& j, const char* name,
-                                    const std::string& text) {
-  const nlohmann::json& v = member(j, name, text);
-  if (!v.is_object())
-    throw std::invalid_argument(std::string("tuned config: '") + name + "' is not an object in '" +
-                                text + "'");
-  return v;
-}
-
-Config to_config(const TunedConfig& t) {
-  Config c;
-  c.workload = t.workload;
-  c.variant = t.variant;
-  c.precision = t.precision;
-  c.tunables = t.tunables;
-  c.params = t.params;
-  c.clock_mhz = t.clock_mhz;
-  return c;
-}
 
 /// The CUDA variants' names, known also to a build without CUDA (for its error message).
 constexpr const char* kCudaVariants[] = {"global", "shared_fusion", "global_pipeline",
@@ -92,56 +54,8 @@ const FlowVariant* deployed_variant(const std::string& name) {
 
 }  // namespace
 
-TunedConfig parse_tuned_config(const std::string& json) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(json);
-  } catch (const nlohmann::json::exception& e) {
-    throw std::invalid_argument("tuned config: not JSON: '" + json + "' (" + e.what() + ")");
-  }
-  if (!j.is_object())
-    throw std::invalid_argument("tuned config: not a JSON object: '" + json + "'");
-  TunedConfig c;
-  c.workload = string_member(j, "workload", json);
-  c.variant = string_member(j, "variant", json);
-  c.precision = string_member(j, "precision", json);
-  const nlohmann::json& clock = member(j, "clock_mhz", json);
-  if (!clock.is_number_integer() || clock.get<std::int64_t>() < 0 ||
-      clock.get<std::int64_t>() > 100000)
-    throw std::invalid_argument(
-        "tuned config: clock_mhz must be a whole number in [0, 100000] in '" + json + "'");
-  c.clock_mhz = static_cast<int>(clock.get<std::int64_t>());
-  for (const auto& [name, value] : object_member(j, "tunables", json).items()) {
-    if (!value.is_number_integer() || value.get<std::int64_t>() < INT32_MIN ||
-        value.get<std::int64_t>() > INT32_MAX)
-      throw std::invalid_argument("tuned config: tunable '" + name + "' is not an int in '" + json +
-                                  "'");
-    c.tunables[name] = static_cast<int>(value.get<std::int64_t>());
-  }
-  for (const auto& [name, value] : object_member(j, "params", json).items()) {
-    if (!value.is_number())
-      throw std::invalid_argument("tuned config: parameter '" + name + "' is not a number in '" +
-                                  json + "'");
-    c.params[name] = value.get<double>();
-  }
-  return c;
-}
-
 TunedConfig read_tuned_config(const std::string& header_path) {
-  std::ifstream in(header_path);
-  if (!in) throw std::runtime_error(header_path + ": cannot open the tuned header");
-  const std::string marker = "// flowtune-config: ";
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind(marker, 0) != 0) continue;
-    try {
-      return parse_tuned_config(line.substr(marker.size()));
-    } catch (const std::invalid_argument& e) {
-      throw std::runtime_error(header_path + ": malformed flowtune-config line (" + e.what() + ")");
-    }
-  }
-  throw std::runtime_error(header_path +
-                           ": not a flowtune tuned header (no '// flowtune-config:' "
-                           "line; export it again with `tune export`)");
+  return read_tuned_header(header_path);
 }
 
 FlowField compute_flow(const Image& i0, const Image& i1, const TunedConfig& config) {
@@ -162,7 +76,7 @@ FlowField compute_flow(const Image& i0, const Image& i1, const TunedConfig& conf
   // make_solver checks the tunables and parameters (invalid_reason) and throws
   // std::invalid_argument naming the first problem; a CUDA solver builds its kernels with
   // NVRTC (cached as for `tune`) and throws std::runtime_error when the GPU fails.
-  return variant->make_solver(to_config(config))->compute(i0, i1);
+  return variant->make_solver(config)->compute(i0, i1);
 }
 
 FlowField compute_flow(const std::string& i0_png, const std::string& i1_png,

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "db/repository.hpp"
-#include "reports/front.hpp"
+#include "select/objectives.hpp"
 
 namespace flowtune::reports {
 

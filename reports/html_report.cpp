@@ -11,9 +11,9 @@
 #include <sstream>
 #include <utility>
 
-#include "reports/front.hpp"
 #include "reports/html_assets.hpp"
 #include "reports/text_format.hpp"
+#include "select/objectives.hpp"
 
 namespace flowtune::reports {
 

@@ -11,12 +11,13 @@
 
 #include "reports/budget_table.hpp"
 #include "reports/cross_front.hpp"
-#include "reports/export_header.hpp"
-#include "reports/front.hpp"
 #include "reports/html_report.hpp"
 #include "reports/svg_plot.hpp"
 #include "reports/text_format.hpp"
-#include "tuner/pareto.hpp"
+#include "select/export_selection.hpp"
+#include "select/objectives.hpp"
+#include "select/pareto.hpp"
+#include "select/tuned_header.hpp"
 
 namespace flowtune::reports {
 

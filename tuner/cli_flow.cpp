@@ -3,9 +3,9 @@
 #include <iostream>
 #include <optional>
 
+#include "select/tuned_header_reader.hpp"
 #include "tuner/cli.hpp"
 #include "tuner/cli_options.hpp"
-#include "tuner/tuned_header.hpp"
 #include "variants/variant.hpp"
 
 namespace flowtune::cli {

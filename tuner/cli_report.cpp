@@ -7,10 +7,10 @@
 #include "boards/board.hpp"
 #include "db/repository.hpp"
 #include "interop/kernel_tuner.hpp"
-#include "reports/export_header.hpp"
-#include "reports/multi_board_header.hpp"
 #include "reports/report.hpp"
-#include "reports/text_format.hpp"
+#include "select/export_selection.hpp"
+#include "select/multi_board_header.hpp"
+#include "select/tuned_header.hpp"
 #include "tuner/cli.hpp"
 #include "tuner/cli_options.hpp"
 
@@ -47,8 +47,8 @@ std::vector<std::string> expand_max_options(const std::vector<std::string>& args
   return out;
 }
 
-std::vector<reports::Constraint> parse_constraints(const std::vector<std::string>& texts) {
-  std::vector<reports::Constraint> out;
+std::vector<Constraint> parse_constraints(const std::vector<std::string>& texts) {
+  std::vector<Constraint> out;
   for (const std::string& t : texts) {
     const auto eq = t.find('=');
     std::size_t used = 0;
@@ -105,18 +105,17 @@ int run_export(const std::vector<std::string>& raw_args) {
     throw UsageError("several --board: only for a header (--format header, no --json)");
   const db::Repository repo(db_path, db::OpenMode::read_only);
   if (boards.size() > 1) {
-    const std::vector<reports::Constraint> constraints = parse_constraints(max_texts);
-    std::vector<reports::BoardChoice> choices;
-    reports::Objective o;
+    const std::vector<Constraint> constraints = parse_constraints(max_texts);
+    std::vector<BoardChoice> choices;
+    Objective o;
     for (const std::string& b : boards) {
       const Board profile = load_board(b);
-      const reports::ExportSelection sel =
-          reports::select_for_export(repo, b, objective, dataset, constraints);
+      const ExportSelection sel = select_for_export(repo, b, objective, dataset, constraints);
       o = sel.objective;
       choices.push_back({b, profile.target == "cuda" ? profile.cc_major : 0,
                          profile.target == "cuda" ? profile.cc_minor : 0, sel.config});
     }
-    reports::detail::write_text_file(out, reports::multi_board_header_text(choices, o));
+    write_text_file(out, multi_board_header_text(choices, o));
     std::cout << "wrote " << out << " (" << boards.size() << " boards)\n";
     return 0;
   }
@@ -136,15 +135,12 @@ int run_export(const std::vector<std::string>& raw_args) {
               << " pruned; optimum " << sum.best_time_ms << " ms\n";
     return 0;
   }
-  const std::vector<reports::Constraint> constraints = parse_constraints(max_texts);
-  reports::export_tuned_header(repo, board, objective, out, dataset, constraints);
+  const std::vector<Constraint> constraints = parse_constraints(max_texts);
+  const ExportSelection chosen = select_for_export(repo, board, objective, dataset, constraints);
+  write_text_file(out, tuned_header_text(chosen.config, board, chosen.objective));
   if (json) {
-    std::ifstream in(out);
-    std::string line, config;
-    while (std::getline(in, line))
-      if (line.rfind("// flowtune-config: ", 0) == 0) config = line.substr(20);
     nlohmann::json j = {{"header", out}, {"board", board}, {"objective", objective}};
-    j["config"] = nlohmann::json::parse(config);
+    j["config"] = nlohmann::json::parse(db::config_json(chosen.config.config));
     std::cout << j.dump(1) << '\n';
   } else {
     std::cout << "wrote " << out << '\n';
@@ -172,7 +168,7 @@ int run_report(const std::vector<std::string>& raw_args) {
     return 0;
   if (!max_texts.empty() && select.empty())
     throw UsageError("--max constraints apply to --select; give --select OBJECTIVE");
-  const std::vector<reports::Constraint> constraints = parse_constraints(max_texts);
+  const std::vector<Constraint> constraints = parse_constraints(max_texts);
   const db::Repository repo(db_path, db::OpenMode::read_only);
   board = resolve_board(board);
   reports::write_report(repo, board, out);
@@ -187,18 +183,17 @@ int run_report(const std::vector<std::string>& raw_args) {
   if (measured.empty())
     throw std::runtime_error(db_path + ": nothing measured on dataset '" + dataset + "'");
   const db::WorkloadRow workload = repo.workload(measured.front().config.workload);
-  const reports::Objective objective = reports::resolve_objective(workload, select);
-  const std::vector<db::MeasuredConfig> ok = reports::satisfying(measured, constraints, workload);
+  const Objective objective = resolve_objective(workload, select);
+  const std::vector<db::MeasuredConfig> ok = satisfying(measured, constraints, workload);
   nlohmann::json j = {{"board", board}, {"dataset", dataset}, {"objective", objective.name}};
-  for (const reports::Constraint& c : constraints)
-    j["constraints"][reports::resolve_objective(workload, c.name).name] = {{"max", c.max}};
+  for (const Constraint& c : constraints)
+    j["constraints"][resolve_objective(workload, c.name).name] = {{"max", c.max}};
   if (ok.empty()) {
     j["selected"] = nullptr;
     j["why"] = "no config satisfies the constraints";
     std::cout << "select: no config of " << measured.size() << " satisfies the constraints\n";
   } else {
-    const db::MeasuredConfig best =
-        reports::select_config(ok, objective, reports::objectives_of(workload));
+    const db::MeasuredConfig best = select_config(ok, objective, objectives_of(workload));
     j["selected"] = nlohmann::json::parse(db::config_json(best.config));
     j["time_ms"] = best.measurement.time_ms_median;
     j["metrics"] = best.measurement.metrics;

@@ -91,7 +91,8 @@ void Dispatcher::publish(std::size_t point, const std::string& config_key,
   point_of_[id] = point;
 }
 
-std::vector<Dispatcher::Finished> Dispatcher::wait(bool (*stop)(), double poll_s) {
+std::vector<Dispatcher::Finished> Dispatcher::wait(const std::function<bool()>& stop,
+                                                   double poll_s) {
   std::vector<Finished> out;
   while (!point_of_.empty()) {
     // Tasks finish in any order: read from the oldest outstanding one on.

@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <ostream>
 #include <string>
@@ -54,7 +55,7 @@ class Dispatcher {
   /// and returns every one finished since the last call; returns what it has (maybe
   /// nothing) as soon as stop() is true. Throws std::runtime_error when local workers were
   /// started and all of them exited with tasks outstanding.
-  std::vector<Finished> wait(bool (*stop)(), double poll_s = 0.05);
+  std::vector<Finished> wait(const std::function<bool()>& stop, double poll_s = 0.05);
 
   /// Cancels the pending tasks and stops the local workers (SIGTERM, then reaped).
   void shut_down();

@@ -4,10 +4,13 @@
 #include <boost/math/statistics/univariate_statistics.hpp>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <limits>
+#include <new>
 #include <stdexcept>
 
 #include "kernels/cancellation.hpp"
+#include "select/config_rows.hpp"
 
 namespace flowtune {
 
@@ -107,6 +110,45 @@ db::MeasurementRow measure_runner(Runner& runner, const InputSet& inputs, Energy
     row.power_w = energy_mj / energy_window_ms;  // mJ / ms = W
   }
   return row;
+}
+
+namespace {
+ConfigMeasurer g_measurer = nullptr;
+}  // namespace
+
+void set_config_measurer(ConfigMeasurer measurer) {
+  g_measurer = measurer;
+}
+
+std::string classify_failure(const std::exception& e) {
+  if (dynamic_cast<const CheckFailed*>(&e)) return "accuracy";
+  if (dynamic_cast<const std::bad_alloc*>(&e) ||
+      dynamic_cast<const std::filesystem::filesystem_error*>(&e) ||
+      dynamic_cast<const db::DbError*>(&e))
+    return "environment";
+  return "runtime";
+}
+
+MeasureResult measure_config(const Workload& workload, const db::ConfigRow& config,
+                             const InputSet& inputs, EnergySensor* sensor,
+                             const MeasureOptions& options) {
+  if (g_measurer) return g_measurer(workload, config, inputs, sensor, options);
+  MeasureResult r;
+  std::string stage = "compile";
+  try {
+    const std::unique_ptr<Runner> runner = workload.make_runner(to_config(config), inputs);
+    stage = "run";
+    r.measurement = measure_runner(*runner, inputs, sensor, options);
+    r.ok = true;
+  } catch (const Cancelled&) {
+    r.cancelled = true;  // a signal, not a failure of the config
+  } catch (const std::exception& e) {
+    r.failure_class = stage == "compile" && !dynamic_cast<const std::bad_alloc*>(&e)
+                          ? "compile"
+                          : classify_failure(e);
+    r.message = e.what();
+  }
+  return r;
 }
 
 }  // namespace flowtune

@@ -2,7 +2,9 @@
 // the workload's metrics of one config on an input set.
 #pragma once
 
+#include <exception>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "boards/energy_sensor.hpp"
@@ -35,6 +37,38 @@ struct MeasureOptions {
 /// standard deviation; the median's standard error under normality). Infinity for n < 3 or a
 /// median <= 0.
 double median_ci_halfwidth(std::vector<double> samples);
+
+/// The outcome of measuring one config. ok: measurement holds the row (run_id 0). Otherwise
+/// failure_class is "compile", "runtime", "accuracy", "timeout" or "environment" and message
+/// says what happened (e.g. "worker died: signal 11 (Segmentation fault)"); cancelled: a
+/// SIGINT/SIGTERM stopped it (not a failure).
+struct MeasureResult {
+  bool ok = false, cancelled = false;
+  db::MeasurementRow measurement;
+  std::string failure_class, message;
+};
+
+/// Class of a failure for the failures table (db::FailureRow): "accuracy" for CheckFailed,
+/// "environment" for allocation, file-system and database errors, else "runtime".
+std::string classify_failure(const std::exception& e);
+
+/// Builds config's runner (Workload::make_runner: the kernel build) and measures it with
+/// measure_runner: the one measuring path of every evaluator (tuner/evaluator.hpp) and of
+/// the worker process. Never throws for a failure of the config: a throw while building is
+/// a "compile" failure (allocation failures excepted), while running classify_failure's
+/// class; Cancelled gives cancelled. A test binary may replace the measuring with
+/// set_config_measurer (measure_config then calls it instead).
+MeasureResult measure_config(const Workload& workload, const db::ConfigRow& config,
+                             const InputSet& inputs, EnergySensor* sensor,
+                             const MeasureOptions& options);
+
+/// A replacement of measure_config's building and timing, for test binaries only (a
+/// deterministic measurer, fault injection); nullptr restores the real one. The production
+/// `tune` never sets one.
+using ConfigMeasurer = MeasureResult (*)(const Workload& workload, const db::ConfigRow& config,
+                                         const InputSet& inputs, EnergySensor* sensor,
+                                         const MeasureOptions& options);
+void set_config_measurer(ConfigMeasurer measurer);
 
 /// Measures runner on every item of inputs, one item after the other (a GPU solver keeps one
 /// size's buffers and CUDA graph, so alternating sizes would time re-allocation). Per item:

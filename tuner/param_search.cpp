@@ -2,14 +2,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <stdexcept>
 
 #include "boards/board.hpp"
 #include "db/repository.hpp"
+#include "kernels/cancellation.hpp"
+#include "select/config_rows.hpp"
 #include "tuner/constraints.hpp"
 #include "tuner/environment.hpp"
-#include "tuner/tune_run.hpp"
+#include "tuner/evaluator.hpp"
 
 namespace flowtune {
 
@@ -24,38 +27,44 @@ std::vector<double> refine_around(double best, double ratio, const ParamSpec& sp
 
 namespace {
 
-// Measures config on inputs unless the DB has it; returns the metric.
-class Evaluator {
+// The metric of config on inputs: read from the DB when measured there, else measured by an
+// Evaluator and recorded; +-infinity (the worst value) for a config that fails.
+class CellEvaluator {
  public:
-  Evaluator(db::Repository& repo, const Board& board, const Workload& workload, std::int64_t run,
-            const MeasureOptions& measure, std::string metric)
-      : repo_(repo),
-        board_(board),
-        workload_(workload),
-        run_(run),
-        measure_(measure),
-        metric_(std::move(metric)) {}
+  CellEvaluator(db::Repository& repo, const Board& board, const Workload& workload,
+                std::int64_t run, const ParamSearchOptions& options)
+      : repo_(repo), board_(board), workload_(workload), run_(run), options_(options) {}
 
-  double operator()(const Config& config, const InputSet& inputs) {
+  double operator()(const Config& config, const InputSet& inputs, const InputOptions& from) {
     const db::ConfigRow row = to_config_row(board_.name, config);
     if (repo_.is_measured(board_.name, row.key, inputs.key())) {
       for (const db::MeasuredConfig& mc : repo_.measured(board_.name, inputs.key()))
-        if (mc.config.key == row.key) return mc.measurement.metric(metric_);
+        if (mc.config.key == row.key) return mc.measurement.metric(options_.metric);
     }
-    const std::unique_ptr<Runner> runner = workload_.make_runner(config, inputs);
-    db::MeasurementRow m = measure_runner(*runner, inputs, nullptr, measure_);
-    m.run_id = run_;
-    repo_.record_measurement(row, m);
-    return m.metric(metric_);
+    const EvaluationContext context{board_, from, options_.measure, false,
+                                    options_.config_timeout_s};
+    const std::unique_ptr<Evaluator> evaluator =
+        options_.isolate ? make_worker_process_evaluator(context)
+                         : make_in_process_evaluator(context, inputs, nullptr);
+    evaluator->submit({0, row, ""});
+    std::vector<EvaluationOutcome> out = evaluator->collect([] { return false; });
+    if (out.empty() || out.front().kind == EvaluationOutcome::Kind::cancelled) throw Cancelled();
+    EvaluationOutcome& o = out.front();
+    record_outcome(repo_, run_, inputs.key(), o);
+    if (o.kind == EvaluationOutcome::Kind::failed)
+      return worst_ * std::numeric_limits<double>::infinity();
+    return o.measurement.metric(options_.metric);
   }
+  /// +1 when the metric is minimised, -1 when maximised.
+  void set_direction(double sign) { worst_ = sign; }
 
  private:
   db::Repository& repo_;
   const Board& board_;
   const Workload& workload_;
   std::int64_t run_;
-  MeasureOptions measure_;
-  std::string metric_;
+  const ParamSearchOptions& options_;
+  double worst_ = 1;
 };
 
 }  // namespace
@@ -102,7 +111,8 @@ ParamSearchResult search_parameters(const ParamSearchOptions& o, std::ostream& l
   db::RunInfo info = collect_run_info(board, o.command, train->key());
   info.workload = workload.name();
   const std::int64_t run = repo.begin_run(info);
-  Evaluator evaluate(repo, board, workload, run, o.measure, o.metric);
+  CellEvaluator evaluate(repo, board, workload, run, o);
+  evaluate.set_direction(sign);
 
   ParamSearchResult r;
   r.train_key = train->key();
@@ -117,7 +127,7 @@ ParamSearchResult search_parameters(const ParamSearchOptions& o, std::ostream& l
   const auto visit = [&](const std::vector<ParamValues>& cells) {
     for (const ParamValues& cell : cells) {
       if (seen.count(cell)) continue;
-      const double value = evaluate(config_of(cell), *train);
+      const double value = evaluate(config_of(cell), *train, o.train);
       seen[cell] = value;
       r.trace.push_back({cell, value});
       log << "[" << r.trace.size() << "] " << config_of(cell).params_text() << ": " << o.metric
@@ -149,9 +159,9 @@ ParamSearchResult search_parameters(const ParamSearchOptions& o, std::ostream& l
     const ParamValues best = best_cell();
     r.best = config_of(best);
     r.best_train = seen.at(best);
-    r.best_test = evaluate(r.best, *test);
-    r.baseline_train = evaluate(base, *train);
-    r.baseline_test = evaluate(base, *test);
+    r.best_test = evaluate(r.best, *test, o.test);
+    r.baseline_train = evaluate(base, *train, o.train);
+    r.baseline_test = evaluate(base, *test, o.test);
   } catch (...) {
     repo.end_run(run, "failed");
     throw;

@@ -29,6 +29,8 @@ struct ParamSearchOptions {
   std::string metric;   ///< the workload metric to optimise (its direction from MetricSpec)
   InputOptions train, test;
   MeasureOptions measure;  ///< accuracy search: one warm-up run per item is enough by default
+  bool isolate = true;     ///< measure in a worker process (tuner/evaluator.hpp), else in-process
+  double config_timeout_s = 0;  ///< isolate: longer than this fails as timeout (0 = no limit)
   std::string command;
 };
 
@@ -55,7 +57,9 @@ std::vector<double> refine_around(double best, double ratio, const ParamSpec& sp
 /// `refinements` rounds of refine_around on every dimension at once, each round halving the
 /// log step; every evaluation is a measurement on the training inputs recorded in the DB
 /// (dataset = the training key; a cell already in the DB is read back, so a killed search
-/// resumes). The best cell and the base config are then measured on the test inputs.
+/// resumes). Cells are measured through an Evaluator (tuner/evaluator.hpp) and recorded by
+/// record_outcome: a cell that fails is recorded as failed and counts as the worst value of
+/// the metric. The best cell and the base config are then measured on the test inputs.
 /// Throws std::invalid_argument for an unknown metric or parameter, a non-real or
 /// non-positive grid, or a base space with no runnable config; whatever loading or
 /// measuring throws otherwise. Progress goes to log.

@@ -6,9 +6,9 @@
 #include <set>
 #include <stdexcept>
 
-#include "tuner/hypervolume.hpp"
+#include "select/hypervolume.hpp"
+#include "select/pareto.hpp"
 #include "tuner/model_estimate.hpp"
-#include "tuner/pareto.hpp"
 #include "tuner/resources_json.hpp"
 #include "tuner/tune_run.hpp"
 
@@ -108,17 +108,17 @@ RecordedSpace load_recorded_space(const db::Repository& repo, const std::string&
 ReplayResult replay(const RecordedSpace& rs, const ReplayOptions& options) {
   if (options.budget == 0) throw std::invalid_argument("replay: the budget must be >= 1");
   if (options.objectives.empty()) throw std::invalid_argument("replay: no objective");
-  std::vector<reports::Objective> objectives;
+  std::vector<Objective> objectives;
   for (const std::string& name : options.objectives)
-    objectives.push_back(reports::resolve_objective(rs.workload_row, name));
+    objectives.push_back(resolve_objective(rs.workload_row, name));
   const std::size_t n = rs.configs.size(), m = objectives.size();
   std::vector<std::vector<double>> values(n);
   Normaliser norm{std::vector<double>(m, std::numeric_limits<double>::infinity()),
                   std::vector<double>(m, -std::numeric_limits<double>::infinity())};
   for (std::size_t i = 0; i < n; ++i) {
     if (rs.outcomes[i] != Outcome::measured) continue;
-    for (const reports::Objective& o : objectives)
-      values[i].push_back(reports::oriented_value(rs.measurements[i], o));
+    for (const Objective& o : objectives)
+      values[i].push_back(oriented_value(rs.measurements[i], o));
     for (std::size_t k = 0; k < m; ++k)
       if (std::isfinite(values[i][k])) {
         norm.lo[k] = std::min(norm.lo[k], values[i][k]);

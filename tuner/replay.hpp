@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "db/repository.hpp"
-#include "reports/front.hpp"
+#include "select/objectives.hpp"
 #include "tuner/strategy.hpp"
 
 namespace flowtune {
@@ -62,10 +62,10 @@ struct ReplayResult {
 };
 
 /// Replays options.strategy for seeds first_seed .. first_seed + seeds - 1 against space.
-/// Objectives are oriented for minimisation (reports::resolve_objective); objective 0 is
+/// Objectives are oriented for minimisation (resolve_objective); objective 0 is
 /// the one single-objective strategies minimise. Hypervolume: each objective normalised to
 /// [0, 1] by its min and max over the measured points, reference point 1.1 in each
-/// (tuner/hypervolume.hpp); points lacking a figure (NULL energy) do not count. Throws
+/// (select/hypervolume.hpp); points lacking a figure (NULL energy) do not count. Throws
 /// std::invalid_argument for an unknown strategy or objective, a zero budget, or a space
 /// without a finite value of objective 0.
 ReplayResult replay(const RecordedSpace& space, const ReplayOptions& options);

@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <stdexcept>
-
-#include "tuner/strategies/strategies.hpp"
 
 namespace flowtune {
 
@@ -79,55 +78,37 @@ double Strategy::primary(std::size_t point) const {
 
 namespace {
 
-class BruteForce : public Strategy {
- public:
-  using Strategy::Strategy;
-  std::string name() const override { return "brute_force"; }
-
- protected:
-  std::optional<std::size_t> propose() override {
-    while (next_ < space_.size() && seen(next_)) ++next_;
-    if (next_ >= space_.size()) return std::nullopt;
-    return next_++;
-  }
-  void observe(const Observation&) override {}
-
- private:
-  std::size_t next_ = 0;
+struct Registered {
+  StrategyFactory factory;
+  int rank;
 };
 
-class RandomSample : public Strategy {
- public:
-  using Strategy::Strategy;
-  std::string name() const override { return "random_sample"; }
-
- protected:
-  std::optional<std::size_t> propose() override { return random_unseen(); }
-  void observe(const Observation&) override {}
-};
+std::map<std::string, Registered>& registry() {
+  static std::map<std::string, Registered> strategies;
+  return strategies;
+}
 
 }  // namespace
 
+bool register_strategy(const std::string& name, StrategyFactory factory, int rank) {
+  if (!registry().emplace(name, Registered{factory, rank}).second)
+    throw std::logic_error("strategy '" + name + "' registered twice");
+  return true;
+}
+
 std::vector<std::string> strategy_names() {
-  return {"brute_force",       "random_sample", "greedy_ils", "simulated_annealing",
-          "genetic_algorithm", "bayes_opt",     "nsga2",      "model_guided"};
+  std::vector<std::pair<int, std::string>> ranked;
+  for (const auto& [name, r] : registry()) ranked.emplace_back(r.rank, name);
+  std::sort(ranked.begin(), ranked.end());
+  std::vector<std::string> names;
+  for (const auto& [rank, name] : ranked) names.push_back(name);
+  return names;
 }
 
 std::unique_ptr<Strategy> make_strategy(const std::string& name, const SearchSpace& space,
                                         const StrategyOptions& options) {
-  if (name == "brute_force") return std::make_unique<BruteForce>(space, options);
-  if (name == "random_sample") return std::make_unique<RandomSample>(space, options);
-  if (name == "greedy_ils") return strategies::make_greedy_ils(space, options);
-  if (name == "simulated_annealing") return strategies::make_simulated_annealing(space, options);
-  if (name == "genetic_algorithm") return strategies::make_genetic_algorithm(space, options);
-  if (name == "bayes_opt") return strategies::make_tpe(space, options);
-  if (name == "nsga2") return strategies::make_nsga2(space, options);
-  if (name == "model_guided") {
-    if (options.prior.size() != space.size())
-      throw std::invalid_argument("model_guided needs a model estimate for each of the " +
-                                  std::to_string(space.size()) + " points");
-    return strategies::make_model_guided(space, options);
-  }
+  const auto it = registry().find(name);
+  if (it != registry().end()) return it->second.factory(space, options);
   std::string names;
   for (const std::string& n : strategy_names()) names += (names.empty() ? "" : ", ") + n;
   throw std::invalid_argument("unknown strategy '" + name + "' (" + names + ")");

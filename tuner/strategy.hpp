@@ -85,7 +85,18 @@ class Strategy {
   std::vector<long> observation_of_;
 };
 
-/// The strategies by name:
+/// Builds a strategy over a space (a registered factory).
+using StrategyFactory = std::unique_ptr<Strategy> (*)(const SearchSpace& space,
+                                                      const StrategyOptions& options);
+
+/// Registers a strategy under `name`, from the strategy's own file (a static registrar:
+/// `const bool kRegistered = register_strategy("name", &factory, rank);`), so a new
+/// strategy is one new file (ARCHITECTURE.md, "How to add a strategy"). rank orders
+/// strategy_names() (lower first). Returns true; throws std::logic_error for a name
+/// registered twice.
+bool register_strategy(const std::string& name, StrategyFactory factory, int rank = 1000);
+
+/// The strategy registered as `name`. This build's strategies (tuner/strategies/):
 /// - "brute_force": every point in enumeration order;
 /// - "random_sample": points uniformly at random without replacement;
 /// - "greedy_ils": first-improvement local search over SearchSpace::neighbours with random
@@ -100,12 +111,12 @@ class Strategy {
 ///   distance, binary tournament);
 /// - "model_guided": the points with the best model estimate (StrategyOptions::prior) first,
 ///   then greedy local search from the best measured ones.
-/// Throws std::invalid_argument for another name (the message lists them) or for
-/// model_guided without a prior of the space's size.
+/// Throws std::invalid_argument for an unregistered name (the message lists them) or what
+/// the factory throws (model_guided without a prior of the space's size).
 std::unique_ptr<Strategy> make_strategy(const std::string& name, const SearchSpace& space,
                                         const StrategyOptions& options);
 
-/// Every name make_strategy accepts.
+/// Every registered name, by rank then name.
 std::vector<std::string> strategy_names();
 
 }  // namespace flowtune

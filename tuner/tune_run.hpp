@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "db/repository.hpp"
+#include "select/config_rows.hpp"
 #include "tuner/measure.hpp"
 #include "tuner/resources_json.hpp"
 #include "tuner/space.hpp"
@@ -54,19 +55,6 @@ struct TuneSummary {
   std::vector<std::string> front_objectives;  ///< e.g. {"time_ms", "aepe"}
   std::vector<db::MeasuredConfig> front;      ///< Pareto front of the dataset over them
 };
-
-/// Converts a config to its DB row for board, with its key (db::config_key).
-db::ConfigRow to_config_row(const std::string& board, const Config& config);
-
-/// The inverse: the Config of a stored row (board, key and label dropped).
-Config to_config(const db::ConfigRow& row);
-
-/// The DB's description of a workload (work unit, front objectives, metric specs).
-db::WorkloadRow to_workload_row(const Workload& workload);
-
-/// Class of a failure for the failures table (db::FailureRow): "accuracy" for CheckFailed,
-/// "environment" for allocation, file-system and database errors, else "runtime".
-std::string classify_failure(const std::exception& e);
 
 /// Estimated wall time of measuring `configs` (seconds): per config and item, warm-up plus
 /// the timed window, from the rate measured on this board for the workload in the DB (time

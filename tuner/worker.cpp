@@ -19,7 +19,6 @@
 #include "boards/board.hpp"
 #include "boards/energy_sensor.hpp"
 #include "kernels/cancellation.hpp"
-#include "tuner/fake_measure.hpp"
 #include "tuner/tune_run.hpp"
 
 namespace flowtune {
@@ -91,36 +90,27 @@ int run_worker() {
   for (std::string line; std::getline(std::cin, line);) {
     nlohmann::json answer;
     bool failed = false;
-    std::string stage = "environment";
     try {
       const WorkerRequest req = parse_worker_request(line);
-      const Config config = to_config(req.config);
-      const Workload& workload = find_workload(config.workload);
+      const Workload& workload = find_workload(req.config.workload);
       const std::string key = workload.name() + " " + inputs_json(req.inputs).dump();
       if (!input_sets.count(key)) input_sets[key] = workload.load_inputs(req.inputs);
-      if (const std::optional<double> sleep_ms = fake_measure_sleep_ms()) {
-        answer = {{"ok", nlohmann::json::parse(db::measurement_json(fake_measurement(
-                             workload, req.config, *input_sets[key], *sleep_ms)))}};
-        std::cout << answer.dump() << std::endl;
-        continue;
-      }
-      const MeasureOptions& measure = req.measure;
       if (req.board != sensor_board) {
         sensor = make_energy_sensor(load_board(req.board));
         sensor_board = req.board;
       }
-      stage = "compile";
-      const std::unique_ptr<Runner> runner = workload.make_runner(config, *input_sets[key]);
-      stage = "run";
-      const db::MeasurementRow row_out =
-          measure_runner(*runner, *input_sets[key], sensor.get(), measure);
-      answer = {{"ok", nlohmann::json::parse(db::measurement_json(row_out))}};
-    } catch (const Cancelled&) {
-      answer = {{"cancelled", true}};
-      failed = true;
-    } catch (const std::exception& e) {
-      answer = {{"error", e.what()},
-                {"class", stage == "compile" ? std::string("compile") : classify_failure(e)}};
+      const MeasureResult r =
+          measure_config(workload, req.config, *input_sets[key], sensor.get(), req.measure);
+      if (r.ok) {
+        answer = {{"ok", nlohmann::json::parse(db::measurement_json(r.measurement))}};
+      } else if (r.cancelled) {
+        answer = {{"cancelled", true}};
+      } else {
+        answer = {{"error", r.message}, {"class", r.failure_class}};
+      }
+      failed = !r.ok;
+    } catch (const std::exception& e) {  // a malformed request, unloadable inputs
+      answer = {{"error", e.what()}, {"class", classify_failure(e)}};
       failed = true;
     }
     std::cout << answer.dump() << std::endl;
@@ -184,7 +174,7 @@ void WorkerProcess::stop(int sig) {
 }
 
 WorkerResult WorkerProcess::measure(const WorkerRequest& request, double timeout_s,
-                                    bool (*stop_requested)()) {
+                                    const std::function<bool()>& stop_requested) {
   if (pid_ <= 0) start();
   WorkerResult result;
   const std::string line = worker_request_json(request) + "\n";

@@ -5,6 +5,7 @@
 
 #include <sys/types.h>
 
+#include <functional>
 #include <string>
 
 #include "db/repository.hpp"
@@ -27,21 +28,13 @@ std::string worker_request_json(const WorkerRequest& request);
 /// malformed field.
 WorkerRequest parse_worker_request(const std::string& text);
 
-/// The outcome of one request. ok: measurement holds the row (run_id 0). Otherwise
-/// failure_class is "compile", "runtime", "accuracy", "timeout" or "environment" and message
-/// says what happened (e.g. "worker died: signal 11 (Segmentation fault)"); cancelled: a
-/// SIGINT/SIGTERM stopped it (not a failure).
-struct WorkerResult {
-  bool ok = false, cancelled = false;
-  db::MeasurementRow measurement;
-  std::string failure_class, message;
-};
+/// The outcome of one request (measure_config's).
+using WorkerResult = MeasureResult;
 
 /// The worker's loop (`tune worker`): reads one JSON request per line from stdin, answers
 /// one JSON line on stdout; keeps loaded input sets between requests. After a failed
 /// request it exits with 3 (a CUDA context may be unusable after a fault), after EOF with 0.
-/// TEST ONLY: with FLOWTUNE_TEST_FAKE_MEASURE set, answers with fake_measurement
-/// (tuner/fake_measure.hpp) instead of building and timing the config.
+/// Each request is measured by measure_config (tuner/measure.hpp).
 int run_worker();
 
 /// A worker process of the current executable, started on first use and restarted after
@@ -58,7 +51,8 @@ class WorkerProcess {
   /// `cancelled`). A worker that dies or times out is killed, reaped and described in the
   /// result; the next call starts a new one. Throws std::runtime_error when no worker can be
   /// started (fork/exec failed).
-  WorkerResult measure(const WorkerRequest& request, double timeout_s, bool (*stop_requested)());
+  WorkerResult measure(const WorkerRequest& request, double timeout_s,
+                       const std::function<bool()>& stop_requested);
   /// Pid of the running worker, or 0.
   pid_t pid() const { return pid_; }
 

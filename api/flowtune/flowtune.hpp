@@ -9,23 +9,18 @@
 //   flowtune::write_flo("flow.flo", flowtune::compute_flow("f10.png", "f11.png", config));
 #pragma once
 
-#include <map>
 #include <string>
 
-#include "kernels/image.hpp"  // flowtune::Image (grayscale, [0, 255]), flowtune::FlowField
+#include "kernels/image.hpp"    // flowtune::Image (grayscale, [0, 255]), flowtune::FlowField
+#include "variants/config.hpp"  // flowtune::Config
 
 namespace flowtune {
 
 /// One tuned point of the TV-L1 design space, as `tune export` writes it into the header's
-/// `// flowtune-config: {...}` line and its flowtune::tuned::kConfigJson constant.
-struct TunedConfig {
-  std::string workload = "tvl1";          ///< "tvl1" (the only workload deployed here)
-  std::string variant = "kokkos_global";  ///< e.g. "kokkos_global" (CPU), "global" (CUDA)
-  std::string precision = "f32";          ///< "f32" | "f16" | "mixed"
-  std::map<std::string, int> tunables;    ///< e.g. {"tile_x": 32, "tile_y": 4}
-  std::map<std::string, double> params;   ///< every TV-L1 parameter, e.g. "iterations"
-  int clock_mhz = 0;                      ///< GPU clock tuned at; 0 = not controlled
-};
+/// `// flowtune-config: {...}` line and its flowtune::tuned::kConfigJson constant: the
+/// engine's Config (variants/config.hpp: workload, variant, precision, tunables, params,
+/// clock_mhz), so a deployed config is the tuned one with no conversion.
+using TunedConfig = Config;
 
 /// Parses the config JSON of a tuned header (flowtune::tuned::kConfigJson, or the text after
 /// `// flowtune-config: `): an object with "workload", "variant", "precision" (strings),

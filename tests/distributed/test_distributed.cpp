@@ -44,7 +44,7 @@ pid_t spawn(const std::vector<std::string>& args, const std::map<std::string, st
     if (!freopen(out_path.c_str(), "w", stdout)) _exit(126);
     if (!freopen((out_path + ".log").c_str(), "w", stderr)) _exit(126);
   }
-  std::vector<std::string> all = {FLOWTUNE_TUNE_EXE};
+  std::vector<std::string> all = {FLOWTUNE_TEST_MEASURER_EXE};
   all.insert(all.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& a : all) argv.push_back(a.data());

@@ -11,7 +11,8 @@
 #include <map>
 #include <string>
 
-#include "reports/export_header.hpp"
+#include "select/export_selection.hpp"
+#include "select/tuned_header.hpp"
 #include "workloads/localflow/localflow_workload.hpp"
 
 #ifndef FLOWTUNE_TEST_NVCC

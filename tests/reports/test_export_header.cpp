@@ -6,8 +6,9 @@
 #include <fstream>
 #include <map>
 
-#include "reports/export_header.hpp"
-#include "tuner/tuned_header.hpp"
+#include "select/export_selection.hpp"
+#include "select/tuned_header.hpp"
+#include "select/tuned_header_reader.hpp"
 
 namespace flowtune::reports {
 namespace {

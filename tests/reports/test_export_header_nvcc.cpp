@@ -11,7 +11,8 @@
 #include <ostream>
 #include <string>
 
-#include "reports/export_header.hpp"
+#include "select/export_selection.hpp"
+#include "select/tuned_header.hpp"
 
 #ifndef FLOWTUNE_TEST_NVCC
 #define FLOWTUNE_TEST_NVCC ""

@@ -14,9 +14,9 @@
 #include <regex>
 #include <sstream>
 
-#include "reports/front.hpp"
 #include "reports/html_report.hpp"
 #include "reports/report.hpp"
+#include "select/objectives.hpp"
 
 namespace flowtune::reports {
 namespace {

@@ -48,6 +48,7 @@ TEST(ParamSearch, FindsTheTraceMinimumRecordsEveryCellAndResumes) {
   o.dimensions = {{"lambda", {0.05, 0.2}}, {"theta", {0.1, 0.4}}};
   o.refinements = 1;
   o.metric = "aepe";
+  o.isolate = false;  // this test binary is not `tune`: it cannot be a worker process
   const std::string data = std::string(FLOWTUNE_TEST_REPO_DATA) + "/middlebury";
   o.train = {data, {"RubberWhale"}};
   o.test = {data, {"Grove2"}};

@@ -4,7 +4,7 @@
 #include <limits>
 #include <random>
 
-#include "tuner/pareto.hpp"
+#include "select/pareto.hpp"
 
 namespace flowtune {
 namespace {

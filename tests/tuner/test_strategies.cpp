@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <set>
 
-#include "tuner/hypervolume.hpp"
-#include "tuner/pareto.hpp"
+#include "select/hypervolume.hpp"
+#include "select/pareto.hpp"
 #include "tuner/search_space.hpp"
 #include "tuner/strategy.hpp"
 

@@ -70,4 +70,10 @@ std::unique_ptr<Strategy> make_simulated_annealing(const SearchSpace& space,
   return std::make_unique<SimulatedAnnealing>(space, options);
 }
 
+namespace {
+
+const bool kSimulatedAnnealing =
+    register_strategy("simulated_annealing", &make_simulated_annealing, 30);
+
+}  // namespace
 }  // namespace flowtune::strategies

@@ -87,4 +87,9 @@ std::unique_ptr<Strategy> make_genetic_algorithm(const SearchSpace& space,
   return std::make_unique<GeneticAlgorithm>(space, options);
 }
 
+namespace {
+
+const bool kGeneticAlgorithm = register_strategy("genetic_algorithm", &make_genetic_algorithm, 40);
+
+}  // namespace
 }  // namespace flowtune::strategies

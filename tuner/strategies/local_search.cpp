@@ -5,6 +5,7 @@
 #include <deque>
 #include <limits>
 #include <numeric>
+#include <stdexcept>
 
 #include "tuner/strategies/strategies.hpp"
 
@@ -142,4 +143,19 @@ std::unique_ptr<Strategy> make_model_guided(const SearchSpace& space,
   return std::make_unique<ModelGuided>(space, options);
 }
 
+namespace {
+
+// model_guided needs the model's estimate of every point.
+std::unique_ptr<Strategy> make_checked_model_guided(const SearchSpace& space,
+                                                    const StrategyOptions& options) {
+  if (options.prior.size() != space.size())
+    throw std::invalid_argument("model_guided needs a model estimate for each of the " +
+                                std::to_string(space.size()) + " points");
+  return make_model_guided(space, options);
+}
+
+const bool kGreedyIls = register_strategy("greedy_ils", &make_greedy_ils, 20);
+const bool kModelGuided = register_strategy("model_guided", &make_checked_model_guided, 70);
+
+}  // namespace
 }  // namespace flowtune::strategies

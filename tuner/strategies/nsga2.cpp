@@ -8,7 +8,7 @@
 #include <map>
 #include <set>
 
-#include "tuner/pareto.hpp"
+#include "select/pareto.hpp"
 #include "tuner/strategies/evolution.hpp"
 #include "tuner/strategies/strategies.hpp"
 
@@ -156,4 +156,9 @@ std::unique_ptr<Strategy> make_nsga2(const SearchSpace& space, const StrategyOpt
   return std::make_unique<Nsga2>(space, options);
 }
 
+namespace {
+
+const bool kNsga2 = register_strategy("nsga2", &make_nsga2, 60);
+
+}  // namespace
 }  // namespace flowtune::strategies

@@ -101,4 +101,9 @@ std::unique_ptr<Strategy> make_tpe(const SearchSpace& space, const StrategyOptio
   return std::make_unique<Tpe>(space, options);
 }
 
+namespace {
+
+const bool kBayesOpt = register_strategy("bayes_opt", &make_tpe, 50);
+
+}  // namespace
 }  // namespace flowtune::strategies

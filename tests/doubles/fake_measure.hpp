@@ -1,13 +1,15 @@
-// TEST ONLY: a deterministic stand-in for the measurement harness, so that tests of the
-// distributed tuner (tests/distributed) check exactly-once measurement and the front
-// without depending on machine noise. Enabled by the environment variable
-// FLOWTUNE_TEST_FAKE_MEASURE=SLEEP_MS in the measuring worker process (tuner/worker.hpp);
-// never set it for real tuning.
+// A test double of the measurement harness, linked only into the test binary
+// tune_with_test_measurer (tests/doubles/CMakeLists.txt): a deterministic stand-in, so that
+// tests of the distributed tuner (tests/distributed) check exactly-once measurement and the
+// front without depending on machine noise. In that binary, FLOWTUNE_TEST_FAKE_MEASURE=
+// SLEEP_MS installs it (set_config_measurer, tuner/measure.hpp) in the coordinator and every
+// worker process. The production `tune` has no such switch.
 #pragma once
 
 #include <optional>
 
 #include "db/repository.hpp"
+#include "tuner/measure.hpp"
 #include "workloads/workload.hpp"
 
 namespace flowtune {

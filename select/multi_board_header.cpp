@@ -1,13 +1,13 @@
-#include "reports/multi_board_header.hpp"
+#include "select/multi_board_header.hpp"
 
 #include <cctype>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 
-#include "reports/export_header.hpp"
+#include "select/tuned_header.hpp"
 
-namespace flowtune::reports {
+namespace flowtune {
 namespace {
 
 std::string identifier(const std::string& board) {
@@ -15,37 +15,6 @@ std::string identifier(const std::string& board) {
   for (char c : board) id += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0]))) id = "b_" + id;
   return id;
-}
-
-// The parts of a single-board header: its preprocessor lines (macros), the body of namespace
-// flowtune::tuned, and its flowtune-config JSON.
-struct Parts {
-  std::string macros, body, config_json;
-};
-
-Parts split(const std::string& text) {
-  Parts p;
-  std::istringstream in(text);
-  bool in_body = false;
-  const std::string marker = "// flowtune-config: ";
-  for (std::string line; std::getline(in, line);) {
-    if (line == "namespace flowtune::tuned {") {
-      in_body = true;
-      continue;
-    }
-    if (line == "}  // namespace flowtune::tuned") {
-      in_body = false;
-      continue;
-    }
-    if (in_body) {
-      p.body += line + '\n';
-    } else if (line.rfind(marker, 0) == 0) {
-      p.config_json = line.substr(marker.size());
-    } else if (!line.empty() && line[0] == '#' && line != "#pragma once") {
-      p.macros += line + '\n';
-    }
-  }
-  return p;
 }
 
 std::string quoted(const std::string& s) {
@@ -66,7 +35,7 @@ std::string multi_board_header_text(const std::vector<BoardChoice>& boards,
   for (const BoardChoice& b : boards)
     if (!seen.insert(b.board).second)
       throw std::invalid_argument("multi_board_header_text: board '" + b.board + "' given twice");
-  std::vector<Parts> parts;
+  std::vector<TunedHeaderParts> parts;
   std::ostringstream h;
   h << "// Tuned configurations for boards";
   for (const BoardChoice& b : boards)
@@ -77,13 +46,13 @@ std::string multi_board_header_text(const std::vector<BoardChoice>& boards,
     << "// Objective: " << objective.name << ". Device code: the FT_* macros of the arch being\n"
     << "// compiled (__CUDA_ARCH__). Host code: flowtune::tuned::for_device(major, minor).\n";
   for (const BoardChoice& b : boards) {
-    parts.push_back(split(tuned_header_text(b.config, b.board, objective)));
-    h << "// flowtune-config[" << b.board << "]: " << parts.back().config_json << '\n';
+    parts.push_back(tuned_header_parts(b.config, b.board, objective));
+    h << tuned_config_marker(b.board) << parts.back().config_json << '\n';
   }
   h << "#pragma once\n\n";
   for (std::size_t i = 0; i < boards.size(); ++i)
     h << "namespace flowtune::tuned::" << identifier(boards[i].board) << " {\n"
-      << parts[i].body << "}  // namespace flowtune::tuned::" << identifier(boards[i].board)
+      << parts[i].constants << "}  // namespace flowtune::tuned::" << identifier(boards[i].board)
       << "\n\n";
   h << "namespace flowtune::tuned {\n\n"
     << "/// One board of this header.\n"
@@ -118,4 +87,4 @@ std::string multi_board_header_text(const std::vector<BoardChoice>& boards,
   return h.str();
 }
 
-}  // namespace flowtune::reports
+}  // namespace flowtune

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "db/repository.hpp"
-#include "reports/front.hpp"
+#include "select/objectives.hpp"
 
-namespace flowtune::reports {
+namespace flowtune {
 
 /// The config chosen for one board.
 struct BoardChoice {
@@ -30,4 +30,4 @@ struct BoardChoice {
 std::string multi_board_header_text(const std::vector<BoardChoice>& boards,
                                     const Objective& objective);
 
-}  // namespace flowtune::reports
+}  // namespace flowtune

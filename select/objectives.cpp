@@ -1,13 +1,14 @@
 // Objectives, Pareto fronts of measured configs and selection of the tuned config.
+#include "select/objectives.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <set>
 #include <stdexcept>
 
-#include "reports/front.hpp"
-#include "tuner/pareto.hpp"
+#include "select/pareto.hpp"
 
-namespace flowtune::reports {
+namespace flowtune {
 namespace {
 
 const Objective kTime{"time_ms", "ms", true};
@@ -121,4 +122,4 @@ db::MeasuredConfig select_config(const std::vector<db::MeasuredConfig>& measured
   return *std::min_element(candidates.begin(), candidates.end(), better);
 }
 
-}  // namespace flowtune::reports
+}  // namespace flowtune

@@ -1,4 +1,4 @@
-#include "tuner/fake_measure.hpp"
+#include "tests/doubles/fake_measure.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -74,4 +74,26 @@ db::MeasurementRow fake_measurement(const Workload& workload, const db::ConfigRo
   return m;
 }
 
+namespace {
+
+MeasureResult fake_measure_config(const Workload& workload, const db::ConfigRow& config,
+                                  const InputSet& inputs, EnergySensor*, const MeasureOptions&) {
+  MeasureResult r;
+  try {
+    r.measurement = fake_measurement(workload, config, inputs, *fake_measure_sleep_ms());
+    r.ok = true;
+  } catch (const Cancelled&) {
+    r.cancelled = true;
+  }
+  return r;
+}
+
+// The test binary's measurer: the fake one when FLOWTUNE_TEST_FAKE_MEASURE is set (in the
+// coordinator and, inherited, in every worker process it starts).
+const bool kInstalled = [] {
+  if (fake_measure_sleep_ms()) set_config_measurer(&fake_measure_config);
+  return true;
+}();
+
+}  // namespace
 }  // namespace flowtune

@@ -1,4 +1,4 @@
-#include "tuner/hypervolume.hpp"
+#include "select/hypervolume.hpp"
 
 #include <algorithm>
 #include <cmath>

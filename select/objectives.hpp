@@ -6,7 +6,7 @@
 
 #include "db/repository.hpp"
 
-namespace flowtune::reports {
+namespace flowtune {
 
 /// A figure the selection minimises or maximises: "time_ms", "energy_mj", "power_w",
 /// "ns_per_unit" (the harness's) or a metric of the workload (db::MetricSpecRow).
@@ -31,7 +31,7 @@ Objective resolve_objective(const db::WorkloadRow& workload, const std::string& 
 /// the measurement lacks the figure.
 double oriented_value(const db::MeasuredConfig& mc, const Objective& o);
 
-/// The Pareto front (tuner/pareto.hpp) of `measured` over `objectives`, sorted by the first
+/// The Pareto front (select/pareto.hpp) of `measured` over `objectives`, sorted by the first
 /// objective, then the next. Configs lacking a figure (NaN) are never on it.
 std::vector<db::MeasuredConfig> pareto_configs(const std::vector<db::MeasuredConfig>& measured,
                                                const std::vector<Objective>& objectives);
@@ -58,4 +58,4 @@ std::vector<db::MeasuredConfig> satisfying(const std::vector<db::MeasuredConfig>
 db::MeasuredConfig select_config(const std::vector<db::MeasuredConfig>& measured,
                                  const Objective& objective, const std::vector<Objective>& front);
 
-}  // namespace flowtune::reports
+}  // namespace flowtune

@@ -1,5 +1,5 @@
 // The tuned C++17 header: the selected config as constexpr values and -D macros.
-#include "reports/export_header.hpp"
+#include "select/tuned_header.hpp"
 
 #include <cctype>
 #include <cmath>
@@ -7,9 +7,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "reports/text_format.hpp"
+#include "db/repository.hpp"
 
-namespace flowtune::reports {
+namespace flowtune {
 
 namespace {
 
@@ -44,7 +44,7 @@ std::string cpp_double(const std::string& name, double value) {
   if (!std::isfinite(value)) {
     throw std::invalid_argument("tuned header: parameter " + name + " is not finite");
   }
-  std::string text = detail::shortest_double(value);
+  std::string text = shortest_decimal(value);
   if (text.find_first_of(".e") == std::string::npos) text += ".0";
   return text;
 }
@@ -78,20 +78,22 @@ std::string upper_case(const std::string& name) {
   return out;
 }
 
-}  // namespace
-
-std::string kernel_precision_macro(const std::string& precision) {
-  if (precision == "f32") return "FT_PRECISION_F32";
-  if (precision == "f16") return "FT_PRECISION_F16";
-  if (precision == "mixed") return "FT_PRECISION_MIXED";
-  return "";
+// value with `decimals` decimals, "n/a" for NaN.
+std::string fixed(double value, int decimals) {
+  if (std::isnan(value)) return "n/a";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+  return buf;
 }
 
-std::string tuned_header_text(const db::MeasuredConfig& config, const std::string& board,
-                              const Objective& objective) {
-  const db::ConfigRow& c = config.config;
-  const db::MeasurementRow& m = config.measurement;
+// The identifier suffix of a constant per tunable and parameter (tile_x -> TileX), each
+// unique and distinct from the fixed constants; the parameters' declarations.
+struct Constants {
+  std::vector<std::pair<std::string, int>> tunables;        // (camel name, value)
+  std::vector<std::pair<std::string, std::string>> params;  // (camel name, "int kX = v")
+};
 
+Constants constants_of(const db::ConfigRow& c) {
   std::set<std::string> used = {"Workload",  "Board",      "Variant", "Precision",
                                 "ConfigKey", "ConfigJson", "ClockMhz"};
   const auto claim = [&](const std::string& name) {
@@ -101,19 +103,24 @@ std::string tuned_header_text(const db::MeasuredConfig& config, const std::strin
                                   camel + ")");
     return camel;
   };
-  std::vector<std::pair<std::string, int>> tunables;
-  for (const auto& [name, value] : c.tunables) tunables.emplace_back(claim(name), value);
-  std::vector<std::pair<std::string, std::string>> params;  // (camel name, "int k = v" / "double")
+  Constants k;
+  for (const auto& [name, value] : c.tunables) k.tunables.emplace_back(claim(name), value);
   for (const auto& [name, value] : c.params) {
     const std::string camel = claim(name);
     if (!std::isfinite(value))
       throw std::invalid_argument("tuned header: parameter " + name + " is not finite");
     const bool whole = value == std::floor(value) && std::fabs(value) < 2.0e9;
-    params.emplace_back(
+    k.params.emplace_back(
         camel, whole ? "int k" + camel + " = " + std::to_string(static_cast<long long>(value))
                      : "double k" + camel + " = " + cpp_double(name, value));
   }
+  return k;
+}
 
+std::string preamble(const db::MeasuredConfig& config, const std::string& board,
+                     const Objective& objective) {
+  const db::ConfigRow& c = config.config;
+  const db::MeasurementRow& m = config.measurement;
   std::ostringstream h;
   h << "// Tuned " << comment_text(c.workload) << " configuration for board '"
     << comment_text(board) << "', exported by flowtune (tune export) from its database.\n"
@@ -123,31 +130,36 @@ std::string tuned_header_text(const db::MeasuredConfig& config, const std::strin
     << "// Measured figures (dataset " << comment_text(m.dataset) << ", measured at "
     << config.measured_at << ", run " << m.run_id << ", measurement " << config.measurement_id
     << "):\n"
-    << "//   time per run   : " << detail::fixed(m.time_ms_median, 3) << " ms (median of "
-    << m.n_repeats << " repeats, min " << detail::fixed(m.time_ms_min, 3) << ", max "
-    << detail::fixed(m.time_ms_max, 3) << ")\n"
-    << "//   time per unit  : " << detail::fixed(m.ns_per_unit, 4) << " ns\n"
+    << "//   time per run   : " << fixed(m.time_ms_median, 3) << " ms (median of " << m.n_repeats
+    << " repeats, min " << fixed(m.time_ms_min, 3) << ", max " << fixed(m.time_ms_max, 3) << ")\n"
+    << "//   time per unit  : " << fixed(m.ns_per_unit, 4) << " ns\n"
     << "//   energy         : "
-    << (m.energy_mj ? detail::fixed(*m.energy_mj, 3) + " mJ per run" : std::string("n/a")) << "\n";
+    << (m.energy_mj ? fixed(*m.energy_mj, 3) + " mJ per run" : std::string("n/a")) << "\n";
   for (const auto& [name, value] : m.metrics)
     h << "//   " << comment_text(name) << std::string(name.size() < 15 ? 15 - name.size() : 0, ' ')
-      << ": " << detail::shortest_double(value) << "\n";
+      << ": " << (std::isnan(value) ? std::string() : shortest_decimal(value)) << "\n";
   h << "//   config key     : " << comment_text(c.key) << "\n"
     << "//   label          : " << comment_text(c.label) << "\n"
     << "// Deployment: include this header before a CUDA kernel (kernels/cuda/*.cuh); it defines\n"
     << "// the kernel's FT_<TUNABLE> constants and FT_PRECISION_* unless already defined (-D).\n"
     << "// Host code: flowtune::parse_tuned_config(flowtune::tuned::kConfigJson)\n"
-    << "// (flowtune/flowtune.hpp, CMake package flowtune).\n"
-    << "// flowtune-config: " << comment_text(db::config_json(c)) << "\n"
-    << "#pragma once\n\n";
+    << "// (flowtune/flowtune.hpp, CMake package flowtune).\n";
+  return h.str();
+}
+
+// The preprocessor block; with comments, as a single-board header shows it (blank lines and
+// a comment), else only its # lines (a multi-board header puts them under #if __CUDA_ARCH__).
+std::string macros_text(const db::ConfigRow& c, bool with_comments) {
+  std::ostringstream h;
+  const std::string blank = with_comments ? "\n" : "";
   for (const auto& [name, value] : c.tunables)
     h << "#define FLOWTUNE_TUNED_" << upper_case(name) << " " << value << "\n";
-  if (!c.tunables.empty()) h << "\n";
-  // The names the kernels read (kernels/cuda/*.cuh; the tuner passes them to NVRTC as -D,
-  // variants/cuda/cuda_variant.cpp nvrtc_defines): include this header before a kernel .cuh.
-  // Guarded, so -D on the compiler's command line wins.
+  if (!c.tunables.empty()) h << blank;
+  // The names the kernels read (kernels/cuda/*.cuh; the tuner passes them to NVRTC as -D):
+  // guarded, so -D on the compiler's command line wins.
   const std::string precision_macro = kernel_precision_macro(c.precision);
-  if (!c.tunables.empty() || !precision_macro.empty())
+  const bool any = !c.tunables.empty() || !precision_macro.empty();
+  if (any && with_comments)
     h << "// The kernels' compile-time constants (kernels/cuda/*.cuh read FT_*).\n";
   if (!precision_macro.empty())
     h << "#if !defined(FT_PRECISION_F32) && !defined(FT_PRECISION_F16) && "
@@ -158,8 +170,16 @@ std::string tuned_header_text(const db::MeasuredConfig& config, const std::strin
     const std::string macro = "FT_" + upper_case(name);
     h << "#ifndef " << macro << "\n#define " << macro << " " << value << "\n#endif\n";
   }
-  if (!c.tunables.empty() || !precision_macro.empty()) h << "\n";
-  h << "namespace flowtune::tuned {\n\n"
+  if (any) h << blank;
+  return h.str();
+}
+
+// The body of namespace flowtune::tuned (from the blank line after its opening line to the
+// blank line before its closing one).
+std::string constants_text(const db::ConfigRow& c, const std::string& board) {
+  const Constants k = constants_of(c);
+  std::ostringstream h;
+  h << "\n"
     << "inline constexpr const char* kWorkload = " << cpp_string(c.workload) << ";\n"
     << "inline constexpr const char* kBoard = " << cpp_string(board) << ";\n"
     << "inline constexpr const char* kVariant = " << cpp_string(c.variant) << ";\n"
@@ -168,67 +188,39 @@ std::string tuned_header_text(const db::MeasuredConfig& config, const std::strin
     << "/// The whole config as JSON (the flowtune-config line), for "
        "flowtune::parse_tuned_config.\n"
     << "inline constexpr const char* kConfigJson = " << cpp_string(db::config_json(c)) << ";\n\n";
-  for (const auto& [camel, value] : tunables)
+  for (const auto& [camel, value] : k.tunables)
     h << "inline constexpr int k" << camel << " = " << value << ";\n";
-  for (const auto& [camel, decl] : params) h << "inline constexpr " << decl << ";\n";
-  h << "inline constexpr int kClockMhz = " << c.clock_mhz << ";  // 0 = clock not controlled\n\n"
-    << "}  // namespace flowtune::tuned\n";
+  for (const auto& [camel, decl] : k.params) h << "inline constexpr " << decl << ";\n";
+  h << "inline constexpr int kClockMhz = " << c.clock_mhz << ";  // 0 = clock not controlled\n\n";
   return h.str();
 }
 
-ExportSelection select_for_export(const db::Repository& repo, const std::string& board,
-                                  const std::string& objective, const std::string& dataset,
-                                  const std::vector<Constraint>& constraints) {
-  std::string chosen = dataset;
-  if (chosen.empty()) {
-    const std::vector<std::string> datasets = repo.datasets(board);
-    if (datasets.empty()) {
-      std::string known;
-      for (const std::string& b : repo.boards()) known += (known.empty() ? "" : ", ") + b;
-      throw std::runtime_error(
-          repo.path() + ": board '" + board + "' has no measurements (boards with measurements: " +
-          (known.empty() ? "none" : known) + "); run tune --board " + board + " first");
-    }
-    chosen = datasets.front();
-  }
-  const std::vector<db::MeasuredConfig> measured = repo.measured(board, chosen);
-  if (measured.empty()) {
-    throw std::runtime_error(repo.path() + ": board '" + board +
-                             "' has no measurements on dataset '" + chosen + "'");
-  }
-  const db::WorkloadRow workload = repo.workload(measured.front().config.workload);
-  const Objective o = resolve_objective(workload, objective);
-  const std::vector<db::MeasuredConfig> candidates = satisfying(measured, constraints, workload);
-  if (candidates.empty()) {
-    std::ostringstream msg;
-    msg << repo.path() << ": no config of board '" << board << "' on dataset '" << chosen << "' ("
-        << measured.size() << " measured) satisfies";
-    for (const Constraint& c : constraints) {
-      const Objective f = resolve_objective(workload, c.name);
-      double best_value = std::nan("");
-      for (const db::MeasuredConfig& mc : measured) {
-        const double v = mc.value(f.name);
-        if (std::isfinite(v) && !(v >= best_value)) best_value = v;
-      }
-      msg << ' ' << f.name << " <= " << c.max << " (smallest measured: " << best_value << ")";
-    }
-    throw std::runtime_error(msg.str());
-  }
-  db::MeasuredConfig best;
-  try {
-    best = select_config(candidates, o, objectives_of(workload));
-  } catch (const std::invalid_argument& e) {
-    throw std::runtime_error(repo.path() + ": board '" + board + "', dataset '" + chosen +
-                             "': " + e.what());
-  }
-  return {best, o};
+}  // namespace
+
+std::string kernel_precision_macro(const std::string& precision) {
+  if (precision == "f32") return "FT_PRECISION_F32";
+  if (precision == "f16") return "FT_PRECISION_F16";
+  if (precision == "mixed") return "FT_PRECISION_MIXED";
+  return "";
 }
 
-void export_tuned_header(const db::Repository& repo, const std::string& board,
-                         const std::string& objective, const std::string& out_path,
-                         const std::string& dataset, const std::vector<Constraint>& constraints) {
-  const ExportSelection sel = select_for_export(repo, board, objective, dataset, constraints);
-  detail::write_text_file(out_path, tuned_header_text(sel.config, board, sel.objective));
+TunedHeaderParts tuned_header_parts(const db::MeasuredConfig& config, const std::string& board,
+                                    const Objective& objective) {
+  const db::ConfigRow& c = config.config;
+  TunedHeaderParts p;
+  p.constants = constants_text(c, board);  // validates the names first
+  p.preamble = preamble(config, board, objective);
+  p.config_json = comment_text(db::config_json(c));
+  p.macros = macros_text(c, false);
+  return p;
 }
 
-}  // namespace flowtune::reports
+std::string tuned_header_text(const db::MeasuredConfig& config, const std::string& board,
+                              const Objective& objective) {
+  const TunedHeaderParts p = tuned_header_parts(config, board, objective);
+  return p.preamble + tuned_config_marker() + p.config_json + "\n#pragma once\n\n" +
+         macros_text(config.config, true) + "namespace flowtune::tuned {\n" + p.constants +
+         "}  // namespace flowtune::tuned\n";
+}
+
+}  // namespace flowtune

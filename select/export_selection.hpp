@@ -1,0 +1,41 @@
+// Which config `tune export` deploys: constrained selection over a board's measurements,
+// and the tuned header of that choice written to a file. ARCHITECTURE.md, "select/".
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "db/repository.hpp"
+#include "select/objectives.hpp"
+
+namespace flowtune {
+
+/// What select_for_export chose.
+struct ExportSelection {
+  db::MeasuredConfig config;
+  Objective objective;
+};
+
+/// Selects the config of `board` for `objective` (select_config with the workload's front
+/// objectives) on `dataset` ("" = the board's dataset with the most measurements).
+/// Constraints (e.g. aepe <= 0.25) restrict the candidates first. Throws std::runtime_error
+/// naming the DB when the board has no measurements (on that dataset) or when no config
+/// satisfies the constraints (with the best value of each constrained figure measured);
+/// std::invalid_argument for an unknown objective.
+ExportSelection select_for_export(const db::Repository& repo, const std::string& board,
+                                  const std::string& objective, const std::string& dataset = "",
+                                  const std::vector<Constraint>& constraints = {});
+
+/// select_for_export, then its tuned_header_text written to out_path (parent folders
+/// created). Same errors, and std::runtime_error naming out_path when it cannot be written.
+void export_tuned_header(const db::Repository& repo, const std::string& board,
+                         const std::string& objective, const std::string& out_path,
+                         const std::string& dataset = "",
+                         const std::vector<Constraint>& constraints = {});
+
+/// Writes text to path (binary, truncating), creating its parent folders. Throws
+/// std::runtime_error "<path>: <problem>" when the folder cannot be created or the file
+/// cannot be opened or written.
+void write_text_file(const std::string& path, const std::string& text);
+
+}  // namespace flowtune

@@ -1,0 +1,215 @@
+// Setting up a tuning run (tuner/tune_session.hpp) and its duration estimate.
+#include "tuner/tune_session.hpp"
+
+#include <algorithm>
+#include <boost/math/statistics/univariate_statistics.hpp>
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include "boards/gpu_clocks.hpp"
+#include "select/config_rows.hpp"
+#include "tuner/environment.hpp"
+#include "tuner/model_estimate.hpp"
+
+namespace flowtune {
+namespace {
+
+// Rough time per cost unit and work unit when the DB has nothing for this board yet
+// (ms per (relative cost x work unit)); measured on the project's machines, see README.
+double default_ms_per_cost(const std::string& target) {
+  return target == "cuda" ? 2.0e-7 : 7.0e-6;
+}
+
+// Time per cost unit measured on this board for the workload: the median over measured
+// configs of time / (relative cost x work); 0 when none.
+double calibrated_ms_per_cost(const Workload& workload,
+                              const std::vector<db::MeasuredConfig>& measured,
+                              const InputSet& inputs) {
+  std::vector<double> rates;
+  for (const db::MeasuredConfig& mc : measured) {
+    if (mc.config.workload != workload.name()) continue;
+    const double cost = workload.relative_cost(to_config(mc.config));
+    if (!(cost > 0) || !(mc.measurement.ns_per_unit > 0)) continue;
+    rates.push_back(mc.measurement.ns_per_unit * 1e-6 / cost);
+  }
+  (void)inputs;
+  return rates.empty() ? 0 : boost::math::statistics::median(rates);
+}
+
+std::string duration_text(double s) {
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(0);
+  if (s < 120) {
+    os << s << " s";
+  } else if (s < 7200) {
+    os << s / 60 << " min";
+  } else {
+    os << std::setprecision(1) << s / 3600 << " h";
+  }
+  return os.str();
+}
+
+// Begins the run in the DB; refuses when an earlier run of this DB tunes the same board,
+// workload and dataset (two processes would race for the same configs).
+void begin_run(TuneSession& s, const TuneOptions& options) {
+  const Workload& workload = *s.workload;
+  s.repo->record_workload(to_workload_row(workload));
+  db::RunInfo info = collect_run_info(s.board, options.command, s.summary.dataset);
+  info.workload = workload.name();
+  s.summary.run_id = s.repo->begin_run(info);
+  for (const db::RunRow& other :
+       s.repo->active_runs(s.board.name, workload.name(), s.summary.dataset, s.summary.run_id)) {
+    if (other.id > s.summary.run_id) continue;
+    s.repo->end_run(s.summary.run_id, "failed");
+    throw std::runtime_error(options.db_path + ": run " + std::to_string(other.id) + " (pid " +
+                             std::to_string(other.pid) + ") is already tuning board " +
+                             s.board.name + ", workload " + workload.name() + ", dataset " +
+                             s.summary.dataset +
+                             " in this database; wait for it to end, or use another --db");
+  }
+}
+
+void log_estimate(const TuneSession& s, const TuneOptions& options, std::ostream& log) {
+  double rate = calibrated_ms_per_cost(*s.workload, s.repo->measured(s.board.name), *s.inputs);
+  const bool calibrated = rate > 0;
+  if (!calibrated) rate = default_ms_per_cost(s.board.target);
+  const double seconds = estimate_seconds(*s.workload, s.space, *s.inputs, options.measure, rate);
+  if (seconds >= 0)
+    log << "estimated duration of the whole space: " << duration_text(seconds)
+        << (calibrated ? " (rate from this board's measurements in the DB)"
+                       : " (rough default rate; refined once configs are measured)")
+        << ", before pruning and resume\n";
+  if (s.board.target == "cuda" && !options.allow_clock_control)
+    log << "clock dimension not explored (no --allow-clock-control): the observed clock is "
+           "recorded\n";
+}
+
+// Objectives: what the strategy minimises, and whether energy is worth its long window.
+void resolve_objectives(TuneSession& s, const TuneOptions& options, std::ostream& log) {
+  const db::WorkloadRow workload_row = to_workload_row(*s.workload);
+  std::vector<std::string> names = options.objectives;
+  if (names.empty()) {
+    names.push_back("time_ms");
+    for (const std::string& o : s.workload->front_objectives())
+      if (o != "time_ms") names.push_back(o);
+  }
+  for (const std::string& name : names)
+    s.objectives.push_back(resolve_objective(workload_row, name));
+  const bool energy = std::any_of(s.objectives.begin(), s.objectives.end(),
+                                  [](const Objective& o) { return o.name == "energy_mj"; });
+  if (energy) s.sensor = make_energy_sensor(s.board);
+  s.measure = options.measure;
+  s.measure.energy = energy;
+  if (s.sensor)
+    s.measure.min_window_ms = std::max(s.measure.min_window_ms, s.sensor->min_window_ms());
+  log << "objectives: ";
+  for (std::size_t k = 0; k < s.objectives.size(); ++k)
+    log << (k ? ", " : "") << s.objectives[k].name;
+  log << "; energy sensor: "
+      << (s.sensor ? s.sensor->name() + " (" + std::to_string(int(s.sensor->min_window_ms())) +
+                         " ms windows)"
+                   : std::string(energy ? "none (energy stored as NULL)"
+                                        : "not read (energy_mj is not an objective)"))
+      << '\n';
+}
+
+// Kernel builds and constraint checks run ahead on spare cores while the GPU measures; the
+// strategy gets the model prior (which needs every check) when it asks for one.
+void make_strategy(TuneSession& s, const TuneOptions& options, std::ostream& log) {
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned build_threads = options.build_threads >= 0
+                                     ? unsigned(options.build_threads)
+                                     : (s.board.target == "cuda" ? std::max(1u, cores - 1) : 0u);
+  s.checks = std::make_unique<ConstraintChecks>(s.board, *s.workload, s.space, build_threads);
+  s.search_space = std::make_unique<SearchSpace>(s.space);
+  StrategyOptions so;
+  so.seed = options.seed;
+  so.n_objectives = s.objectives.size();
+  const bool needs_all_checks = options.strategy == "model_guided" || options.budget_fraction > 0;
+  std::size_t n_unpruned = s.space.size();
+  if (needs_all_checks) {
+    s.checks->wait_all();
+    n_unpruned = 0;
+    for (std::size_t i = 0; i < s.space.size(); ++i) {
+      const ConstraintCheck* check = nullptr;
+      try {
+        check = &s.checks->get(i);
+      } catch (const std::exception&) {
+      }
+      if (!check || !check->prune_reason) ++n_unpruned;
+      std::vector<KernelResources> kernels;
+      if (check)
+        for (const KernelOccupancy& k : check->kernels) kernels.push_back(k.resources);
+      so.prior.push_back(model_estimate(*s.workload, s.space[i], kernels, s.board));
+    }
+  }
+  std::size_t budget = options.max_evals ? options.max_evals : s.space.size();
+  if (options.budget_fraction > 0)
+    budget = std::max<std::size_t>(
+        1, std::size_t(std::ceil(options.budget_fraction * double(n_unpruned))));
+  s.budget = so.budget = std::min(budget, s.space.size());
+  s.strategy = flowtune::make_strategy(options.strategy, *s.search_space, so);
+  log << "strategy " << options.strategy << " (seed " << options.seed << "), budget " << s.budget
+      << " evaluations\n";
+}
+
+}  // namespace
+
+double estimate_seconds(const Workload& workload, const std::vector<Config>& configs,
+                        const InputSet& inputs, const MeasureOptions& measure, double ms_per_cost) {
+  double total_ms = 0;
+  for (const Config& c : configs) {
+    const double cost = workload.relative_cost(c);
+    if (!(cost > 0)) return -1;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      const double run_ms = ms_per_cost * cost * inputs.item_work(i);
+      total_ms += measure.warmup_rounds * run_ms +
+                  std::max(measure.min_rounds * run_ms, measure.min_window_ms);
+    }
+  }
+  return total_ms / 1000.0;
+}
+
+std::unique_ptr<TuneSession> open_session(const TuneOptions& options, std::ostream& log) {
+  auto s = std::make_unique<TuneSession>();
+  s->board = load_board(options.board);
+  if (s->board.target == "cuda") check_board_matches_device(s->board);
+  s->workload = &find_workload(options.space.workload);
+  s->repo = std::make_unique<db::Repository>(options.db_path);
+  s->inputs = s->workload->load_inputs(options.inputs);
+  SpaceOptions space_options = options.space;
+  if (options.allow_clock_control && space_options.clocks_mhz.empty() && s->board.target == "cuda")
+    space_options.clocks_mhz = supported_gpu_clocks_mhz(s->board);
+  s->space = enumerate_space(s->board, space_options);
+  s->summary.n_space = s->space.size();
+  s->summary.dataset = s->inputs->key();
+  s->summary.front_objectives = s->workload->front_objectives();
+  begin_run(*s, options);
+  log << "run " << s->summary.run_id << ": workload " << s->workload->name() << ", board "
+      << s->board.name << ", " << s->space.size() << " configs, dataset " << s->summary.dataset
+      << ", DB " << options.db_path << '\n';
+  log_estimate(*s, options, log);
+  resolve_objectives(*s, options, log);
+  make_strategy(*s, options, log);
+  // What the DB already knows of this board and dataset is told to the strategy without
+  // measuring, so a resumed run replays its own history and goes on where it stopped.
+  for (db::MeasuredConfig& mc : s->repo->measured(s->board.name, s->summary.dataset))
+    s->known.emplace(mc.config.key, std::move(mc));
+  double mean_cost = 0;
+  for (const Config& c : s->space) mean_cost += std::max(0.0, s->workload->relative_cost(c));
+  mean_cost = s->space.empty() ? 1 : std::max(mean_cost / double(s->space.size()), 1e-300);
+  s->progress = std::make_unique<Progress>(s->budget, mean_cost * double(s->budget), log);
+  return s;
+}
+
+std::vector<db::MeasuredConfig> session_front(const TuneSession& s) {
+  std::vector<db::MeasuredConfig> measured;
+  for (db::MeasuredConfig& mc : s.repo->measured(s.board.name, s.summary.dataset))
+    if (mc.config.workload == s.workload->name()) measured.push_back(std::move(mc));
+  return pareto_configs(measured, objectives_of(to_workload_row(*s.workload)));
+}
+
+}  // namespace flowtune

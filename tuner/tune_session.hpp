@@ -1,0 +1,55 @@
+// The state of one tuning run (tuner/tune_run.hpp), set up before its first measurement:
+// board, workload, store, inputs, space, objectives, strategy, budget and what the DB
+// already holds. Internal to tuner/ (tune_run.cpp and tune_session.cpp).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "boards/board.hpp"
+#include "boards/energy_sensor.hpp"
+#include "db/repository.hpp"
+#include "select/objectives.hpp"
+#include "tuner/constraint_checks.hpp"
+#include "tuner/progress.hpp"
+#include "tuner/search_space.hpp"
+#include "tuner/strategy.hpp"
+#include "tuner/tune_run.hpp"
+
+namespace flowtune {
+
+struct TuneSession {
+  Board board;
+  const Workload* workload = nullptr;
+  std::unique_ptr<db::Repository> repo;
+  std::unique_ptr<InputSet> inputs;
+  std::vector<Config> space;
+  TuneSummary summary;                   ///< run id, dataset, counts
+  std::vector<Objective> objectives;     ///< what the strategy minimises, in order
+  std::unique_ptr<EnergySensor> sensor;  ///< when energy_mj is an objective and a sensor exists
+  MeasureOptions measure;                ///< the options' with energy and its window
+  std::unique_ptr<ConstraintChecks> checks;
+  std::unique_ptr<SearchSpace> search_space;
+  std::unique_ptr<Strategy> strategy;
+  std::size_t budget = 0;       ///< evaluations allowed (measured + failed points)
+  std::size_t evaluations = 0;  ///< spent so far
+  /// Measurements of this board and dataset in the DB before the run, by config key.
+  std::map<std::string, db::MeasuredConfig> known;
+  std::unique_ptr<Progress> progress;
+};
+
+/// Sets up a run: loads the board (checking it matches the present GPU), the workload, the
+/// inputs and the DB, enumerates the space, begins the run in the DB (refusing, with the
+/// run ended as failed, when an earlier run of this DB is tuning the same board, workload
+/// and dataset), logs its size and estimated duration, resolves the objectives and the
+/// energy sensor, starts the constraint checks and builds the strategy with its budget.
+/// Throws what loading throws (unknown board or workload, unreadable data, DB errors).
+std::unique_ptr<TuneSession> open_session(const TuneOptions& options, std::ostream& log);
+
+/// The front of the session's dataset over the workload's front objectives, from the DB.
+std::vector<db::MeasuredConfig> session_front(const TuneSession& session);
+
+}  // namespace flowtune
