@@ -126,6 +126,23 @@ std::string md_cell(const std::string& text) {
   return out;
 }
 
+std::string replace_all_icase(const std::string& text, const std::string& from,
+                              const std::string& to) {
+  const auto lower = [](std::string t) {
+    for (char& c : t)
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return t;
+  };
+  const std::string hay = lower(text), needle = lower(from);
+  std::string out;
+  std::size_t start = 0;
+  for (auto pos = hay.find(needle); pos != std::string::npos; pos = hay.find(needle, start)) {
+    out.append(text, start, pos - start).append(to);
+    start = pos + needle.size();
+  }
+  return out.append(text, start, std::string::npos);
+}
+
 void write_text_file(const std::string& path, const std::string& text) {
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   std::error_code ec;
