@@ -4,6 +4,7 @@
 // objectives and their directions come from the DB's workloads table).
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,13 +25,10 @@ struct CrossFront {
 
 /// The cross-algorithm fronts of `measured` (one board), for every dataset measured by at
 /// least two workloads that share at least two front objectives (e.g. time_ms and a metric
-/// of the same name); datasets in the order given.
-std::vector<CrossFront> cross_algorithm_fronts(const db::Repository& repo,
-                                               const std::vector<db::MeasuredConfig>& measured,
-                                               const std::vector<std::string>& datasets);
-
-/// Markdown section of one front: the plot's image (svg_file), then one row per front config
-/// with its workload, label, parameters, time and every shared objective.
-std::string cross_front_md(const CrossFront& f, const std::string& svg_file);
+/// of the same name); datasets in the order given. `workloads` maps every workload of
+/// `measured` to its row (else std::out_of_range).
+std::vector<CrossFront> cross_algorithm_fronts(
+    const std::map<std::string, db::WorkloadRow>& workloads,
+    const std::vector<db::MeasuredConfig>& measured, const std::vector<std::string>& datasets);
 
 }  // namespace flowtune::reports

@@ -1,4 +1,5 @@
-// The Pareto report of a board, written from the DB only (CSV + Markdown + SVG + HTML).
+// The Pareto report of a board (CSV + Markdown + SVG + HTML), rendered from the report model
+// (reports/report_model.hpp) that is read from the DB once.
 #pragma once
 
 #include <string>
@@ -27,6 +28,7 @@ namespace flowtune::reports {
 ///                      configs grouped by reason, failures;
 ///  - index.html        interactive Pareto plots per board and dataset, front tables, pruned
 ///                      configs by reason, failures by class (reports/html_report.hpp).
+/// report.md and index.html are made of the report sections (reports/sections/section.hpp).
 /// Throws std::runtime_error naming the DB when the board has no run, measurement or
 /// pruned config, and naming out_dir (or the file) when it cannot be created or written.
 void write_report(const db::Repository& repo, const std::string& board, const std::string& out_dir);

@@ -126,18 +126,21 @@ std::string md_cell(const std::string& text) {
   return out;
 }
 
-void write_text_file(const std::string& path, const std::string& text) {
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  std::error_code ec;
-  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-  if (ec) throw std::runtime_error(path + ": cannot create its folder (" + ec.message() + ")");
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) {
-    throw std::runtime_error(path + ": cannot open for writing (" + std::strerror(errno) + ")");
+std::string replace_all_icase(const std::string& text, const std::string& from,
+                              const std::string& to) {
+  const auto lower = [](std::string t) {
+    for (char& c : t)
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return t;
+  };
+  const std::string hay = lower(text), needle = lower(from);
+  std::string out;
+  std::size_t start = 0;
+  for (auto pos = hay.find(needle); pos != std::string::npos; pos = hay.find(needle, start)) {
+    out.append(text, start, pos - start).append(to);
+    start = pos + needle.size();
   }
-  out << text;
-  out.close();
-  if (!out) throw std::runtime_error(path + ": cannot write (" + std::strerror(errno) + ")");
+  return out.append(text, start, std::string::npos);
 }
 
 }  // namespace flowtune::reports::detail

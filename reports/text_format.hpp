@@ -5,7 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "select/text_file.hpp"
+
 namespace flowtune::reports::detail {
+
+using flowtune::write_text_file;  // select/text_file.hpp
 
 /// Shortest decimal text that reads back as exactly `value` ("0.15", "1e-05", "12", "300");
 /// "" for NaN, "inf"/"-inf" for infinities.
@@ -23,8 +27,8 @@ std::string xml_escape(const std::string& text);
 /// Text safe in a Markdown table cell and as HTML: | * [ ] backslash-escaped, newlines as
 /// spaces, & < > ` as HTML entities (so <img onerror> in a folder name stays text).
 std::string md_cell(const std::string& text);
-/// Writes text to path (creating its parent folders), throwing std::runtime_error "<path>: cannot
-/// write (...)" on failure.
-void write_text_file(const std::string& path, const std::string& text);
+/// `text` with every occurrence of `from` (ASCII case-insensitive match) replaced by `to`.
+std::string replace_all_icase(const std::string& text, const std::string& from,
+                              const std::string& to);
 
 }  // namespace flowtune::reports::detail

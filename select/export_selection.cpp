@@ -1,14 +1,11 @@
 // Constrained selection of the deployed config and the export of its header.
 #include "select/export_selection.hpp"
 
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
+#include "select/text_file.hpp"
 #include "select/tuned_header.hpp"
 
 namespace flowtune {
@@ -66,20 +63,6 @@ void export_tuned_header(const db::Repository& repo, const std::string& board,
                          const std::string& dataset, const std::vector<Constraint>& constraints) {
   const ExportSelection sel = select_for_export(repo, board, objective, dataset, constraints);
   write_text_file(out_path, tuned_header_text(sel.config, board, sel.objective));
-}
-
-void write_text_file(const std::string& path, const std::string& text) {
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  std::error_code ec;
-  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-  if (ec) throw std::runtime_error(path + ": cannot create its folder (" + ec.message() + ")");
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) {
-    throw std::runtime_error(path + ": cannot open for writing (" + std::strerror(errno) + ")");
-  }
-  out << text;
-  out.close();
-  if (!out) throw std::runtime_error(path + ": cannot write (" + std::strerror(errno) + ")");
 }
 
 }  // namespace flowtune

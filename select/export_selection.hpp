@@ -33,9 +33,4 @@ void export_tuned_header(const db::Repository& repo, const std::string& board,
                          const std::string& dataset = "",
                          const std::vector<Constraint>& constraints = {});
 
-/// Writes text to path (binary, truncating), creating its parent folders. Throws
-/// std::runtime_error "<path>: <problem>" when the folder cannot be created or the file
-/// cannot be opened or written.
-void write_text_file(const std::string& path, const std::string& text);
-
 }  // namespace flowtune

@@ -10,6 +10,7 @@
 #include "reports/report.hpp"
 #include "select/export_selection.hpp"
 #include "select/multi_board_header.hpp"
+#include "select/text_file.hpp"
 #include "select/tuned_header.hpp"
 #include "tuner/cli.hpp"
 #include "tuner/cli_options.hpp"

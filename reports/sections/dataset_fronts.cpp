@@ -1,0 +1,68 @@
+// Fronts section: per dataset its Pareto fronts (Markdown per workload, HTML per dataset).
+#include <sstream>
+
+#include "reports/front_svgs.hpp"
+#include "reports/sections/parts.hpp"
+#include "reports/sections/section.hpp"
+#include "reports/text_format.hpp"
+
+namespace flowtune::reports {
+
+namespace {
+
+using detail::md_cell;
+using detail::xml_escape;
+
+std::string workload_front_md(const DatasetFront& f) {
+  const std::string axes = sections::axes_text(f.objectives);
+  std::ostringstream s;
+  s << "\n## Dataset " << md_cell(f.dataset) << " (workload " << md_cell(f.workload.name) << ", "
+    << f.measured.size() << " measured configs)\n\n";
+  if (f.objectives.size() >= 2)
+    s << "![Pareto front, " << axes << "](" << front_svg_name(f) << ")\n\n";
+  s << "### Pareto front: " << axes << " (" << f.front.size() << " configs)\n\n"
+    << sections::front_table_md(f.front, f.workload);
+  if (f.has_energy) {
+    s << "\n### Pareto front: time vs energy (" << f.time_energy.size() << " configs)\n\n"
+      << sections::front_table_md(f.time_energy, f.workload);
+  }
+  s << sections::best_config_md(f) << sections::budget_md(f);
+  return s.str();
+}
+
+std::string dataset_fronts_md(const ReportModel& model) {
+  std::string out = model.fronts.empty() ? "\nNo measurements yet.\n" : "";
+  for (const DatasetFront& f : model.fronts) out += workload_front_md(f);
+  return out;
+}
+
+std::string dataset_html(const DatasetView& v, std::size_t board_index, std::size_t index) {
+  const DatasetFront& d = v.data;
+  const std::string axes = sections::axes_text(d.objectives);
+  std::ostringstream s;
+  s << "<section class=\"dataset\" data-dataset=\"" << xml_escape(d.dataset)
+    << "\" data-measured=\"" << d.measured.size() << "\">\n<h3>Dataset " << xml_escape(d.dataset)
+    << " (workload " << xml_escape(d.workload.name) << ", " << d.measured.size()
+    << " measured configs)</h3>\n"
+    << "<div class=\"plots\" id=\"plots-" << board_index << "-" << index << "\">";
+  if (v.plots.empty())
+    s << "<p>One objective (" << xml_escape(axes) << ") and no energy: nothing to plot.</p>";
+  s << "</div>\n<h4>Pareto front: " << xml_escape(axes) << " (" << d.front.size()
+    << " configs)</h4>\n"
+    << sections::front_table_html(d) << "</section>\n";
+  return s.str();
+}
+
+std::string dataset_fronts_html(const BoardModel& b, std::size_t board_index) {
+  std::string out;
+  for (std::size_t i = 0; i < b.views.size(); ++i) out += dataset_html(b.views[i], board_index, i);
+  return out;
+}
+
+}  // namespace
+
+Section dataset_fronts_section() {
+  return {"fronts", &dataset_fronts_md, &dataset_fronts_html};
+}
+
+}  // namespace flowtune::reports

@@ -1,0 +1,78 @@
+// The table of one Pareto front, in Markdown and in HTML.
+#include <map>
+#include <sstream>
+
+#include "reports/sections/parts.hpp"
+#include "reports/text_format.hpp"
+
+namespace flowtune::reports::sections {
+
+namespace {
+
+using detail::fixed;
+using detail::shortest_double;
+
+std::string kv_text(const std::map<std::string, int>& m) {
+  std::string out;
+  for (const auto& [k, v] : m) out += (out.empty() ? "" : " ") + k + "=" + std::to_string(v);
+  return out;
+}
+
+}  // namespace
+
+std::string front_table_md(const std::vector<db::MeasuredConfig>& front, const db::WorkloadRow& w) {
+  using detail::md_cell;
+  const std::set<std::string> varying = varying_params(front);
+  std::ostringstream s;
+  s << "| label | params | time ms | ns/" << md_cell(w.work_unit) << " | energy mJ";
+  for (const auto& m : w.metrics)
+    s << " | " << md_cell(m.name) << (m.unit.empty() ? "" : " " + md_cell(m.unit));
+  s << " |\n|---|---|---:|---:|---:";
+  for (std::size_t k = 0; k < w.metrics.size(); ++k) s << "|---:";
+  s << "|\n";
+  for (const auto& mc : front) {
+    const db::MeasurementRow& m = mc.measurement;
+    std::string p;
+    for (const std::string& name : varying)
+      p += (p.empty() ? "" : " ") + name + "=" + shortest_double(mc.config.params.at(name));
+    s << "| " << md_cell(mc.config.label) << " | " << md_cell(p) << " | "
+      << fixed(m.time_ms_median, 3) << " | " << fixed(m.ns_per_unit, 4) << " | "
+      << fixed(m.energy_mj, 3);
+    for (const auto& spec : w.metrics) s << " | " << fixed(m.metric(spec.name), 4);
+    s << " |\n";
+  }
+  return s.str();
+}
+
+std::string front_table_html(const DatasetFront& d) {
+  using detail::xml_escape;
+  const std::set<std::string> varying = varying_params(d.measured);
+  std::ostringstream s;
+  s << "<table class=\"front\"><thead><tr><th>label</th><th>variant</th><th>precision</th>"
+       "<th>tunables</th><th>params</th><th>time ms</th>";
+  if (d.has_energy) s << "<th>energy mJ</th>";
+  for (const auto& m : d.workload.metrics)
+    s << "<th>" << xml_escape(m.name + (m.unit.empty() ? "" : " " + m.unit)) << "</th>";
+  s << "</tr></thead><tbody>\n";
+  for (const auto& mc : d.front) {
+    std::string params;
+    for (const std::string& name : varying) {
+      const auto it = mc.config.params.find(name);
+      if (it != mc.config.params.end())
+        params += (params.empty() ? "" : " ") + name + "=" + shortest_double(it->second);
+    }
+    const db::MeasurementRow& m = mc.measurement;
+    s << "<tr><td>" << xml_escape(mc.config.label) << "</td><td>" << xml_escape(mc.config.variant)
+      << "</td><td>" << xml_escape(mc.config.precision) << "</td><td>"
+      << xml_escape(kv_text(mc.config.tunables)) << "</td><td>" << xml_escape(params)
+      << "</td><td class=\"num\">" << fixed(m.time_ms_median, 3) << "</td>";
+    if (d.has_energy) s << "<td class=\"num\">" << fixed(m.energy_mj, 3) << "</td>";
+    for (const auto& spec : d.workload.metrics)
+      s << "<td class=\"num\">" << fixed(m.metric(spec.name), 4) << "</td>";
+    s << "</tr>\n";
+  }
+  s << "</tbody></table>\n";
+  return s.str();
+}
+
+}  // namespace flowtune::reports::sections

@@ -1,0 +1,40 @@
+// Pieces shared by the report sections of this folder (tables of one front, one dataset).
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "reports/report_model.hpp"
+
+namespace flowtune::reports::sections {
+
+/// Names of the objectives joined by " vs " ("time_ms vs aepe").
+std::string axes_text(const std::vector<Objective>& objectives);
+
+/// Parameters whose value differs between the configs (the others are the same everywhere).
+std::set<std::string> varying_params(const std::vector<db::MeasuredConfig>& configs);
+
+/// Markdown table of the configs of `front`: label, the parameters that vary among them,
+/// time ms, ns per work unit of w, energy mJ, each metric of w. Throws std::out_of_range
+/// when a config lacks a varying parameter.
+std::string front_table_md(const std::vector<db::MeasuredConfig>& front, const db::WorkloadRow& w);
+
+/// HTML table of d.front: label, variant, precision, tunables, the parameters that vary
+/// among d.measured, time ms, energy mJ (when d.has_energy), each metric of d.workload.
+std::string front_table_html(const DatasetFront& d);
+
+/// Markdown "Best config per objective" of f: per front objective (and energy when
+/// measured) the config select_config picks, or n/a with the reason.
+std::string best_config_md(const DatasetFront& f);
+
+/// Markdown "Best accuracy within a time budget, per precision" of f (reports/budget_table.hpp);
+/// "" when there is no cell.
+std::string budget_md(const DatasetFront& f);
+
+/// Markdown section of one cross-algorithm front: the plot's image (svg_file), configs on the
+/// front per workload, then one row per front config with its workload, label, parameters,
+/// time and every shared objective.
+std::string cross_front_md(const CrossFront& f, const std::string& svg_file);
+
+}  // namespace flowtune::reports::sections
