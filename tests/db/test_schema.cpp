@@ -1,8 +1,8 @@
 // The schema definition (db/schema_tables.cpp) rendered for each dialect
-// (db/schema_render.cpp) is the schema the stores had before it existed: on PostgreSQL the
-// same DDL as the hand-written v3 text captured below; on SQLite the same tables, columns,
-// types, defaults, keys, checks, indexes and views as the released migrations v1 -> v2 -> v3
-// reach, for a new file and for a migrated one.
+// (db/schema_render.cpp) is schema v3 as released: on PostgreSQL the same DDL as the
+// reference text below (white space aside); on SQLite the same tables, columns, types,
+// defaults, keys, checks, indexes and views as the released migrations v1 -> v2 -> v3 reach,
+// for a new file and for a migrated one.
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -22,7 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The PostgreSQL schema (v3) as written by hand before the definition rendered it.
+// Schema v3 on PostgreSQL as released: the reference for the rendered DDL.
 #define PG_NOW "(to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'))"
 
 constexpr const char* kPostgresqlV3 = R"sql(
@@ -199,7 +199,7 @@ CREATE TABLE IF NOT EXISTS schema_version (
 
 #undef PG_NOW
 
-// The schema_version table of SQLite files, as written by hand before the definition.
+// The schema_version table of SQLite files as released.
 constexpr const char* kSqliteVersionTable = R"sql(
 CREATE TABLE IF NOT EXISTS schema_version (
   version     INTEGER PRIMARY KEY,
@@ -326,13 +326,13 @@ class SchemaTest : public ::testing::Test {
   fs::path dir_;
 };
 
-TEST(SchemaRender, PostgresqlDdlIsTheHandWrittenV3Ddl) {
+TEST(SchemaRender, PostgresqlDdlIsTheReleasedV3Ddl) {
   EXPECT_EQ(normalized(schema_sql(Dialect::postgresql)), normalized(kPostgresqlV3));
   EXPECT_EQ(normalized(schema_version_table_sql(Dialect::postgresql)),
             normalized(kPostgresqlVersionTable));
 }
 
-TEST(SchemaRender, SqliteVersionTableIsTheHandWrittenOne) {
+TEST(SchemaRender, SqliteVersionTableIsTheReleasedOne) {
   EXPECT_EQ(normalized(schema_version_table_sql(Dialect::sqlite)), normalized(kSqliteVersionTable));
 }
 
