@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "db/repository.hpp"
+#include "db/rows.hpp"
 
 namespace flowtune::db {
 namespace {

@@ -1,7 +1,8 @@
-// The database connection under db::Repository: one statement API over SQLite (SQLiteCpp)
-// and PostgreSQL (libpq), so that every query of the repository is written once. Internal
-// to db/ (nothing else runs SQL). Queries use SQLite's placeholders (`?` and `?N`); the
-// PostgreSQL connection rewrites them to `$N`.
+// The database connection under db::Repository: one statement API over SQLite (SQLiteCpp,
+// db/sqlite_connection.cpp) and PostgreSQL (libpq, db/postgresql_connection.cpp), so that
+// every query of db/ is written once and nothing else in db/ sees a back-end's own API.
+// Internal to db/ (nothing else runs SQL). Queries use SQLite's placeholders (`?` and `?N`);
+// the PostgreSQL connection rewrites them to `$N`.
 #pragma once
 
 #include <cstdint>
@@ -9,17 +10,18 @@
 #include <stdexcept>
 #include <string>
 
-namespace SQLite {
-class Database;
-}
+#include "db/dialect.hpp"
 
 namespace flowtune::db {
 
 /// An error of the database back-end (the repository wraps it into a DbError naming the
-/// database). code: SQLite's result code, or 0.
+/// database). what(): the back-end's message. code: SQLite's result code, or 0.
+/// not_a_database: the file is not an SQLite database (SQLITE_NOTADB).
 struct BackendError : std::runtime_error {
-  BackendError(const std::string& what, int code_ = 0) : std::runtime_error(what), code(code_) {}
+  BackendError(const std::string& what, int code_ = 0, bool not_a_database_ = false)
+      : std::runtime_error(what), code(code_), not_a_database(not_a_database_) {}
   int code;
+  bool not_a_database;
 };
 
 class StatementImpl;
@@ -65,14 +67,16 @@ class Statement {
   std::unique_ptr<StatementImpl> impl_;
 };
 
-/// The back-ends' differences that SQL text cannot hide.
-enum class Dialect { sqlite, postgresql };
-
-/// One connection (not thread-safe).
+/// One connection (not thread-safe). Every call throws BackendError when the back-end fails.
 class Connection {
  public:
   virtual ~Connection() = default;
   virtual Dialect dialect() const = 0;
+  /// True when the store refuses writes (SQLite: the file or its folder is read-only, or it
+  /// was opened read-only); false on PostgreSQL, whose permissions show at the first write.
+  virtual bool read_only() const = 0;
+  /// A statement of sql (see Statement); the SQL is checked here on SQLite, at its first
+  /// execution on PostgreSQL.
   virtual std::unique_ptr<StatementImpl> prepare(const std::string& sql) = 0;
   /// Runs statements separated by ';' (DDL), no parameters.
   virtual void exec_script(const std::string& sql) = 0;
@@ -97,8 +101,12 @@ class Connection {
   }
 };
 
-/// A connection over an open SQLiteCpp database (not owned).
-std::unique_ptr<Connection> sqlite_connection(SQLite::Database& database);
+/// Opens the SQLite file at path (":memory:" works): read-write, created when absent, or
+/// read-only (the file must exist; a read-only file or folder is fine). A lock held by
+/// another process is waited for up to busy_timeout_ms. Throws BackendError with SQLite's
+/// message when the file cannot be opened.
+std::unique_ptr<Connection> sqlite_connection(const std::string& path, bool read_only,
+                                              int busy_timeout_ms);
 /// Connects to a PostgreSQL server; url: postgresql://user[:password]@host[:port]/db
 /// (libpq's URI). Throws BackendError with libpq's message when it cannot connect.
 std::unique_ptr<Connection> postgresql_connection(const std::string& url);

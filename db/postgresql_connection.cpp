@@ -128,6 +128,7 @@ class PostgresConnection final : public Connection {
   PostgresConnection(const PostgresConnection&) = delete;
   PostgresConnection& operator=(const PostgresConnection&) = delete;
   Dialect dialect() const override { return Dialect::postgresql; }
+  bool read_only() const override { return false; }
   std::unique_ptr<StatementImpl> prepare(const std::string& sql) override {
     return std::make_unique<PostgresStatement>(conn_, sql);
   }

@@ -1,5 +1,7 @@
-// db::Connection over SQLiteCpp: every SQLite::Exception becomes a BackendError.
+// db::Connection over SQLiteCpp, the only code of flowtune that uses SQLite's API: every
+// SQLite::Exception becomes a BackendError.
 #include <SQLiteCpp/SQLiteCpp.h>
+#include <sqlite3.h>
 
 #include "db/connection.hpp"
 
@@ -11,7 +13,7 @@ auto guarded(F&& f) -> decltype(f()) {
   try {
     return f();
   } catch (const SQLite::Exception& e) {
-    throw BackendError(e.what(), e.getErrorCode());
+    throw BackendError(e.what(), e.getErrorCode(), e.getErrorCode() == SQLITE_NOTADB);
   }
 }
 
@@ -59,8 +61,15 @@ class SqliteStatement final : public StatementImpl {
 
 class SqliteConnection final : public Connection {
  public:
-  explicit SqliteConnection(SQLite::Database& db) : db_(db) {}
+  SqliteConnection(const std::string& path, bool read_only, int busy_timeout_ms)
+      : db_(guarded([&] {
+          return SQLite::Database(
+              path,
+              read_only ? SQLite::OPEN_READONLY : SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE,
+              busy_timeout_ms);
+        })) {}
   Dialect dialect() const override { return Dialect::sqlite; }
+  bool read_only() const override { return sqlite3_db_readonly(db_.getHandle(), "main") == 1; }
   std::unique_ptr<StatementImpl> prepare(const std::string& sql) override {
     return std::make_unique<SqliteStatement>(db_, sql);
   }
@@ -84,13 +93,14 @@ class SqliteConnection final : public Connection {
   }
 
  private:
-  SQLite::Database& db_;
+  SQLite::Database db_;
 };
 
 }  // namespace
 
-std::unique_ptr<Connection> sqlite_connection(SQLite::Database& database) {
-  return std::make_unique<SqliteConnection>(database);
+std::unique_ptr<Connection> sqlite_connection(const std::string& path, bool read_only,
+                                              int busy_timeout_ms) {
+  return std::make_unique<SqliteConnection>(path, read_only, busy_timeout_ms);
 }
 
 }  // namespace flowtune::db

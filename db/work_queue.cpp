@@ -1,17 +1,17 @@
-// The distributed-tuning calls of db::Repository: tasks published by a run's coordinator,
-// claimed with a lease by workers, renewed by heartbeats, finished with their measurement or
-// failure in one transaction (DESIGN.md "Scale-out"; the model is Optuna's RDB storage,
-// where every worker coordinates through the database alone).
-#include "db/connection.hpp"
-#include "db/repository.hpp"
+// The work queue: tasks published by a run's coordinator, claimed with a lease by workers,
+// renewed by heartbeats, finished with their measurement or failure in one transaction (the
+// model is Optuna's RDB storage, where every worker coordinates through the database alone).
+#include "db/work_queue.hpp"
+
+#include "db/config_rows.hpp"
+#include "db/result_store.hpp"
+#include "db/run_store.hpp"
+#include "db/shared_writes.hpp"
+#include "db/store.hpp"
 
 namespace flowtune::db {
 
 namespace {
-
-double double_or_zero(const Column& c) {
-  return c.isNull() ? 0.0 : c.getDouble();
-}
 
 constexpr const char* kTaskColumns =
     "id, run_id, config_key, request_json, state, coalesce(worker_id, 0), attempts, "
@@ -27,25 +27,23 @@ TaskRow read_task(Statement& q) {
   t.worker_id = q.getColumn(5).getInt64();
   t.attempts = q.getColumn(6).getInt();
   t.published_s = q.getColumn(7).getDouble();
-  t.claimed_s = double_or_zero(q.getColumn(8));
-  t.lease_until_s = double_or_zero(q.getColumn(9));
-  t.finished_s = double_or_zero(q.getColumn(10));
+  t.claimed_s = zero_if_null(q.getColumn(8));
+  t.lease_until_s = zero_if_null(q.getColumn(9));
+  t.finished_s = zero_if_null(q.getColumn(10));
   return t;
 }
 
 }  // namespace
 
-RunRow Repository::run(std::int64_t run_id) const {
-  for (RunRow& r : runs())
-    if (r.id == run_id) return std::move(r);
-  fail("no run with id " + std::to_string(run_id));
+bool WorkQueue::has_queue() const {
+  return store_->version() >= 3;
 }
 
-std::int64_t Repository::publish_task(std::int64_t run_id, const std::string& config_key,
-                                      const std::string& request_json, double now_s) {
+std::int64_t WorkQueue::publish_task(std::int64_t run_id, const std::string& config_key,
+                                     const std::string& request_json, double now_s) {
   try {
-    Transaction tx(*conn_);
-    Statement ins(*conn_,
+    Transaction tx(store_->connection());
+    Statement ins(store_->connection(),
                   "INSERT INTO tasks(run_id, config_key, request_json, published_s) "
                   "VALUES (?, ?, ?, ?) ON CONFLICT(run_id, config_key) DO NOTHING");
     ins.bind(1, run_id);
@@ -53,7 +51,7 @@ std::int64_t Repository::publish_task(std::int64_t run_id, const std::string& co
     ins.bind(3, request_json);
     ins.bind(4, now_s);
     ins.exec();
-    Statement sel(*conn_, "SELECT id FROM tasks WHERE run_id = ? AND config_key = ?");
+    Statement sel(store_->connection(), "SELECT id FROM tasks WHERE run_id = ? AND config_key = ?");
     sel.bind(1, run_id);
     sel.bind(2, config_key);
     sel.executeStep();
@@ -61,26 +59,15 @@ std::int64_t Repository::publish_task(std::int64_t run_id, const std::string& co
     tx.commit();
     return id;
   } catch (const BackendError& e) {
-    fail("cannot publish a task of run " + std::to_string(run_id) + " (" + e.what() + ")");
+    store_->fail("cannot publish a task of run " + std::to_string(run_id) + " (" + e.what() + ")");
   }
 }
 
-void Repository::set_planned_points(std::int64_t run_id, long long n) {
+std::int64_t WorkQueue::register_worker(std::int64_t run_id, const std::string& host, long long pid,
+                                        const std::string& gpu, double now_s) {
+  RunStore(*store_).run(run_id);  // throws for an unknown run, naming it
   try {
-    Statement q(*conn_, "UPDATE runs SET planned_points = ? WHERE id = ?");
-    q.bind(1, static_cast<std::int64_t>(n));
-    q.bind(2, run_id);
-    if (q.exec() != 1) fail("no run with id " + std::to_string(run_id));
-  } catch (const BackendError& e) {
-    fail("cannot update run " + std::to_string(run_id) + " (" + e.what() + ")");
-  }
-}
-
-std::int64_t Repository::register_worker(std::int64_t run_id, const std::string& host,
-                                         long long pid, const std::string& gpu, double now_s) {
-  run(run_id);  // throws for an unknown run, naming it
-  try {
-    Statement q(*conn_,
+    Statement q(store_->connection(),
                 "INSERT INTO workers(run_id, host, pid, gpu, started_s, heartbeat_s) "
                 "VALUES (?, ?, ?, ?, ?, ?)");
     q.bind(1, run_id);
@@ -90,40 +77,42 @@ std::int64_t Repository::register_worker(std::int64_t run_id, const std::string&
     q.bind(5, now_s);
     q.bind(6, now_s);
     q.exec();
-    return conn_->last_insert_id("workers");
+    return store_->connection().last_insert_id("workers");
   } catch (const BackendError& e) {
-    fail("cannot register a worker of run " + std::to_string(run_id) + " (" + e.what() + ")");
+    store_->fail("cannot register a worker of run " + std::to_string(run_id) + " (" + e.what() +
+                 ")");
   }
 }
 
-void Repository::end_worker(std::int64_t worker_id) {
+void WorkQueue::end_worker(std::int64_t worker_id) {
   try {
-    Statement q(*conn_, "UPDATE workers SET status = 'exited' WHERE id = ?");
+    Statement q(store_->connection(), "UPDATE workers SET status = 'exited' WHERE id = ?");
     q.bind(1, worker_id);
     q.exec();
   } catch (const BackendError& e) {
-    fail("cannot end worker " + std::to_string(worker_id) + " (" + e.what() + ")");
+    store_->fail("cannot end worker " + std::to_string(worker_id) + " (" + e.what() + ")");
   }
 }
 
-std::optional<TaskRow> Repository::claim_task(std::int64_t run_id, std::int64_t worker_id,
-                                              double now_s, double lease_s) {
+std::optional<TaskRow> WorkQueue::claim_task(std::int64_t run_id, std::int64_t worker_id,
+                                             double now_s, double lease_s) {
   try {
     // SQLite: BEGIN IMMEDIATE takes the write lock before reading, so no other connection
     // claims between the SELECT and the UPDATE. PostgreSQL: the row is locked by FOR UPDATE,
     // and rows other workers are claiming are skipped (SKIP LOCKED).
-    Transaction tx(*conn_);
-    Statement sel(*conn_, std::string("SELECT ") + kTaskColumns +
-                              " FROM tasks WHERE run_id = ? AND (state = 'pending' OR "
-                              "(state = 'claimed' AND lease_until_s < ?)) "
-                              "ORDER BY id LIMIT 1" +
-                              conn_->for_update(true));
+    Transaction tx(store_->connection());
+    Statement sel(store_->connection(),
+                  std::string("SELECT ") + kTaskColumns +
+                      " FROM tasks WHERE run_id = ? AND (state = 'pending' OR "
+                      "(state = 'claimed' AND lease_until_s < ?)) "
+                      "ORDER BY id LIMIT 1" +
+                      store_->connection().for_update(true));
     sel.bind(1, run_id);
     sel.bind(2, now_s);
     if (!sel.executeStep()) return std::nullopt;
     TaskRow t = read_task(sel);
     sel.reset();
-    Statement up(*conn_,
+    Statement up(store_->connection(),
                  "UPDATE tasks SET state = 'claimed', worker_id = ?, claimed_s = ?, "
                  "lease_until_s = ?, attempts = attempts + 1 WHERE id = ? AND (state = "
                  "'pending' OR (state = 'claimed' AND lease_until_s < ?))");
@@ -141,19 +130,19 @@ std::optional<TaskRow> Repository::claim_task(std::int64_t run_id, std::int64_t 
     ++t.attempts;
     return t;
   } catch (const BackendError& e) {
-    fail("worker " + std::to_string(worker_id) + " cannot claim a task of run " +
-         std::to_string(run_id) + " (" + e.what() + ")");
+    store_->fail("worker " + std::to_string(worker_id) + " cannot claim a task of run " +
+                 std::to_string(run_id) + " (" + e.what() + ")");
   }
 }
 
-std::size_t Repository::heartbeat(std::int64_t worker_id, double now_s, double lease_s) {
+std::size_t WorkQueue::heartbeat(std::int64_t worker_id, double now_s, double lease_s) {
   try {
-    Transaction tx(*conn_);
-    Statement w(*conn_, "UPDATE workers SET heartbeat_s = ? WHERE id = ?");
+    Transaction tx(store_->connection());
+    Statement w(store_->connection(), "UPDATE workers SET heartbeat_s = ? WHERE id = ?");
     w.bind(1, now_s);
     w.bind(2, worker_id);
     w.exec();
-    Statement t(*conn_,
+    Statement t(store_->connection(),
                 "UPDATE tasks SET lease_until_s = ? "
                 "WHERE worker_id = ? AND state = 'claimed'");
     t.bind(1, now_s + lease_s);
@@ -162,130 +151,133 @@ std::size_t Repository::heartbeat(std::int64_t worker_id, double now_s, double l
     tx.commit();
     return std::size_t(held);
   } catch (const BackendError& e) {
-    fail("cannot record the heartbeat of worker " + std::to_string(worker_id) + " (" + e.what() +
-         ")");
+    store_->fail("cannot record the heartbeat of worker " + std::to_string(worker_id) + " (" +
+                 e.what() + ")");
   }
 }
 
-// Inside a write transaction: whether worker_id holds task_id now.
-bool Repository::holds_task(std::int64_t task_id, std::int64_t worker_id) {
-  Statement q(*conn_, std::string("SELECT 1 FROM tasks WHERE id = ? AND worker_id = ? AND state = "
-                                  "'claimed'") +
-                          conn_->for_update(false));
+bool WorkQueue::holds_task(std::int64_t task_id, std::int64_t worker_id) {
+  Statement q(store_->connection(),
+              std::string("SELECT 1 FROM tasks WHERE id = ? AND worker_id = ? AND state = "
+                          "'claimed'") +
+                  store_->connection().for_update(false));
   q.bind(1, task_id);
   q.bind(2, worker_id);
   return q.executeStep();
 }
 
-// Inside a write transaction: the task's final state.
-void Repository::finish_task(std::int64_t task_id, const std::string& state, double now_s) {
-  Statement q(*conn_, "UPDATE tasks SET state = ?, finished_s = ? WHERE id = ?");
+void WorkQueue::finish_task(std::int64_t task_id, const std::string& state, double now_s) {
+  Statement q(store_->connection(), "UPDATE tasks SET state = ?, finished_s = ? WHERE id = ?");
   q.bind(1, state);
   q.bind(2, now_s);
   q.bind(3, task_id);
   q.exec();
 }
 
-bool Repository::finish_task_measured(std::int64_t task_id, std::int64_t worker_id,
-                                      const ConfigRow& config, const MeasurementRow& m,
-                                      double now_s) {
-  check_measurement(config, m);
+bool WorkQueue::finish_task_measured(std::int64_t task_id, std::int64_t worker_id,
+                                     const ConfigRow& config, const MeasurementRow& m,
+                                     double now_s) {
+  check_measurement(*store_, config, m);
   try {
-    Transaction tx(*conn_);
+    Transaction tx(store_->connection());
     if (!holds_task(task_id, worker_id)) return false;
-    if (!is_measured(config.board, config.key, m.dataset)) insert_measurement(config, m);
+    if (!ResultStore(*store_).is_measured(config.board, config.key, m.dataset))
+      insert_measurement(store_->connection(), config, m);
     finish_task(task_id, "done", now_s);
     tx.commit();
     return true;
   } catch (const BackendError& e) {
-    fail("cannot record the measurement of '" + config.key + "' (task " + std::to_string(task_id) +
-         "): " + e.what());
+    store_->fail("cannot record the measurement of '" + config.key + "' (task " +
+                 std::to_string(task_id) + "): " + e.what());
   }
 }
 
-bool Repository::finish_task_failed(std::int64_t task_id, std::int64_t worker_id,
-                                    const ConfigRow& config, const std::string& dataset,
-                                    const std::string& failure_class, const std::string& message,
-                                    double now_s) {
-  check_failure(config, failure_class);
+bool WorkQueue::finish_task_failed(std::int64_t task_id, std::int64_t worker_id,
+                                   const ConfigRow& config, const std::string& dataset,
+                                   const std::string& failure_class, const std::string& message,
+                                   double now_s) {
+  check_failure(*store_, config, failure_class);
   try {
-    Transaction tx(*conn_);
+    Transaction tx(store_->connection());
     if (!holds_task(task_id, worker_id)) return false;
-    Statement run_of(*conn_, "SELECT run_id FROM tasks WHERE id = ?");
+    Statement run_of(store_->connection(), "SELECT run_id FROM tasks WHERE id = ?");
     run_of.bind(1, task_id);
     run_of.executeStep();
-    insert_failure(run_of.getColumn(0).getInt64(), config, dataset, failure_class, message);
+    insert_failure(store_->connection(), run_of.getColumn(0).getInt64(), config, dataset,
+                   failure_class, message);
     finish_task(task_id, "failed", now_s);
     tx.commit();
     return true;
   } catch (const BackendError& e) {
-    fail("cannot record the failure of '" + config.key + "' (task " + std::to_string(task_id) +
-         "): " + e.what());
+    store_->fail("cannot record the failure of '" + config.key + "' (task " +
+                 std::to_string(task_id) + "): " + e.what());
   }
 }
 
-void Repository::release_task(std::int64_t task_id, std::int64_t worker_id) {
+void WorkQueue::release_task(std::int64_t task_id, std::int64_t worker_id) {
   try {
-    Statement q(*conn_,
+    Statement q(store_->connection(),
                 "UPDATE tasks SET state = 'pending', lease_until_s = NULL "
                 "WHERE id = ? AND worker_id = ? AND state = 'claimed'");
     q.bind(1, task_id);
     q.bind(2, worker_id);
     q.exec();
   } catch (const BackendError& e) {
-    fail("cannot release task " + std::to_string(task_id) + " (" + e.what() + ")");
+    store_->fail("cannot release task " + std::to_string(task_id) + " (" + e.what() + ")");
   }
 }
 
-std::size_t Repository::cancel_pending_tasks(std::int64_t run_id) {
+std::size_t WorkQueue::cancel_pending_tasks(std::int64_t run_id) {
   try {
-    Statement q(*conn_,
+    Statement q(store_->connection(),
                 "UPDATE tasks SET state = 'cancelled' WHERE run_id = ? AND state = "
                 "'pending'");
     q.bind(1, run_id);
     return std::size_t(q.exec());
   } catch (const BackendError& e) {
-    fail("cannot cancel the tasks of run " + std::to_string(run_id) + " (" + e.what() + ")");
+    store_->fail("cannot cancel the tasks of run " + std::to_string(run_id) + " (" + e.what() +
+                 ")");
   }
 }
 
-std::vector<TaskRow> Repository::tasks(std::int64_t run_id, const std::string& state) const {
+std::vector<TaskRow> WorkQueue::tasks(std::int64_t run_id, const std::string& state) const {
   std::vector<TaskRow> out;
-  if (version_ < 3) return out;  // a v2 file opened read-only: no distributed runs
+  if (!has_queue()) return out;
   try {
-    Statement q(*conn_, std::string("SELECT ") + kTaskColumns +
-                            " FROM tasks WHERE run_id = ?1 AND (?2 = '' OR state = ?2) "
-                            "ORDER BY id");
+    Statement q(store_->connection(),
+                std::string("SELECT ") + kTaskColumns +
+                    " FROM tasks WHERE run_id = ?1 AND (?2 = '' OR state = ?2) "
+                    "ORDER BY id");
     q.bind(1, run_id);
     q.bind(2, state);
     while (q.executeStep()) out.push_back(read_task(q));
   } catch (const BackendError& e) {
-    fail("cannot read the tasks of run " + std::to_string(run_id) + " (" + e.what() + ")");
+    store_->fail("cannot read the tasks of run " + std::to_string(run_id) + " (" + e.what() + ")");
   }
   return out;
 }
 
-std::vector<TaskRow> Repository::finished_tasks(std::int64_t run_id, std::int64_t after_id) const {
+std::vector<TaskRow> WorkQueue::finished_tasks(std::int64_t run_id, std::int64_t after_id) const {
   std::vector<TaskRow> out;
-  if (version_ < 3) return out;  // a v2 file opened read-only: no distributed runs
+  if (!has_queue()) return out;
   try {
-    Statement q(*conn_, std::string("SELECT ") + kTaskColumns +
-                            " FROM tasks WHERE run_id = ? AND id > ? AND state IN "
-                            "('done', 'failed') ORDER BY id");
+    Statement q(store_->connection(), std::string("SELECT ") + kTaskColumns +
+                                          " FROM tasks WHERE run_id = ? AND id > ? AND state IN "
+                                          "('done', 'failed') ORDER BY id");
     q.bind(1, run_id);
     q.bind(2, after_id);
     while (q.executeStep()) out.push_back(read_task(q));
   } catch (const BackendError& e) {
-    fail("cannot read the tasks of run " + std::to_string(run_id) + " (" + e.what() + ")");
+    store_->fail("cannot read the tasks of run " + std::to_string(run_id) + " (" + e.what() + ")");
   }
   return out;
 }
 
-TaskCounts Repository::task_counts(std::int64_t run_id) const {
+TaskCounts WorkQueue::task_counts(std::int64_t run_id) const {
   TaskCounts c;
-  if (version_ < 3) return c;  // a v2 file opened read-only: no distributed runs
+  if (!has_queue()) return c;
   try {
-    Statement q(*conn_,
+    Statement q(store_->connection(),
                 "SELECT state, count(*), avg(finished_s - claimed_s) FROM tasks "
                 "WHERE run_id = ? GROUP BY state");
     q.bind(1, run_id);
@@ -306,17 +298,17 @@ TaskCounts Repository::task_counts(std::int64_t run_id) const {
     }
     c.mean_task_s = finished ? weighted / double(finished) : 0;
   } catch (const BackendError& e) {
-    fail("cannot count the tasks of run " + std::to_string(run_id) + " (" + e.what() + ")");
+    store_->fail("cannot count the tasks of run " + std::to_string(run_id) + " (" + e.what() + ")");
   }
   return c;
 }
 
-std::vector<WorkerRow> Repository::workers(std::int64_t run_id) const {
+std::vector<WorkerRow> WorkQueue::workers(std::int64_t run_id) const {
   std::vector<WorkerRow> out;
-  if (version_ < 3) return out;  // a v2 file opened read-only: no distributed runs
+  if (!has_queue()) return out;
   try {
     Statement q(
-        *conn_,
+        store_->connection(),
         "SELECT w.id, w.run_id, w.host, w.pid, w.gpu, w.started_s, w.heartbeat_s, w.status, "
         "(SELECT count(*) FROM tasks t WHERE t.worker_id = w.id AND t.state = 'done'), "
         "(SELECT count(*) FROM tasks t WHERE t.worker_id = w.id AND t.state = 'failed') "
@@ -337,7 +329,8 @@ std::vector<WorkerRow> Repository::workers(std::int64_t run_id) const {
       out.push_back(std::move(w));
     }
   } catch (const BackendError& e) {
-    fail("cannot read the workers of run " + std::to_string(run_id) + " (" + e.what() + ")");
+    store_->fail("cannot read the workers of run " + std::to_string(run_id) + " (" + e.what() +
+                 ")");
   }
   return out;
 }

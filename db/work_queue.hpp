@@ -1,40 +1,86 @@
-// Rows of the distributed-tuning tables (schema v3: workers, tasks); the calls that claim,
-// renew and finish tasks are members of db::Repository (db/work_queue.cpp).
+// Distributed tuning (tables workers and tasks, db/SCHEMA.md): the coordinator of a run
+// publishes the points it wants measured as tasks; workers register, claim a task with a
+// lease, renew it by heartbeats while they measure, and finish it together with its
+// measurement or failure in one transaction. Every worker coordinates through the store
+// alone (ARCHITECTURE.md).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
+
+#include "db/rows.hpp"
 
 namespace flowtune::db {
 
-/// A measuring process registered for a run (`tune worker`). Times are Unix seconds.
-struct WorkerRow {
-  std::int64_t id = 0, run_id = 0;
-  std::string host;  ///< host name of the worker's machine
-  long long pid = 0;
-  std::string gpu;  ///< e.g. "CUDA_VISIBLE_DEVICES=1", "" when not pinned
-  double started_s = 0, heartbeat_s = 0;
-  std::string status;  ///< "running" or "exited" (a killed worker stays "running")
-  std::size_t n_done = 0, n_failed = 0;  ///< tasks it finished
-};
+class Store;
 
-/// One point of a run to measure, published by the run's coordinator. state: "pending"
-/// (never claimed), "claimed" (a worker holds its lease until lease_until_s), "done"
-/// (measured), "failed" (recorded in failures), "cancelled" (the run ended first).
-/// attempts counts claims: 2 or more means a lease expired and another worker took it.
-struct TaskRow {
-  std::int64_t id = 0, run_id = 0;
-  std::string config_key, request_json, state;
-  std::int64_t worker_id = 0;  ///< the last claimer, 0 when never claimed
-  int attempts = 0;
-  double published_s = 0, claimed_s = 0, lease_until_s = 0, finished_s = 0;  ///< 0 = not yet
-};
+/// The work-queue part of a Repository, over the store it shares with the other parts.
+/// Times are Unix seconds given by the caller (its clock; hosts sharing a database need
+/// synchronised clocks, e.g. NTP, to within a small fraction of the lease). Every call
+/// throws DbError "<store>: <problem>" when the store fails. On a v2 file opened
+/// read-only, the reads return nothing (no distributed runs).
+class WorkQueue {
+ public:
+  explicit WorkQueue(Store& store) : store_(&store) {}
 
-/// Tasks of a run by state, and the mean claim-to-finish time of finished ones (s, 0 = none).
-struct TaskCounts {
-  std::size_t pending = 0, claimed = 0, done = 0, failed = 0, cancelled = 0;
-  double mean_task_s = 0;
+  /// Publishes a point of run_id for the workers; request_json is what a worker needs to
+  /// measure it. Returns the task id; publishing the same (run, config_key) again returns
+  /// the existing task unchanged.
+  std::int64_t publish_task(std::int64_t run_id, const std::string& config_key,
+                            const std::string& request_json, double now_s);
+  /// Registers a worker of run_id; returns its id. Throws DbError for an unknown run.
+  std::int64_t register_worker(std::int64_t run_id, const std::string& host, long long pid,
+                               const std::string& gpu, double now_s);
+  /// Marks a worker "exited" (its normal end).
+  void end_worker(std::int64_t worker_id);
+  /// Claims, in one write transaction, the oldest task of run_id that is pending or whose
+  /// lease expired (lease_until_s < now_s): it becomes "claimed" by worker_id until
+  /// now_s + lease_s, attempts + 1. Returns nullopt when there is none. Two workers never
+  /// hold the same task at the same time.
+  std::optional<TaskRow> claim_task(std::int64_t run_id, std::int64_t worker_id, double now_s,
+                                    double lease_s);
+  /// The worker's heartbeat: its heartbeat_s = now_s and the lease of every task it still
+  /// holds extended to now_s + lease_s. Returns the number of tasks it still holds (0 when
+  /// its lease expired and another worker claimed the task).
+  std::size_t heartbeat(std::int64_t worker_id, double now_s, double lease_s);
+  /// Finishes a claimed task with its measurement, in one transaction: only if worker_id
+  /// still holds it (else returns false and writes nothing: the point belongs to another
+  /// worker now). The measurement is not written a second time when (board, key, dataset)
+  /// is already measured (then the task is "done" all the same). Throws DbError as
+  /// ResultStore::record_measurement for a malformed measurement.
+  bool finish_task_measured(std::int64_t task_id, std::int64_t worker_id, const ConfigRow& config,
+                            const MeasurementRow& m, double now_s);
+  /// Finishes a claimed task as failed (one failures row) if worker_id still holds it;
+  /// false otherwise. Throws DbError for an unknown failure class.
+  bool finish_task_failed(std::int64_t task_id, std::int64_t worker_id, const ConfigRow& config,
+                          const std::string& dataset, const std::string& failure_class,
+                          const std::string& message, double now_s);
+  /// Returns a claimed task to "pending" (a worker that stops before measuring it) if
+  /// worker_id holds it.
+  void release_task(std::int64_t task_id, std::int64_t worker_id);
+  /// Sets every pending task of run_id to "cancelled"; returns how many.
+  std::size_t cancel_pending_tasks(std::int64_t run_id);
+  /// Tasks of run_id in id order; state "" = all.
+  std::vector<TaskRow> tasks(std::int64_t run_id, const std::string& state = "") const;
+  /// Tasks of run_id finished ("done" or "failed") with id > after_id, in id order.
+  std::vector<TaskRow> finished_tasks(std::int64_t run_id, std::int64_t after_id = 0) const;
+  /// Counts of the tasks of run_id by state.
+  TaskCounts task_counts(std::int64_t run_id) const;
+  /// Workers of run_id in id order, with the tasks each finished.
+  std::vector<WorkerRow> workers(std::int64_t run_id) const;
+
+ private:
+  // Inside a write transaction: whether worker_id holds task_id now.
+  bool holds_task(std::int64_t task_id, std::int64_t worker_id);
+  // Inside a write transaction: the task's final state.
+  void finish_task(std::int64_t task_id, const std::string& state, double now_s);
+  // False for a v2 store opened read-only (no workers and tasks tables).
+  bool has_queue() const;
+
+  Store* store_;
 };
 
 }  // namespace flowtune::db

@@ -1,5 +1,6 @@
-// Schema v1, v2 and v3 of the flowtune database; the meaning and units of every column are in
-// db/SCHEMA.md (keep both in sync).
+// The history of the SQLite schema: migrations 1, 2 and 3, each the released SQL that takes a
+// file from the previous version to its own. The current version is defined once for both
+// dialects in db/schema_tables.cpp; these steps must lead to it (tests/db/test_schema.cpp).
 #include "db/schema.hpp"
 
 namespace flowtune::db {
@@ -263,7 +264,7 @@ CREATE VIEW result_values AS
   FROM results r WHERE r.energy_mj IS NOT NULL;
 )sql";
 
-// v3: distributed tuning (DESIGN.md "Scale-out"). The coordinator of a run publishes the
+// v3: distributed tuning (ARCHITECTURE.md). The coordinator of a run publishes the
 // points it wants measured as tasks; workers register, claim a task with a lease, renew it
 // by heartbeats while they measure, and finish it together with its measurement or failure
 // in one transaction. Times used in lease arithmetic are Unix seconds (REAL, *_s).
@@ -299,14 +300,6 @@ CREATE TABLE tasks (
 CREATE INDEX tasks_run_state ON tasks(run_id, state);
 )sql";
 
-constexpr const char* kSchemaVersionTable = R"sql(
-CREATE TABLE IF NOT EXISTS schema_version (
-  version     INTEGER PRIMARY KEY,
-  description TEXT NOT NULL,
-  applied_at  TEXT NOT NULL DEFAULT )sql" FLOWTUNE_NOW R"sql(
-);
-)sql";
-
 #undef FLOWTUNE_NOW
 
 }  // namespace
@@ -320,10 +313,6 @@ const std::vector<Migration>& migrations() {
        false},
   };
   return kMigrations;
-}
-
-const char* schema_version_table_sql() {
-  return kSchemaVersionTable;
 }
 
 }  // namespace flowtune::db

@@ -1,0 +1,185 @@
+// The runs table: a run's start and end, its environment, and whether its process lives.
+#include "db/run_store.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <utility>
+
+#include "db/store.hpp"
+
+namespace flowtune::db {
+
+namespace {
+
+std::string this_host() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof name - 1) != 0) return "";
+  return name;
+}
+
+// runs.host is "name" or "name (CPU model)" (tuner/environment.cpp).
+bool same_host(const std::string& stored) {
+  const std::string h = this_host();
+  return !h.empty() && (stored == h || stored.rfind(h + " (", 0) == 0);
+}
+
+// Now as ISO 8601 UTC with milliseconds, e.g. 2024-05-01T12:00:00.123Z (db/SCHEMA.md).
+std::string utc_now_iso() {
+  const auto now = std::chrono::system_clock::now();
+  const std::time_t t = std::chrono::system_clock::to_time_t(now);
+  const long ms = long(
+      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900,
+                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
+  return buf;
+}
+
+bool process_alive(long long pid) {
+  return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
+}
+
+RunRow read_run(Statement& q) {
+  RunRow r;
+  r.id = q.getColumn(0).getInt64();
+  r.info.board = q.getColumn(1).getString();
+  r.info.command = q.getColumn(2).getString();
+  r.info.git_revision = q.getColumn(3).getString();
+  r.info.host = q.getColumn(4).getString();
+  r.info.gpu_name = q.getColumn(5).getString();
+  r.info.driver_version = q.getColumn(6).getString();
+  r.info.cuda_version = q.getColumn(7).getString();
+  r.info.clocks_observed = q.getColumn(8).getString();
+  r.info.dataset = q.getColumn(9).getString();
+  r.started_at = q.getColumn(10).getString();
+  r.ended_at = q.getColumn(11).getString();
+  r.status = q.getColumn(12).getString();
+  r.info.workload = q.getColumn(13).getString();
+  r.pid = q.getColumn(14).getInt64();
+  r.planned_points = q.getColumn(15).getInt64();
+  return r;
+}
+
+}  // namespace
+
+std::int64_t RunStore::begin_run(const RunInfo& info) {
+  if (info.workload.empty()) store_->fail("a run needs a workload");
+  try {
+    Connection& c = store_->connection();
+    Statement q(c,
+                "INSERT INTO runs(board, command, git_revision, host, gpu_name, "
+                "driver_version, cuda_version, clocks_observed, dataset, status, "
+                "workload, pid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)");
+    q.bind(1, info.board);
+    q.bind(2, info.command);
+    q.bind(3, info.git_revision);
+    q.bind(4, info.host);
+    q.bind(5, info.gpu_name);
+    q.bind(6, info.driver_version);
+    q.bind(7, info.cuda_version);
+    q.bind(8, info.clocks_observed);
+    q.bind(9, info.dataset);
+    q.bind(10, info.workload);
+    q.bind(11, static_cast<std::int64_t>(::getpid()));
+    q.exec();
+    return c.last_insert_id("runs");
+  } catch (const BackendError& e) {
+    store_->fail(std::string("cannot record the start of a run (") + e.what() + ")");
+  }
+}
+
+std::vector<RunRow> RunStore::active_runs(const std::string& board, const std::string& workload,
+                                          const std::string& dataset,
+                                          std::int64_t except_run) const {
+  std::vector<RunRow> out;
+  for (RunRow& r : runs(board))
+    if (r.status == "running" && r.id != except_run && r.info.workload == workload &&
+        r.info.dataset == dataset && same_host(r.info.host) && process_alive(r.pid))
+      out.push_back(std::move(r));
+  return out;
+}
+
+void RunStore::end_run(std::int64_t run_id, const std::string& status) {
+  if (status != "done" && status != "failed" && status != "interrupted") {
+    store_->fail("invalid final run status '" + status + "' (allowed: done, failed, interrupted)");
+  }
+  int changed = 0;
+  try {
+    Statement q(store_->connection(), "UPDATE runs SET status = ?, ended_at = ? WHERE id = ?");
+    q.bind(1, status);
+    q.bind(2, utc_now_iso());
+    q.bind(3, run_id);
+    changed = q.exec();
+  } catch (const BackendError& e) {
+    store_->fail(std::string("cannot record the end of run ") + std::to_string(run_id) + " (" +
+                 e.what() + ")");
+  }
+  if (changed != 1) store_->fail("no run with id " + std::to_string(run_id));
+}
+
+void RunStore::set_planned_points(std::int64_t run_id, long long n) {
+  try {
+    Statement q(store_->connection(), "UPDATE runs SET planned_points = ? WHERE id = ?");
+    q.bind(1, static_cast<std::int64_t>(n));
+    q.bind(2, run_id);
+    if (q.exec() != 1) store_->fail("no run with id " + std::to_string(run_id));
+  } catch (const BackendError& e) {
+    store_->fail("cannot update run " + std::to_string(run_id) + " (" + e.what() + ")");
+  }
+}
+
+std::vector<RunRow> RunStore::runs(const std::string& board) const {
+  std::vector<RunRow> out;
+  try {
+    // planned_points exists from v3 on (a v2 file opened read-only has none).
+    Statement q(store_->connection(),
+                "SELECT id, board, command, git_revision, host, gpu_name, "
+                "driver_version, cuda_version, clocks_observed, dataset, started_at, "
+                "coalesce(ended_at, ''), status, workload, coalesce(pid, 0), " +
+                    std::string(store_->version() >= 3 ? "coalesce(planned_points, -1)" : "-1") +
+                    " FROM runs "
+                    "WHERE ?1 = '' OR board = ?1 ORDER BY id");
+    q.bind(1, board);
+    while (q.executeStep()) out.push_back(read_run(q));
+  } catch (const BackendError& e) {
+    store_->fail(std::string("cannot read runs (") + e.what() + ")");
+  }
+  return out;
+}
+
+RunRow RunStore::run(std::int64_t run_id) const {
+  for (RunRow& r : runs())
+    if (r.id == run_id) return std::move(r);
+  store_->fail("no run with id " + std::to_string(run_id));
+}
+
+void RunStore::mark_dead_runs_aborted() {
+  try {
+    Connection& c = store_->connection();
+    std::vector<std::int64_t> dead;
+    Statement q(c, "SELECT id, pid, host FROM runs WHERE status = 'running'");
+    while (q.executeStep())
+      if (!q.getColumn(1).isNull() && same_host(q.getColumn(2).getString()) &&
+          !process_alive(q.getColumn(1).getInt64()))
+        dead.push_back(q.getColumn(0).getInt64());
+    Statement u(
+        c, "UPDATE runs SET status = 'aborted', ended_at = ? WHERE id = ? AND status = 'running'");
+    for (std::int64_t id : dead) {
+      u.bind(1, utc_now_iso());
+      u.bind(2, id);
+      u.exec();
+      u.reset();
+    }
+  } catch (const BackendError& e) {
+    store_->fail(std::string("cannot mark dead runs aborted (") + e.what() + ")");
+  }
+}
+
+}  // namespace flowtune::db

@@ -1,0 +1,46 @@
+// The runs of a store (table runs): their start, end, environment and liveness.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "db/rows.hpp"
+
+namespace flowtune::db {
+
+class Store;
+
+/// The runs part of a Repository, over the store it shares with the other parts. Every
+/// call throws DbError "<store>: <problem>" when the store fails.
+class RunStore {
+ public:
+  explicit RunStore(Store& store) : store_(&store) {}
+
+  /// Inserts a run with status "running", started_at now and this process's pid; returns
+  /// its id. Throws DbError for a run without a workload.
+  std::int64_t begin_run(const RunInfo& info);
+  /// Runs other than except_run that are "running" on board for workload and dataset, by a
+  /// live process of this host (what a second `tune` on the same DB must not race with).
+  std::vector<RunRow> active_runs(const std::string& board, const std::string& workload,
+                                  const std::string& dataset, std::int64_t except_run = 0) const;
+  /// Sets ended_at now and the final status ("done" | "failed" | "interrupted").
+  /// Throws DbError for another status or an unknown run id.
+  void end_run(std::int64_t run_id, const std::string& status);
+  /// Records how many points the coordinator of run_id plans to publish at most (for ETAs).
+  /// Throws DbError for an unknown run id.
+  void set_planned_points(std::int64_t run_id, long long n);
+  /// Runs in id order; board "" = all boards.
+  std::vector<RunRow> runs(const std::string& board = "") const;
+  /// The run with this id; throws DbError when there is none.
+  RunRow run(std::int64_t run_id) const;
+
+ protected:
+  /// Marks "aborted" (ended_at now) every "running" run of this host whose process is gone.
+  void mark_dead_runs_aborted();
+
+ private:
+  Store* store_;
+};
+
+}  // namespace flowtune::db

@@ -1,0 +1,30 @@
+// The checks and inserts that more than one part of a Repository runs (internal to db/):
+// ResultStore and WorkQueue record measurements (db/result_store.cpp), FailureStore and
+// WorkQueue record failures (db/failure_store.cpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "db/connection.hpp"
+#include "db/rows.hpp"
+
+namespace flowtune::db {
+
+class Store;
+
+/// Throws DbError when config has no board, key or workload, or a time of m is not finite.
+void check_measurement(const Store& store, const ConfigRow& config, const MeasurementRow& m);
+/// Inside a write transaction: the config (when new), the measurement, its metrics and its
+/// items. Throws BackendError (e.g. a second measurement of the config on m.dataset).
+void insert_measurement(Connection& c, const ConfigRow& config, const MeasurementRow& m);
+
+/// Throws DbError for an unknown failure class or a config without a board or key.
+void check_failure(const Store& store, const ConfigRow& config, const std::string& failure_class);
+/// Inside a write transaction: the config (when new) and one failures row. Throws
+/// BackendError.
+void insert_failure(Connection& c, std::int64_t run_id, const ConfigRow& config,
+                    const std::string& dataset, const std::string& failure_class,
+                    const std::string& message);
+
+}  // namespace flowtune::db
