@@ -1,4 +1,4 @@
-// Fuzz harness: the command-line parser of `tune` (tuner/cli_parse.cpp: Boost
+// Fuzz harness: the command-line parser of `tune` (cli/options.cpp: Boost
 // program_options with the space options, --param lists and ranges, integer lists). The input
 // is split at newlines into arguments. Every outcome must be a parsed command or a UsageError;
 // a hang (Boost 1.74 formats some errors in a loop that never ends) is caught by libFuzzer's
@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "tuner/cli.hpp"
-#include "tuner/cli_options.hpp"
+#include "cli/cli.hpp"
+#include "cli/options.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   namespace cli = flowtune::cli;

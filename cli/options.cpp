@@ -7,8 +7,8 @@
 #include <iostream>
 #include <sstream>
 
-#include "tuner/cli.hpp"
-#include "tuner/cli_options.hpp"
+#include "cli/cli.hpp"
+#include "cli/options.hpp"
 
 namespace flowtune::cli {
 

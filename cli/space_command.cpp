@@ -8,8 +8,8 @@
 
 #include "boards/board.hpp"
 #include "db/repository.hpp"
-#include "tuner/cli.hpp"
-#include "tuner/cli_options.hpp"
+#include "cli/cli.hpp"
+#include "cli/options.hpp"
 #include "tuner/constraint_checks.hpp"
 #include "tuner/occupancy.hpp"
 #include "variants/variant.hpp"

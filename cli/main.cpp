@@ -2,7 +2,7 @@
 #include <string>
 #include <vector>
 
-#include "tuner/cli.hpp"
+#include "cli/cli.hpp"
 
 int main(int argc, char** argv) {
   return flowtune::cli::run(std::vector<std::string>(argv + 1, argv + argc));

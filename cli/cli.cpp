@@ -1,4 +1,4 @@
-#include "tuner/cli.hpp"
+#include "cli/cli.hpp"
 
 #include <iostream>
 

@@ -6,8 +6,8 @@
 
 #include "db/repository.hpp"
 #include "reports/pareto_table.hpp"
-#include "tuner/cli.hpp"
-#include "tuner/cli_options.hpp"
+#include "cli/cli.hpp"
+#include "cli/options.hpp"
 #include "tuner/strategy.hpp"
 #include "tuner/tune_run.hpp"
 

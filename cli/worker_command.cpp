@@ -3,8 +3,8 @@
 #include <cmath>
 #include <iostream>
 
-#include "tuner/cli.hpp"
-#include "tuner/cli_options.hpp"
+#include "cli/cli.hpp"
+#include "cli/options.hpp"
 #include "tuner/store_worker.hpp"
 
 namespace flowtune::cli {

@@ -11,8 +11,8 @@
 #include "reports/multi_board_header.hpp"
 #include "reports/report.hpp"
 #include "reports/text_format.hpp"
-#include "tuner/cli.hpp"
-#include "tuner/cli_options.hpp"
+#include "cli/cli.hpp"
+#include "cli/options.hpp"
 
 namespace flowtune::cli {
 

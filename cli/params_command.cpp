@@ -1,8 +1,8 @@
 // `tune params`: the parameter schema of a workload (the README's parameter table).
 #include <iostream>
 
-#include "tuner/cli.hpp"
-#include "tuner/cli_options.hpp"
+#include "cli/cli.hpp"
+#include "cli/options.hpp"
 
 namespace flowtune::cli {
 namespace {

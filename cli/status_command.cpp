@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "db/repository.hpp"
-#include "tuner/cli.hpp"
-#include "tuner/cli_options.hpp"
+#include "cli/cli.hpp"
+#include "cli/options.hpp"
 
 namespace flowtune::cli {
 namespace {

@@ -5,8 +5,8 @@
 
 #include "db/repository.hpp"
 #include "interop/kernel_tuner.hpp"
-#include "tuner/cli.hpp"
-#include "tuner/cli_options.hpp"
+#include "cli/cli.hpp"
+#include "cli/options.hpp"
 #include "tuner/tune_run.hpp"
 
 namespace flowtune::cli {

@@ -7,8 +7,8 @@
 #include <iostream>
 
 #include "db/repository.hpp"
-#include "tuner/cli.hpp"
-#include "tuner/cli_options.hpp"
+#include "cli/cli.hpp"
+#include "cli/options.hpp"
 #include "tuner/replay.hpp"
 
 namespace flowtune::cli {

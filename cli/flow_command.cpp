@@ -3,8 +3,8 @@
 #include <iostream>
 #include <optional>
 
-#include "tuner/cli.hpp"
-#include "tuner/cli_options.hpp"
+#include "cli/cli.hpp"
+#include "cli/options.hpp"
 #include "tuner/tuned_header.hpp"
 #include "variants/variant.hpp"
 

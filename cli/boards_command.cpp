@@ -2,8 +2,8 @@
 #include <nlohmann/json.hpp>
 
 #include "boards/board.hpp"
-#include "tuner/cli.hpp"
-#include "tuner/cli_options.hpp"
+#include "cli/cli.hpp"
+#include "cli/options.hpp"
 
 namespace flowtune::cli {
 

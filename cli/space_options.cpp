@@ -1,4 +1,4 @@
-#include "tuner/cli_options.hpp"
+#include "cli/options.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "boards/board.hpp"
-#include "tuner/cli.hpp"
+#include "cli/cli.hpp"
 
 namespace flowtune::cli {
 

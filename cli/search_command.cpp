@@ -3,8 +3,8 @@
 #include <iostream>
 #include <sstream>
 
-#include "tuner/cli.hpp"
-#include "tuner/cli_options.hpp"
+#include "cli/cli.hpp"
+#include "cli/options.hpp"
 #include "tuner/param_search.hpp"
 
 namespace flowtune::cli {
