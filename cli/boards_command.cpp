@@ -3,6 +3,7 @@
 
 #include "boards/board.hpp"
 #include "cli/cli.hpp"
+#include "cli/commands.hpp"
 #include "cli/options.hpp"
 
 namespace flowtune::cli {

@@ -1,6 +1,9 @@
-// Command-line parsing shared by the sub-commands (options, lists, ranges): Boost
-// program_options only, no workload, so the fuzz harness tests/fuzz/fuzz_cli.cpp builds it
-// alone.
+// The option groups shared by the sub-commands, the grammars of option values and the
+// parsing of a sub-command's arguments (cli/options.hpp). Boost.ProgramOptions and the
+// engine's option structs only, no workload or board lookup, so the fuzz harness
+// tests/fuzz/fuzz_cli.cpp builds this file alone.
+#include "cli/options.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -8,11 +11,72 @@
 #include <sstream>
 
 #include "cli/cli.hpp"
-#include "cli/options.hpp"
 
 namespace flowtune::cli {
 
-void add_space_options(po::options_description& desc, SpaceArgs& a) {
+po::options_description command_options(const std::string& caption) {
+  po::options_description desc(caption);
+  desc.add_options()("help,h", "this help");
+  return desc;
+}
+
+po::options_description store_options(StoreArgs& a, const std::string& db_help) {
+  po::options_description desc("store options");
+  auto* db = po::value(&a.db);
+  if (!a.db.empty()) db->default_value(a.db);
+  desc.add_options()("db", db, db_help.c_str())("storage", po::value(&a.storage),
+                                                "the store: an SQLite path (same as --db)");
+  return desc;
+}
+
+std::string store_path(const StoreArgs& a, const po::variables_map& vm,
+                       const std::string& command) {
+  const bool db_given = vm.count("db") && !vm["db"].defaulted();
+  if (!a.storage.empty()) {
+    if (db_given && a.storage != a.db)
+      throw UsageError("--storage and --db name different databases; give one");
+    return a.storage;
+  }
+  if (a.db.empty()) throw UsageError(command + ": --storage or --db is required");
+  return a.db;
+}
+
+po::options_description board_options(std::string& board, const std::string& help) {
+  po::options_description desc("board options");
+  auto* value = po::value(&board);
+  if (!board.empty()) value->default_value(board);
+  desc.add_options()("board", value, help.c_str());
+  return desc;
+}
+
+InputOptions InputArgs::to_input_options() const {
+  InputOptions o;
+  o.data_dir = data_dir;
+  if (!items.empty()) o.items = split_list(items);
+  o.max_pixels = max_pixels;
+  return o;
+}
+
+po::options_description input_options(InputArgs& a, unsigned parts) {
+  po::options_description desc("input options");
+  if (parts & kInputData)
+    desc.add_options()("data", po::value(&a.data_dir),
+                       "folder of the workload's inputs (optical flow: Middlebury-style "
+                       "sequences; default: the repo's data/middlebury)");
+  if (parts & kInputItems)
+    desc.add_options()("sequences", po::value(&a.items),
+                       "comma-separated input items (optical flow: sequence names; graphs: "
+                       "icosphere:3,random:1024)")("items", po::value(&a.items),
+                                                   "same as --sequences");
+  if (parts & kInputMaxPixels)
+    desc.add_options()("max-pixels", po::value(&a.max_pixels)->default_value(a.max_pixels),
+                       "largest input image read, width x height (0 = 64 Mpx); larger files "
+                       "are refused before any allocation");
+  return desc;
+}
+
+po::options_description space_options(SpaceArgs& a) {
+  po::options_description desc("space options");
   desc.add_options()("workload", po::value(&a.workload)->default_value(a.workload),
                      "workload to tune (`tune params` lists them)")(
       "variant", po::value(&a.variants)->composing(),
@@ -26,6 +90,102 @@ void add_space_options(po::options_description& desc, SpaceArgs& a) {
       "params` lists them)")("no-default-dimensions", po::bool_switch(&a.no_default_dimensions),
                              "parameters not given with --param take their default only (not the "
                              "workload's default dimensions)");
+  return desc;
+}
+
+po::options_description measure_options(MeasureOptions& m) {
+  po::options_description desc("measurement options");
+  desc.add_options()("min-rounds", po::value(&m.min_rounds)->default_value(m.min_rounds),
+                     "timed runs per item, at least")(
+      "max-rounds", po::value(&m.max_rounds)->default_value(m.max_rounds),
+      "timed runs per item, at most; 0 = none: the scored warm-up run alone gives the time "
+      "(accuracy sweeps; no energy)")(
+      "min-window-ms", po::value(&m.min_window_ms)->default_value(m.min_window_ms),
+      "timed window per item, at least (with energy_mj an objective, the sensor's window, "
+      "200 ms, at least)")("ci", po::value(&m.ci_fraction)->default_value(m.ci_fraction, "0.02"),
+                           "repeat until the 95% CI of the median is within this fraction (0 = "
+                           "off)")("max-window-ms",
+                                   po::value(&m.max_window_ms)->default_value(m.max_window_ms),
+                                   "the CI rule stops repeating after this window per item");
+  return desc;
+}
+
+void check_measure_options(const MeasureOptions& m) {
+  if (!(m.ci_fraction >= 0) || !(m.max_window_ms >= 0))
+    throw UsageError("--ci and --max-window-ms must be >= 0");
+  if (m.min_rounds < 0 || m.max_rounds < 0)
+    throw UsageError("--min-rounds and --max-rounds must be >= 0");
+  if (!(m.min_window_ms >= 0) || !std::isfinite(m.min_window_ms))
+    throw UsageError("--min-window-ms must be a finite number >= 0");
+}
+
+std::vector<reports::Constraint> SelectionArgs::constraints() const {
+  return parse_constraints(max_texts);
+}
+
+po::options_description selection_options(SelectionArgs& a) {
+  po::options_description desc("selection options");
+  desc.add_options()("dataset", po::value(&a.dataset),
+                     "dataset key (default: the board's dataset with the most measurements)")(
+      "max", po::value(&a.max_texts)->composing(),
+      "a constraint NAME=VALUE (repeatable); also --max-ms T, --max-mj E and --max-METRIC V, "
+      "e.g. --max-<accuracy metric> 0.25");
+  return desc;
+}
+
+std::vector<std::string> expand_max_options(const std::vector<std::string>& args,
+                                            const po::options_description& desc) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    std::string name = a.rfind("--max-", 0) == 0 ? a.substr(6) : std::string(), value;
+    const auto eq = name.find('=');
+    // --max-pixels is an input option: never a constraint, declared here or not.
+    if (name.empty() || a == "--max-pixels" ||
+        desc.find_nothrow("max-" + name.substr(0, eq), false)) {
+      out.push_back(a);
+      continue;
+    }
+    if (eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+    } else if (i + 1 < args.size()) {
+      value = args[++i];
+    } else {
+      throw UsageError(a + " needs a value");
+    }
+    if (name == "ms") name = "time_ms";
+    if (name == "mj") name = "energy_mj";
+    out.push_back("--max");
+    out.push_back(name + "=" + value);
+  }
+  return out;
+}
+
+std::vector<reports::Constraint> parse_constraints(const std::vector<std::string>& texts) {
+  std::vector<reports::Constraint> out;
+  for (const std::string& t : texts) {
+    const auto eq = t.find('=');
+    std::size_t used = 0;
+    double v = 0;
+    try {
+      if (eq == std::string::npos) throw std::invalid_argument(t);
+      v = std::stod(t.substr(eq + 1), &used);
+    } catch (const std::exception&) {
+      throw UsageError("--max: '" + t + "' is not NAME=NUMBER (e.g. --max-METRIC 0.25)");
+    }
+    if (used != t.size() - eq - 1 || !std::isfinite(v))
+      throw UsageError("--max: '" + t + "' is not NAME=NUMBER (e.g. --max-METRIC 0.25)");
+    out.push_back({t.substr(0, eq), v});
+  }
+  return out;
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  for (std::string s; std::getline(ss, s, ',');) out.push_back(s);
+  return out;
 }
 
 std::vector<int> parse_int_list(const std::string& option, const std::string& text) {
