@@ -1,3 +1,4 @@
+// `tune boards`: the board profiles (boards/*.toml), one line each, as JSON, or one in full.
 #include <iostream>
 #include <nlohmann/json.hpp>
 
