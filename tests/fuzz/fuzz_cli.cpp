@@ -1,8 +1,8 @@
 // Fuzz harness: the command-line parser of `tune` (cli/options.cpp: Boost
 // program_options with the option groups, --max-METRIC, --param lists and ranges, integer
 // lists, constraints). The input is split at newlines into arguments. Every outcome must be a
-// parsed command or a UsageError; a hang (Boost 1.74 formats some errors in a loop that never ends) is caught by libFuzzer's
-// -timeout, a crash or sanitizer report is a finding.
+// parsed command or a UsageError; a hang (Boost 1.74 formats some errors in a loop that never
+// ends) is caught by libFuzzer's -timeout, a crash or sanitizer report is a finding.
 #include <cstdint>
 #include <string>
 #include <vector>
