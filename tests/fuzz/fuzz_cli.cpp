@@ -1,14 +1,14 @@
-// Fuzz harness: the command-line parser of `tune` (tuner/cli_parse.cpp: Boost
-// program_options with the space options, --param lists and ranges, integer lists). The input
-// is split at newlines into arguments. Every outcome must be a parsed command or a UsageError;
-// a hang (Boost 1.74 formats some errors in a loop that never ends) is caught by libFuzzer's
-// -timeout, a crash or sanitizer report is a finding.
+// Fuzz harness: the command-line parser of `tune` (cli/options.cpp: Boost
+// program_options with the option groups, --max-METRIC, --param lists and ranges, integer
+// lists, constraints). The input is split at newlines into arguments. Every outcome must be a
+// parsed command or a UsageError; a hang (Boost 1.74 formats some errors in a loop that never
+// ends) is caught by libFuzzer's -timeout, a crash or sanitizer report is a finding.
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "tuner/cli.hpp"
-#include "tuner/cli_options.hpp"
+#include "cli/cli.hpp"
+#include "cli/options.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   namespace cli = flowtune::cli;
@@ -22,25 +22,33 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   }
   cli::SpaceArgs space;
-  std::string board, db;
-  int rounds = 0;
-  double window = 0;
+  cli::StoreArgs store{"flowtune.db", ""};
+  cli::InputArgs input;
+  cli::SelectionArgs selection;
+  flowtune::MeasureOptions measure;
+  std::string board = "host";
   long long evals = 0;
   bool flag = false;
   std::vector<std::string> inputs;
-  cli::po::options_description desc("fuzz");
-  desc.add_options()("help,h", "help")("board", cli::po::value(&board), "board")(
-      "db", cli::po::value(&db), "db")("min-rounds", cli::po::value(&rounds), "rounds")(
-      "min-window-ms", cli::po::value(&window), "window")(
-      "max-evals", cli::po::value(&evals), "evals")("in-process", cli::po::bool_switch(&flag),
-                                                    "flag")(
+  cli::po::options_description desc = cli::command_options("fuzz");
+  desc.add_options()("max-evals", cli::po::value(&evals), "evals")(
+      "in-process", cli::po::bool_switch(&flag), "flag")(
       "inputs", cli::po::value(&inputs)->composing(), "positional");
-  cli::add_space_options(desc, space);
+  desc.add(cli::board_options(board))
+      .add(cli::store_options(store, "db"))
+      .add(cli::input_options(input))
+      .add(cli::space_options(space))
+      .add(cli::measure_options(measure))
+      .add(cli::selection_options(selection));
   cli::po::positional_options_description pos;
   pos.add("inputs", -1);
   cli::po::variables_map vm;
   try {
-    (void)cli::parse(args, desc, pos, vm, "tune [options]");
+    (void)cli::parse(cli::expand_max_options(args, desc), desc, pos, vm, "tune [options]");
+    (void)cli::store_path(store, vm, "tune");
+    cli::check_measure_options(measure);
+    (void)input.to_input_options();
+    (void)selection.constraints();
   } catch (const cli::UsageError&) {
     return 0;
   }

@@ -18,7 +18,8 @@ std::string help_of(const std::string& sub) {
 
 TEST(CliDefaults, NoBinaryFloatingPointNoiseInHelp) {
   const std::regex noise("[0-9]\\.[0-9]*(0000000|9999999)[0-9]");
-  for (const char* sub : {"", "space", "search", "replay", "export", "report", "flow", "import"}) {
+  for (const char* sub : {"", "space", "search", "replay", "export", "report", "flow", "import",
+                          "params", "worker", "status"}) {
     const std::string help = help_of(sub);
     EXPECT_NE(help.find("--help"), std::string::npos) << sub;
     std::smatch m;

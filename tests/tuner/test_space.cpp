@@ -4,8 +4,8 @@
 #include <set>
 
 #include "boards/board.hpp"
-#include "tuner/cli.hpp"
-#include "tuner/cli_options.hpp"
+#include "cli/cli.hpp"
+#include "cli/options.hpp"
 #include "tuner/space.hpp"
 #include "tuner/strategy.hpp"
 #include "tuner/tune_run.hpp"

@@ -1,53 +1,45 @@
 // `tune search`: grid + refinement search of real parameters, trained and held out
 // (tuner/param_search.hpp).
 #include <iostream>
-#include <sstream>
 
-#include "tuner/cli.hpp"
-#include "tuner/cli_options.hpp"
+#include "cli/cli.hpp"
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "tuner/param_search.hpp"
 
 namespace flowtune::cli {
-namespace {
-
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream ss(text);
-  for (std::string s; std::getline(ss, s, ',');) out.push_back(s);
-  return out;
-}
-
-}  // namespace
 
 int run_search(const std::vector<std::string>& args) {
   ParamSearchOptions o;
   SpaceArgs space;
   std::vector<std::string> searched;
-  std::string train, test, data;
+  std::string train, test;
+  StoreArgs store{o.db_path, ""};
+  InputArgs inputs;
   o.measure.min_rounds = 0;  // an accuracy search: the scored run alone, timed once
   o.measure.max_rounds = 0;
   o.measure.min_window_ms = 0;
-  po::options_description desc("search options");
-  desc.add_options()("help,h", "this help")("board", po::value(&o.board)->default_value(o.board),
-                                            "board profile name, a .toml path, or auto")(
-      "db", po::value(&o.db_path)->default_value(o.db_path),
-      "SQLite database (every evaluation is stored; a search resumes)")(
+  po::options_description desc = command_options("search options");
+  desc.add_options()(
       "search", po::value(&searched)->composing(),
       "a searched real parameter and its initial grid: NAME=LO:HI:log:COUNT (repeatable)")(
       "refinements", po::value(&o.refinements)->default_value(o.refinements),
       "rounds of refinement around the best cell")(
       "metric", po::value(&o.metric)->required(),
       "the workload metric to optimise (`tune params` lists them)")(
-      "data", po::value(&data), "folder of the inputs")("train", po::value(&train)->required(),
-                                                        "comma-separated training items")(
+      "train", po::value(&train)->required(), "comma-separated training items")(
       "test", po::value(&test)->required(), "comma-separated held-out items");
-  add_space_options(desc, space);
+  desc.add(board_options(o.board))
+      .add(store_options(store, "SQLite database (every evaluation is stored; a search resumes)"))
+      .add(input_options(inputs, kInputData))
+      .add(space_options(space));
   po::variables_map vm;
   if (parse(args, desc, {}, vm,
             "tune search --board B --workload W --search NAME=LO:HI:log:N ... --metric M --train "
             "A,B --test C,D"))
     return 0;
   if (searched.empty()) throw UsageError("give at least one --search NAME=LO:HI:log:COUNT");
+  o.db_path = store_path(store, vm, "tune search");
   o.board = resolve_board(o.board);
   space.no_default_dimensions = true;
   o.space = to_space_options(space);
@@ -65,8 +57,8 @@ int run_search(const std::vector<std::string>& args) {
       if (auto why = spec->invalid_reason(v)) throw UsageError("--search: " + *why);
     o.dimensions.push_back(std::move(d));
   }
-  o.train = {data, split(train)};
-  o.test = {data, split(test)};
+  o.train = {inputs.data_dir, split_list(train)};
+  o.test = {inputs.data_dir, split_list(test)};
   o.command = "tune search";
   for (const std::string& a : args) o.command += " " + a;
 

@@ -3,28 +3,29 @@
 #include <cmath>
 #include <iostream>
 
-#include "tuner/cli.hpp"
-#include "tuner/cli_options.hpp"
+#include "cli/cli.hpp"
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "tuner/store_worker.hpp"
+#include "variants/config.hpp"
 
 namespace flowtune::cli {
 
 int run_worker_command(const std::vector<std::string>& args) {
   if (args.empty()) return run_worker();  // internal: the tuner's measuring process
   StoreWorkerOptions o;
+  StoreArgs store;
   long long run = 0;
-  po::options_description desc("worker options");
-  desc.add_options()("help,h", "this help")("storage", po::value(&o.storage),
-                                            "the run's store: SQLite path")(
-      "db", po::value(&o.storage), "same as --storage")("run", po::value(&run),
-                                                        "the run id printed by the coordinator")(
+  po::options_description desc = command_options("worker options");
+  desc.add_options()("run", po::value(&run), "the run id printed by the coordinator")(
       "lease-s", po::value(&o.lease_s)->default_value(o.lease_s),
       "a claim expires after this long without a heartbeat (heartbeats: every lease/3)")(
-      "poll-s", po::value(&o.poll_s)->default_value(o.poll_s),
+      "poll-s", po::value(&o.poll_s)->default_value(o.poll_s, shortest_decimal(o.poll_s)),
       "wait between claims while no point is pending");
+  desc.add(store_options(store, "the run's store: SQLite path"));
   po::variables_map vm;
   if (parse(args, desc, {}, vm, "tune worker --storage DB --run ID [--lease-s S]")) return 0;
-  if (o.storage.empty()) throw UsageError("tune worker: --storage is required");
+  o.storage = store_path(store, vm, "tune worker");
   if (run <= 0) throw UsageError("tune worker: --run ID (> 0) is required");
   if (!(o.lease_s > 0) || !std::isfinite(o.lease_s) || !(o.poll_s > 0))
     throw UsageError("tune worker: --lease-s and --poll-s must be > 0");

@@ -1,13 +1,11 @@
-#include "tuner/cli_options.hpp"
-
+// Option values resolved against the registries (cli/options.hpp): the space options
+// against the workload's variants and parameter schema, --board auto against the present
+// GPU.
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <iostream>
-#include <sstream>
 
 #include "boards/board.hpp"
-#include "tuner/cli.hpp"
+#include "cli/cli.hpp"
+#include "cli/options.hpp"
 
 namespace flowtune::cli {
 

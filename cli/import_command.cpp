@@ -3,29 +3,32 @@
 #include <iostream>
 #include <set>
 
+#include "cli/cli.hpp"
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "db/repository.hpp"
 #include "interop/kernel_tuner.hpp"
-#include "tuner/cli.hpp"
-#include "tuner/cli_options.hpp"
 #include "tuner/tune_run.hpp"
 
 namespace flowtune::cli {
 
 int run_import(const std::vector<std::string>& args) {
-  std::string file, board = "host", db_path = "flowtune.db", dataset, workload;
-  po::options_description desc("import options");
-  desc.add_options()("help,h", "this help")("file", po::value(&file)->required(),
-                                            "Kernel Tuner cache file or T4 results file")(
-      "board", po::value(&board)->default_value(board), "board the results belong to")(
-      "db", po::value(&db_path)->default_value(db_path), "SQLite database (created if absent)")(
+  std::string file, board = "host", dataset, workload;
+  StoreArgs store{"flowtune.db", ""};
+  po::options_description desc = command_options("import options");
+  desc.add_options()("file", po::value(&file)->required(),
+                     "Kernel Tuner cache file or T4 results file")(
       "dataset", po::value(&dataset),
       "dataset key of the results (default: kernel_tuner:<device name of the file>)")(
       "workload", po::value(&workload),
       "workload of configs rebuilt from coordinates (default: the file's)");
+  desc.add(board_options(board, "board the results belong to"))
+      .add(store_options(store, "SQLite database (created if absent)"));
   po::positional_options_description pos;
   pos.add("file", 1);
   po::variables_map vm;
   if (parse(args, desc, pos, vm, "tune import FILE --board B --db D [--dataset KEY]")) return 0;
+  const std::string db_path = store_path(store, vm, "tune import");
   std::ifstream in(file);
   if (!in) throw std::runtime_error(file + ": cannot open");
   interop::KernelTunerImportOptions io;

@@ -7,9 +7,10 @@
 #include <thread>
 
 #include "boards/board.hpp"
+#include "cli/cli.hpp"
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "db/repository.hpp"
-#include "tuner/cli.hpp"
-#include "tuner/cli_options.hpp"
 #include "tuner/constraint_checks.hpp"
 #include "tuner/occupancy.hpp"
 #include "variants/variant.hpp"
@@ -57,15 +58,13 @@ int run_space(const std::vector<std::string>& args) {
   std::string board_name = "host", format = "text";
   bool pruned_only = false, list = false;
   SpaceArgs space;
-  po::options_description desc("space options");
-  desc.add_options()("help,h", "this help")("board",
-                                            po::value(&board_name)->default_value(board_name),
-                                            "board profile name, a .toml path, or auto")(
-      "list", po::bool_switch(&list), "one line per config (default: the summary only)")(
+  po::options_description desc = command_options("space options");
+  desc.add_options()("list", po::bool_switch(&list),
+                     "one line per config (default: the summary only)")(
       "pruned-only", po::bool_switch(&pruned_only), "with --list: only the pruned configs")(
       "format", po::value(&format)->default_value(format),
       "text | csv | json (csv and json list every config)")("json", "same as --format json");
-  add_space_options(desc, space);
+  desc.add(board_options(board_name)).add(space_options(space));
   po::variables_map vm;
   if (parse(args, desc, {}, vm, "tune space --board B [--variant V] [--list] [options]")) return 0;
   if (vm.count("json")) format = "json";

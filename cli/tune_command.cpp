@@ -1,13 +1,15 @@
+// `tune` (also `tune tune`): a tuning run of a workload's space on one board
+// (tuner/tune_run.hpp), its Pareto front as a table or JSON.
 #include <boost/algorithm/string.hpp>
 #include <cmath>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "cli/cli.hpp"
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "db/repository.hpp"
 #include "reports/pareto_table.hpp"
-#include "tuner/cli.hpp"
-#include "tuner/cli_options.hpp"
 #include "tuner/strategy.hpp"
 #include "tuner/tune_run.hpp"
 
@@ -24,28 +26,20 @@ std::string strategy_help() {
 
 int run_tune(const std::vector<std::string>& args) {
   TuneOptions o;
+  StoreArgs store{o.db_path, ""};
+  InputArgs inputs;
   SpaceArgs space;
   long long max_evals = 0;
   bool in_process = false, json = false;
-  std::string items, budget_text, objectives_text, workers_text, storage;
-  po::options_description desc("tune options");
-  desc.add_options()("help,h", "this help")("board", po::value(&o.board)->default_value(o.board),
-                                            "board profile name, a .toml path, or auto")(
-      "db", po::value(&o.db_path)->default_value(o.db_path),
-      "SQLite database (created if absent; runs resume)")(
-      "storage", po::value(&storage), "the store: an SQLite path (same as --db)")(
-      "workers", po::value(&workers_text)->implicit_value("auto"),
-      "distributed: N worker processes measure the points through the store (auto = one per "
-      "visible GPU, 1 without; 0 = only workers started elsewhere with `tune worker`)")(
+  std::string budget_text, objectives_text, workers_text;
+  po::options_description desc = command_options("tune options");
+  desc.add_options()("workers", po::value(&workers_text)->implicit_value("auto"),
+                     "distributed: N worker processes measure the points through the store "
+                     "(auto = one per visible GPU, 1 without; 0 = only workers started "
+                     "elsewhere with `tune worker`)")(
       "lease-s", po::value(&o.lease_s)->default_value(o.lease_s),
       "distributed: a worker's claim on a point expires after this long without a "
       "heartbeat, and another worker measures the point")(
-      "data", po::value(&o.inputs.data_dir),
-      "folder of the workload's inputs (optical flow: Middlebury-style sequences; default: the "
-      "repo's data/middlebury)")("sequences", po::value(&items),
-                                 "comma-separated input items (optical flow: sequence names; "
-                                 "graphs: icosphere:3,random:1024)")("items", po::value(&items),
-                                                                     "same as --sequences")(
       "strategy", po::value(&o.strategy)->default_value(o.strategy), strategy_help().c_str())(
       "max-evals", po::value(&max_evals)->default_value(0),
       "evaluations (measured + failed configs; 0 = the whole space)")(
@@ -55,32 +49,22 @@ int run_tune(const std::vector<std::string>& args) {
       "objectives", po::value(&objectives_text),
       "comma-separated figures to minimise (first: single-objective strategies); default "
       "time_ms and the workload's front objectives; add energy_mj to measure energy")(
-      "ci", po::value(&o.measure.ci_fraction)->default_value(o.measure.ci_fraction, "0.02"),
-      "repeat until the 95% CI of the median is within this fraction (0 = off)")(
-      "max-window-ms", po::value(&o.measure.max_window_ms)->default_value(o.measure.max_window_ms),
-      "the CI rule stops repeating after this window per item")(
       "json", po::bool_switch(&json), "print the run's summary and front as JSON on stdout")(
       "build-threads", po::value(&o.build_threads)->default_value(o.build_threads),
       "threads building kernels ahead (-1 = cores - 1 on GPU boards, 0 on host)")(
-      "min-rounds", po::value(&o.measure.min_rounds)->default_value(o.measure.min_rounds),
-      "timed runs per item, at least")(
-      "min-window-ms", po::value(&o.measure.min_window_ms)->default_value(o.measure.min_window_ms),
-      "timed window per item, at least (with energy_mj an objective, the sensor's window, "
-      "200 ms, at least)")(
-      "max-rounds", po::value(&o.measure.max_rounds)->default_value(o.measure.max_rounds),
-      "timed runs per item, at most; 0 = none: the scored warm-up run alone gives the time "
-      "(accuracy sweeps; no energy)")(
-      "max-pixels", po::value(&o.inputs.max_pixels)->default_value(0),
-      "largest input image read, width x height (0 = 64 Mpx); larger files are refused before "
-      "any allocation")("in-process", po::bool_switch(&in_process),
-                        "measure in this process instead of a worker process (no fault isolation)")(
+      "in-process", po::bool_switch(&in_process),
+      "measure in this process instead of a worker process (no fault isolation)")(
       "config-timeout-s", po::value(&o.config_timeout_s)->default_value(o.config_timeout_s),
       "a config measured longer than this fails as timeout (0 = no limit; worker only)")(
       "retry-failed", po::bool_switch(&o.retry_failed),
       "measure again the configs that failed in earlier runs")(
       "allow-clock-control", po::bool_switch(&o.allow_clock_control),
       "explore GPU clocks by setting them (needs privileges; never on shared machines)");
-  add_space_options(desc, space);
+  desc.add(board_options(o.board))
+      .add(store_options(store, "SQLite database (created if absent; runs resume)"))
+      .add(input_options(inputs))
+      .add(space_options(space))
+      .add(measure_options(o.measure));
   po::variables_map vm;
   if (parse(args, desc, {}, vm, "tune [--board B] [--workload W] [--db P] [options]")) return 0;
   if (max_evals < 0)
@@ -92,18 +76,9 @@ int run_tune(const std::vector<std::string>& args) {
     o.budget_fraction = b.fraction;
   }
   if (!objectives_text.empty()) boost::split(o.objectives, objectives_text, boost::is_any_of(","));
-  if (!(o.measure.ci_fraction >= 0) || !(o.measure.max_window_ms >= 0))
-    throw UsageError("--ci and --max-window-ms must be >= 0");
-  if (o.measure.min_rounds < 0 || o.measure.max_rounds < 0)
-    throw UsageError("--min-rounds and --max-rounds must be >= 0");
-  if (!(o.measure.min_window_ms >= 0) || !std::isfinite(o.measure.min_window_ms))
-    throw UsageError("--min-window-ms must be a finite number >= 0");
+  check_measure_options(o.measure);
   o.isolate = !in_process;
-  if (!storage.empty()) {
-    if (!vm["db"].defaulted() && storage != o.db_path)
-      throw UsageError("--storage and --db name different databases; give one");
-    o.db_path = storage;
-  }
+  o.db_path = store_path(store, vm, "tune");
   if (!workers_text.empty()) {
     if (workers_text == "auto") {
       o.workers = kWorkersAuto;
@@ -120,10 +95,7 @@ int run_tune(const std::vector<std::string>& args) {
   if (!(o.config_timeout_s >= 0)) throw UsageError("--config-timeout-s must be >= 0");
   o.board = resolve_board(o.board);
   o.space = to_space_options(space);
-  if (!items.empty()) {
-    std::stringstream ss(items);
-    for (std::string s; std::getline(ss, s, ',');) o.inputs.items.push_back(s);
-  }
+  o.inputs = inputs.to_input_options();
   o.command = "tune";
   for (const std::string& a : args) o.command += " " + a;
 

@@ -1,6 +1,9 @@
-#include "tuner/cli.hpp"
+// cli::run: the sub-command dispatch of `tune`, its help and version.
+#include "cli/cli.hpp"
 
 #include <iostream>
+
+#include "cli/commands.hpp"
 
 namespace flowtune::cli {
 namespace {
@@ -34,6 +37,10 @@ constexpr const char* kHelp =
 
 std::string version() {
   return std::string(FLOWTUNE_VERSION) + " (" + FLOWTUNE_GIT_REVISION + ")";
+}
+
+int run(int argc, char** argv) {
+  return run(std::vector<std::string>(argv + (argc > 0 ? 1 : 0), argv + (argc > 0 ? argc : 0)));
 }
 
 int run(const std::vector<std::string>& args) {

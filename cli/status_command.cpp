@@ -6,9 +6,10 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "cli/cli.hpp"
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "db/repository.hpp"
-#include "tuner/cli.hpp"
-#include "tuner/cli_options.hpp"
 
 namespace flowtune::cli {
 namespace {
@@ -24,18 +25,17 @@ constexpr double kSilentAfterS = 60;
 }  // namespace
 
 int run_status(const std::vector<std::string>& args) {
-  std::string storage;
+  StoreArgs store;
   long long run_id = 0;
   bool json = false;
-  po::options_description desc("status options");
-  desc.add_options()("help,h", "this help")("storage", po::value(&storage),
-                                            "the store: SQLite path")("db", po::value(&storage),
-                                                                      "same as --storage")(
-      "run", po::value(&run_id), "this run only (default: every run that has tasks)")(
+  po::options_description desc = command_options("status options");
+  desc.add_options()("run", po::value(&run_id),
+                     "this run only (default: every run that has tasks)")(
       "json", po::bool_switch(&json), "print the status as JSON");
+  desc.add(store_options(store, "the store: SQLite path"));
   po::variables_map vm;
   if (parse(args, desc, {}, vm, "tune status --storage DB [--run ID] [--json]")) return 0;
-  if (storage.empty()) throw UsageError("tune status: --storage is required");
+  const std::string storage = store_path(store, vm, "tune status");
   const db::Repository repo(storage, db::OpenMode::read_only);
   const double now = now_s();
   nlohmann::json out = nlohmann::json::array();

@@ -3,9 +3,10 @@
 #include <iostream>
 #include <optional>
 
+#include "cli/cli.hpp"
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "select/tuned_header_reader.hpp"
-#include "tuner/cli.hpp"
-#include "tuner/cli_options.hpp"
 #include "variants/variant.hpp"
 
 namespace flowtune::cli {
@@ -85,25 +86,24 @@ Config config_from_options(const SpaceArgs& args) {
 int run_flow(const std::vector<std::string>& args) {
   std::string tuned, tuned_board;
   Workload::FileRun run;
+  InputArgs inputs;
   SpaceArgs space;
-  po::options_description desc("run options");
-  desc.add_options()("help,h", "this help")(
+  po::options_description desc = command_options("run options");
+  desc.add_options()(
       "tuned", po::value(&tuned),
       "tuned header from `tune export` (its config is used; no other config option may be given)")(
-      "board", po::value(&tuned_board),
-      "--tuned: the board of a header exported for several boards")(
       "output,o", po::value(&run.output), "result file to write (optical flow: a .flo)")(
       "viz", po::value(&run.visualisation),
       "image of the result (optical flow: PNG with the Middlebury colour wheel)")(
       "max-flow", po::value(&run.visualisation_scale)->default_value(0),
       "--viz: value of full saturation (optical flow: magnitude in px; 0 = the largest)")(
-      "max-pixels", po::value(&run.max_pixels)->default_value(0),
-      "largest input image read, width x height (0 = 64 Mpx)")(
       "gt", po::value(&run.reference),
       "reference to score against (optical flow: ground-truth .flo)")(
       "inputs", po::value(&run.inputs)->composing(),
       "input files (positional; optical flow: I0.png I1.png)");
-  add_space_options(desc, space);
+  desc.add(board_options(tuned_board, "--tuned: the board of a header exported for several boards"))
+      .add(input_options(inputs, kInputMaxPixels))
+      .add(space_options(space));
   po::positional_options_description pos;
   pos.add("inputs", -1);
   po::variables_map vm;
@@ -113,6 +113,7 @@ int run_flow(const std::vector<std::string>& args) {
     return 0;
   if (run.output.empty() && run.visualisation.empty() && run.reference.empty())
     throw UsageError("nothing to do: give -o, --viz or --gt");
+  run.max_pixels = inputs.max_pixels;
   if (!tuned.empty()) {
     for (const char* opt : {"variant", "precision", "tunable", "param"})
       if (vm.count(opt))

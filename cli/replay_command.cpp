@@ -6,9 +6,10 @@
 #include <iomanip>
 #include <iostream>
 
+#include "cli/cli.hpp"
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "db/repository.hpp"
-#include "tuner/cli.hpp"
-#include "tuner/cli_options.hpp"
 #include "tuner/replay.hpp"
 
 namespace flowtune::cli {
@@ -23,16 +24,14 @@ std::string fixed(double v, int digits) {
 }  // namespace
 
 int run_replay(const std::vector<std::string>& args) {
-  std::string db_path, board, dataset, strategies = "all", budget_text = "10%", objectives_text,
-                                       csv;
+  std::string board, dataset, strategies = "all", budget_text = "10%", objectives_text, csv;
+  StoreArgs store;
   std::size_t seeds = 20;
   std::uint64_t first_seed = 1;
   double within = 0.05;
-  po::options_description desc("replay options");
-  desc.add_options()("help,h", "this help")("db", po::value(&db_path)->required(),
-                                            "recorded database (opened read-only)")(
-      "board", po::value(&board), "board of the recording (default: the DB's only/first board)")(
-      "dataset", po::value(&dataset), "dataset key (default: the board's most measured)")(
+  po::options_description desc = command_options("replay options");
+  desc.add_options()("dataset", po::value(&dataset),
+                     "dataset key (default: the board's most measured)")(
       "strategy", po::value(&strategies)->default_value(strategies),
       "a strategy, a comma-separated list, or all")(
       "seeds", po::value(&seeds)->default_value(seeds), "seeds per strategy")(
@@ -45,10 +44,13 @@ int run_replay(const std::vector<std::string>& args) {
       "within", po::value(&within)->default_value(within, "0.05"),
       "\"near the optimum\": within this fraction of the exhaustive optimum of objective 1")(
       "csv", po::value(&csv), "also write every seed's result to this CSV file");
+  desc.add(board_options(board, "board of the recording (default: the DB's only/first board)"))
+      .add(store_options(store, "recorded database (opened read-only)"));
   po::variables_map vm;
   if (parse(args, desc, {}, vm,
             "tune replay --db recorded.db [--strategy S|all] [--seeds 20] [--budget 10%]"))
     return 0;
+  const std::string db_path = store_path(store, vm, "tune replay");
   if (seeds < 1) throw UsageError("--seeds must be >= 1");
   if (!(within >= 0)) throw UsageError("--within must be >= 0");
   const db::Repository repo(db_path, db::OpenMode::read_only);

@@ -1,8 +1,9 @@
 // `tune params`: the parameter schema of a workload (the README's parameter table).
 #include <iostream>
 
-#include "tuner/cli.hpp"
-#include "tuner/cli_options.hpp"
+#include "cli/cli.hpp"
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
 
 namespace flowtune::cli {
 namespace {
@@ -29,9 +30,8 @@ std::string dims_text(const std::vector<double>& values) {
 int run_params(const std::vector<std::string>& args) {
   std::string workload_name;
   bool markdown = false;
-  po::options_description desc("params options");
-  desc.add_options()("help,h", "this help")("workload", po::value(&workload_name),
-                                            "workload (default: every workload)")(
+  po::options_description desc = command_options("params options");
+  desc.add_options()("workload", po::value(&workload_name), "workload (default: every workload)")(
       "markdown", po::bool_switch(&markdown), "print a Markdown table (the README's)");
   po::variables_map vm;
   if (parse(args, desc, {}, vm, "tune params [--workload W] [--markdown]")) return 0;

@@ -1,9 +1,11 @@
+// `tune boards`: the board profiles (boards/*.toml), one line each, as JSON, or one in full.
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "boards/board.hpp"
-#include "tuner/cli.hpp"
-#include "tuner/cli_options.hpp"
+#include "cli/cli.hpp"
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
 
 namespace flowtune::cli {
 

@@ -1,0 +1,105 @@
+// `tune export`: the config selected from the store (the best of a dataset for an objective,
+// under constraints) as a tuned header (reports/export_header.hpp), one header of several
+// boards, or the whole space for Kernel Tuner (interop/kernel_tuner.hpp).
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "boards/board.hpp"
+#include "cli/cli.hpp"
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
+#include "db/repository.hpp"
+#include "interop/kernel_tuner.hpp"
+#include "select/export_selection.hpp"
+#include "select/text_file.hpp"
+#include "select/tuned_header.hpp"
+#include "select/multi_board_header.hpp"
+#include "reports/text_format.hpp"
+
+namespace flowtune::cli {
+
+namespace fs = std::filesystem;
+
+int run_export(const std::vector<std::string>& raw_args) {
+  bool json = false;
+  std::vector<std::string> boards;
+  std::string objective = "time", out, format = "header";
+  StoreArgs store{"flowtune.db", ""};
+  SelectionArgs selection;
+  po::options_description desc = command_options("export options");
+  // Repeatable, unlike board_options' --board: one header may hold several boards.
+  desc.add_options()("board", po::value(&boards)->composing(),
+                     "board whose measurements to export (default host; repeat for one header "
+                     "of several boards)")(
+      "objective", po::value(&objective)->default_value(objective),
+      "time | energy | a metric of the workload (`tune params` lists them)")(
+      "json", po::bool_switch(&json), "print the selected config and its figures as JSON")(
+      "format", po::value(&format)->default_value(format),
+      "header (the tuned header) | t4 (T4 results, schema 1.0.0) | kt-cache (Kernel Tuner "
+      "cache file, which its simulation mode replays); see interop/KERNEL_TUNER.md")(
+      "output,o", po::value(&out)->required(), "file to write (folders created)");
+  desc.add(store_options(store, "SQLite database")).add(selection_options(selection));
+  const std::vector<std::string> args = expand_max_options(raw_args, desc);
+  po::variables_map vm;
+  if (parse(args, desc, {}, vm,
+            "tune export --board B --objective time|energy|METRIC -o tuned.h\n"
+            "       tune export --board B --format t4|kt-cache -o space.json"))
+    return 0;
+  if (format != "header" && format != "t4" && format != "kt-cache")
+    throw UsageError("--format: '" + format + "' is not header, t4 or kt-cache");
+  if (boards.empty()) boards.push_back("host");
+  for (std::string& b : boards) b = resolve_board(b);
+  const std::string board = boards.front();
+  if (boards.size() > 1 && (format != "header" || json))
+    throw UsageError("several --board: only for a header (--format header, no --json)");
+  const std::string db_path = store_path(store, vm, "tune export");
+  const db::Repository repo(db_path, db::OpenMode::read_only);
+  if (boards.size() > 1) {
+    const std::vector<Constraint> constraints = selection.constraints();
+    std::vector<BoardChoice> choices;
+    Objective o;
+    for (const std::string& b : boards) {
+      const Board profile = load_board(b);
+      const ExportSelection sel =
+          select_for_export(repo, b, objective, selection.dataset, constraints);
+      o = sel.objective;
+      choices.push_back({b, profile.target == "cuda" ? profile.cc_major : 0,
+                         profile.target == "cuda" ? profile.cc_minor : 0, sel.config});
+    }
+    write_text_file(out, multi_board_header_text(choices, o));
+    std::cout << "wrote " << out << " (" << boards.size() << " boards)\n";
+    return 0;
+  }
+  if (format != "header") {
+    interop::KernelTunerExportOptions ko;
+    ko.format = format == "t4" ? interop::KernelTunerFormat::t4 : interop::KernelTunerFormat::cache;
+    const fs::path path(out);
+    if (path.has_parent_path()) fs::create_directories(path.parent_path());
+    std::ofstream file(out);
+    if (!file) throw std::runtime_error(out + ": cannot open for writing");
+    const interop::KernelTunerExportSummary sum =
+        interop::write_kernel_tuner_cache(file, repo, board, selection.dataset, ko);
+    file.close();
+    if (!file) throw std::runtime_error(out + ": write failed");
+    std::cout << "wrote " << out << " (" << format << "): dataset " << sum.dataset << ", "
+              << sum.measured << " measured, " << sum.failed << " failed, " << sum.pruned
+              << " pruned; optimum " << sum.best_time_ms << " ms\n";
+    return 0;
+  }
+  const std::vector<Constraint> constraints = selection.constraints();
+  const ExportSelection chosen =
+      select_for_export(repo, board, objective, selection.dataset, constraints);
+  write_text_file(out, tuned_header_text(chosen.config, board, chosen.objective));
+  if (json) {
+    nlohmann::json j = {{"header", out}, {"board", board}, {"objective", objective}};
+    j["config"] = nlohmann::json::parse(db::config_json(chosen.config.config));
+    std::cout << j.dump(1) << '\n';
+  } else {
+    std::cout << "wrote " << out << '\n';
+  }
+  return 0;
+}
+
+}  // namespace flowtune::cli

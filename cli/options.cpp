@@ -1,0 +1,316 @@
+// The option groups shared by the sub-commands, the grammars of option values and the
+// parsing of a sub-command's arguments (cli/options.hpp). Boost.ProgramOptions and the
+// engine's option structs only, no workload or board lookup, so the fuzz harness
+// tests/fuzz/fuzz_cli.cpp builds this file alone.
+#include "cli/options.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+#include "cli/cli.hpp"
+
+namespace flowtune::cli {
+
+po::options_description command_options(const std::string& caption) {
+  po::options_description desc(caption);
+  desc.add_options()("help,h", "this help");
+  return desc;
+}
+
+po::options_description store_options(StoreArgs& a, const std::string& db_help) {
+  po::options_description desc("store options");
+  auto* db = po::value(&a.db);
+  if (!a.db.empty()) db->default_value(a.db);
+  desc.add_options()("db", db, db_help.c_str())("storage", po::value(&a.storage),
+                                                "the store: an SQLite path (same as --db)");
+  return desc;
+}
+
+std::string store_path(const StoreArgs& a, const po::variables_map& vm,
+                       const std::string& command) {
+  const bool db_given = vm.count("db") && !vm["db"].defaulted();
+  if (!a.storage.empty()) {
+    if (db_given && a.storage != a.db)
+      throw UsageError("--storage and --db name different databases; give one");
+    return a.storage;
+  }
+  if (a.db.empty()) throw UsageError(command + ": --storage or --db is required");
+  return a.db;
+}
+
+po::options_description board_options(std::string& board, const std::string& help) {
+  po::options_description desc("board options");
+  auto* value = po::value(&board);
+  if (!board.empty()) value->default_value(board);
+  desc.add_options()("board", value, help.c_str());
+  return desc;
+}
+
+InputOptions InputArgs::to_input_options() const {
+  InputOptions o;
+  o.data_dir = data_dir;
+  if (!items.empty()) o.items = split_list(items);
+  o.max_pixels = max_pixels;
+  return o;
+}
+
+po::options_description input_options(InputArgs& a, unsigned parts) {
+  po::options_description desc("input options");
+  if (parts & kInputData)
+    desc.add_options()("data", po::value(&a.data_dir),
+                       "folder of the workload's inputs (optical flow: Middlebury-style "
+                       "sequences; default: the repo's data/middlebury)");
+  if (parts & kInputItems)
+    desc.add_options()("sequences", po::value(&a.items),
+                       "comma-separated input items (optical flow: sequence names; graphs: "
+                       "icosphere:3,random:1024)")("items", po::value(&a.items),
+                                                   "same as --sequences");
+  if (parts & kInputMaxPixels)
+    desc.add_options()("max-pixels", po::value(&a.max_pixels)->default_value(a.max_pixels),
+                       "largest input image read, width x height (0 = 64 Mpx); larger files "
+                       "are refused before any allocation");
+  return desc;
+}
+
+po::options_description space_options(SpaceArgs& a) {
+  po::options_description desc("space options");
+  desc.add_options()("workload", po::value(&a.workload)->default_value(a.workload),
+                     "workload to tune (`tune params` lists them)")(
+      "variant", po::value(&a.variants)->composing(),
+      "variant to include (repeatable; default: all of the board's target)")(
+      "precision", po::value(&a.precisions)->composing(),
+      "f32 | f16 | mixed (repeatable; default: all)")(
+      "tunable", po::value(&a.tunables)->composing(),
+      "restrict a tunable: NAME=V1,V2,... (repeatable)")(
+      "param", po::value(&a.params)->composing(),
+      "a parameter dimension: NAME=V1,V2,... or NAME=LO:HI:log|lin:COUNT (repeatable; `tune "
+      "params` lists them)")("no-default-dimensions", po::bool_switch(&a.no_default_dimensions),
+                             "parameters not given with --param take their default only (not the "
+                             "workload's default dimensions)");
+  return desc;
+}
+
+po::options_description measure_options(MeasureOptions& m) {
+  po::options_description desc("measurement options");
+  desc.add_options()("min-rounds", po::value(&m.min_rounds)->default_value(m.min_rounds),
+                     "timed runs per item, at least")(
+      "max-rounds", po::value(&m.max_rounds)->default_value(m.max_rounds),
+      "timed runs per item, at most; 0 = none: the scored warm-up run alone gives the time "
+      "(accuracy sweeps; no energy)")(
+      "min-window-ms", po::value(&m.min_window_ms)->default_value(m.min_window_ms),
+      "timed window per item, at least (with energy_mj an objective, the sensor's window, "
+      "200 ms, at least)")("ci", po::value(&m.ci_fraction)->default_value(m.ci_fraction, "0.02"),
+                           "repeat until the 95% CI of the median is within this fraction (0 = "
+                           "off)")("max-window-ms",
+                                   po::value(&m.max_window_ms)->default_value(m.max_window_ms),
+                                   "the CI rule stops repeating after this window per item");
+  return desc;
+}
+
+void check_measure_options(const MeasureOptions& m) {
+  if (!(m.ci_fraction >= 0) || !(m.max_window_ms >= 0))
+    throw UsageError("--ci and --max-window-ms must be >= 0");
+  if (m.min_rounds < 0 || m.max_rounds < 0)
+    throw UsageError("--min-rounds and --max-rounds must be >= 0");
+  if (!(m.min_window_ms >= 0) || !std::isfinite(m.min_window_ms))
+    throw UsageError("--min-window-ms must be a finite number >= 0");
+}
+
+std::vector<Constraint> SelectionArgs::constraints() const {
+  return parse_constraints(max_texts);
+}
+
+po::options_description selection_options(SelectionArgs& a) {
+  po::options_description desc("selection options");
+  desc.add_options()("dataset", po::value(&a.dataset),
+                     "dataset key (default: the board's dataset with the most measurements)")(
+      "max", po::value(&a.max_texts)->composing(),
+      "a constraint NAME=VALUE (repeatable); also --max-ms T, --max-mj E and --max-METRIC V, "
+      "e.g. --max-<accuracy metric> 0.25");
+  return desc;
+}
+
+std::vector<std::string> expand_max_options(const std::vector<std::string>& args,
+                                            const po::options_description& desc) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    std::string name = a.rfind("--max-", 0) == 0 ? a.substr(6) : std::string(), value;
+    const auto eq = name.find('=');
+    // --max-pixels is an input option: never a constraint, declared here or not.
+    if (name.empty() || a == "--max-pixels" ||
+        desc.find_nothrow("max-" + name.substr(0, eq), false)) {
+      out.push_back(a);
+      continue;
+    }
+    if (eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+    } else if (i + 1 < args.size()) {
+      value = args[++i];
+    } else {
+      throw UsageError(a + " needs a value");
+    }
+    if (name == "ms") name = "time_ms";
+    if (name == "mj") name = "energy_mj";
+    out.push_back("--max");
+    out.push_back(name + "=" + value);
+  }
+  return out;
+}
+
+std::vector<Constraint> parse_constraints(const std::vector<std::string>& texts) {
+  std::vector<Constraint> out;
+  for (const std::string& t : texts) {
+    const auto eq = t.find('=');
+    std::size_t used = 0;
+    double v = 0;
+    try {
+      if (eq == std::string::npos) throw std::invalid_argument(t);
+      v = std::stod(t.substr(eq + 1), &used);
+    } catch (const std::exception&) {
+      throw UsageError("--max: '" + t + "' is not NAME=NUMBER (e.g. --max-METRIC 0.25)");
+    }
+    if (used != t.size() - eq - 1 || !std::isfinite(v))
+      throw UsageError("--max: '" + t + "' is not NAME=NUMBER (e.g. --max-METRIC 0.25)");
+    out.push_back({t.substr(0, eq), v});
+  }
+  return out;
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  for (std::string s; std::getline(ss, s, ',');) out.push_back(s);
+  return out;
+}
+
+std::vector<int> parse_int_list(const std::string& option, const std::string& text) {
+  std::vector<int> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    try {
+      std::size_t used = 0;
+      const int v = std::stoi(item, &used);
+      if (used != item.size()) throw std::invalid_argument(item);
+      out.push_back(v);
+    } catch (const std::exception&) {
+      throw UsageError("--" + option + ": '" + item +
+                       "' is not an integer (expected a list like 10,25,50)");
+    }
+  }
+  if (out.empty()) throw UsageError("--" + option + ": empty list");
+  return out;
+}
+
+std::vector<double> parse_param_values(const std::string& name, const std::string& text,
+                                       bool integer) {
+  const auto number = [&](const std::string& item) {
+    try {
+      std::size_t used = 0;
+      const double v = std::stod(item, &used);
+      if (used != item.size()) throw std::invalid_argument(item);
+      return v;
+    } catch (const std::exception&) {
+      throw UsageError("--param " + name + ": '" + item +
+                       "' is not a number (expected V1,V2,... or LO:HI:log|lin:COUNT)");
+    }
+  };
+  std::vector<double> out;
+  if (text.find(':') != std::string::npos) {
+    std::vector<std::string> parts;
+    std::stringstream ss(text);
+    for (std::string p; std::getline(ss, p, ':');) parts.push_back(p);
+    if (parts.size() != 4 || (parts[2] != "log" && parts[2] != "lin"))
+      throw UsageError("--param " + name + "=" + text +
+                       ": a range is LO:HI:log|lin:COUNT, e.g. 0.05:0.5:log:8");
+    const double lo = number(parts[0]), hi = number(parts[1]);
+    const double count_value = number(parts[3]);
+    if (count_value < 1 || count_value > 1000 || count_value != std::floor(count_value))
+      throw UsageError("--param " + name + ": COUNT must be a whole number in [1, 1000]");
+    const int count = static_cast<int>(count_value);
+    if (parts[2] == "log" && !(lo > 0 && hi > 0))
+      throw UsageError("--param " + name + ": a log range needs LO > 0 and HI > 0");
+    for (int k = 0; k < count; ++k) {
+      const double t = count == 1 ? 0.0 : double(k) / (count - 1);
+      out.push_back(parts[2] == "log" ? lo * std::pow(hi / lo, t) : lo + (hi - lo) * t);
+    }
+    if (count > 1) out.back() = hi;  // exact end point
+    for (double& v :
+         out) {  // 12 significant digits: 0.1 * 8^(2/3) reads 0.4, not 0.39999999999999997
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.12g", v);
+      v = std::stod(buf);
+    }
+  } else {
+    std::stringstream ss(text);
+    for (std::string item; std::getline(ss, item, ',');) {
+      out.push_back(number(item));
+      if (integer && out.back() != std::floor(out.back()))
+        throw UsageError("--param " + name + ": '" + item + "' is not a whole number");
+    }
+  }
+  if (out.empty()) throw UsageError("--param " + name + ": empty list");
+  if (integer) {
+    std::vector<double> rounded;
+    for (double v : out) {
+      const double r = std::round(v);
+      if (std::find(rounded.begin(), rounded.end(), r) == rounded.end()) rounded.push_back(r);
+    }
+    out = rounded;
+  }
+  return out;
+}
+
+bool parse(const std::vector<std::string>& args, const po::options_description& desc,
+           const po::positional_options_description& pos, po::variables_map& vm,
+           const std::string& usage) {
+  try {
+    po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
+    if (vm.count("help")) {
+      std::cout << usage << "\n\n" << desc << '\n';
+      return true;
+    }
+    po::notify(vm);
+  } catch (const po::error_with_option_name& e) {
+    // Boost 1.74's what() substitutes %option%-style tokens in a loop that never ends when
+    // the user's text itself holds such a token (e.g. --board%canonical_option%): build
+    // the message without it when any argument holds a '%'.
+    const bool has_percent = std::any_of(args.begin(), args.end(), [](const std::string& a) {
+      return a.find('%') != std::string::npos;
+    });
+    if (has_percent)
+      throw UsageError("invalid option or value near '" + e.get_option_name() +
+                       "' (an argument holds '%'; check the spelling)\nusage: " + usage);
+    throw UsageError(std::string(e.what()) + "\nusage: " + usage);
+  } catch (const po::error& e) {
+    throw UsageError(std::string(e.what()) + "\nusage: " + usage);
+  }
+  return false;
+}
+
+Budget parse_budget(const std::string& option, const std::string& text) {
+  Budget b;
+  try {
+    std::size_t used = 0;
+    if (!text.empty() && text.back() == '%') {
+      const double pct = std::stod(text.substr(0, text.size() - 1), &used);
+      if (used + 1 != text.size() || !(pct > 0) || pct > 100) throw std::invalid_argument(text);
+      b.fraction = pct / 100.0;
+      return b;
+    }
+    const long long v = std::stoll(text, &used);
+    if (used != text.size() || v < 1) throw std::invalid_argument(text);
+    b.evaluations = std::size_t(v);
+    return b;
+  } catch (const std::exception&) {
+    throw UsageError(option + ": '" + text + "' is neither a percentage of the space (10%) nor " +
+                     "a number of evaluations >= 1");
+  }
+}
+
+}  // namespace flowtune::cli
