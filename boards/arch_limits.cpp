@@ -59,7 +59,7 @@ const std::map<std::pair<int, int>, ArchLimits>& table() {
       {{8, 7}, row(8, 7, 1536, 16, 65536, 164, 163, {0, 8, 16, 32, 64, 100, 132, 164})},
       // Ada.
       {{8, 9}, row(8, 9, 1536, 24, 65536, 100, 99, {0, 8, 16, 32, 64, 100})},
-      // Hopper (H100, H200): 228 KiB per SM, 227 KiB opt-in per block (DESIGN.md H200 facts).
+      // Hopper (H100, H200): 228 KiB per SM, 227 KiB opt-in per block (ARCHITECTURE.md H200 facts).
       {{9, 0}, row(9, 0, 2048, 32, 65536, 228, 227, {0, 8, 16, 32, 64, 100, 132, 164, 196, 228})},
   };
   return t;

@@ -17,7 +17,7 @@ namespace flowtune {
 
 /// Measures the energy of one window [start(), stop_mj()]. Windows shorter than
 /// min_window_ms() are too coarse for the sensors (INA3221 and NVML power update every few
-/// ms to tens of ms); the harness repeats short kernels to fill one (DESIGN.md, Measuring).
+/// ms to tens of ms); the harness repeats short kernels to fill one (ARCHITECTURE.md, Measuring).
 class EnergySensor {
  public:
   virtual ~EnergySensor();

@@ -12,11 +12,11 @@
 #include "cli/options.hpp"
 #include "db/repository.hpp"
 #include "interop/kernel_tuner.hpp"
+#include "reports/text_format.hpp"
 #include "select/export_selection.hpp"
+#include "select/multi_board_header.hpp"
 #include "select/text_file.hpp"
 #include "select/tuned_header.hpp"
-#include "select/multi_board_header.hpp"
-#include "reports/text_format.hpp"
 
 namespace flowtune::cli {
 

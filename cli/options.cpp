@@ -293,6 +293,22 @@ bool parse(const std::vector<std::string>& args, const po::options_description& 
   return false;
 }
 
+double parse_duration_s(const std::string& option, const std::string& text) {
+  std::size_t used = 0;
+  double value = -1;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  const std::string unit = text.substr(used);
+  const double scale = unit.empty() || unit == "s" ? 1 : unit == "m" ? 60 : unit == "h" ? 3600 : -1;
+  if (used == 0 || scale < 0 || !(value >= 0) || !std::isfinite(value))
+    throw UsageError(option + " must be a duration such as 90s, 10m or 1.5h (0 = none), got '" +
+                     text + "'");
+  return value * scale;
+}
+
 Budget parse_budget(const std::string& option, const std::string& text) {
   Budget b;
   try {

@@ -149,6 +149,10 @@ struct Budget {
 /// anything else (0, negative, over 100%, trailing text).
 Budget parse_budget(const std::string& option, const std::string& text);
 
+/// A wall-clock duration: "90" or "90s" (seconds), "10m", "1.5h"; "0" = none. Throws
+/// UsageError naming the option for anything else or a negative value.
+double parse_duration_s(const std::string& option, const std::string& text);
+
 /// Parses args against desc (positional: pos may be empty); throws UsageError on unknown
 /// options, and returns true when --help was given (help text printed to stdout).
 bool parse(const std::vector<std::string>& args, const po::options_description& desc,

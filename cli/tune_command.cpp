@@ -5,11 +5,14 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "boards/board.hpp"
 #include "cli/cli.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "db/repository.hpp"
 #include "reports/pareto_table.hpp"
+#include "select/config_rows.hpp"
+#include "select/export_selection.hpp"
 #include "tuner/strategy.hpp"
 #include "tuner/tune_run.hpp"
 
@@ -22,6 +25,33 @@ std::string strategy_help() {
   return names;
 }
 
+// The config the request asks for, from the DB, and the exact `tune export` command that
+// deploys it (stdout); a note on stderr when no measured config satisfies the request.
+void print_pick(const TuneOptions& o, const TuneSummary& summary) {
+  if (summary.front.empty()) return;
+  const std::string objective = o.objective.empty() ? "time" : o.objective;
+  std::string export_command =
+      "tune export --board " + o.board + " --db " + o.db_path + " --objective " + objective;
+  std::string request = objective;
+  for (const Constraint& c : o.constraints) {
+    export_command += " --max " + c.name + "=" + shortest_decimal(c.max);
+    request += ", " + c.name + " <= " + shortest_decimal(c.max);
+  }
+  export_command += " -o tuned_" + o.board + ".h";
+  try {
+    const db::Repository repo(o.db_path, db::OpenMode::read_only);
+    const ExportSelection pick =
+        select_for_export(repo, o.board, objective, summary.dataset, o.constraints);
+    const db::MeasurementRow& m = pick.config.measurement;
+    std::cout << "\npick (" << request << "): " << pick.config.config.label << " "
+              << to_config(pick.config.config).params_text() << ": " << m.time_ms_median << " ms";
+    for (const auto& [name, value] : m.metrics) std::cout << ", " << name << " " << value;
+    std::cout << "\ndeploy it: " << export_command << '\n';
+  } catch (const std::exception& e) {
+    std::cerr << "tune: no pick for (" << request << "): " << e.what() << '\n';
+  }
+}
+
 }  // namespace
 
 int run_tune(const std::vector<std::string>& args) {
@@ -31,7 +61,9 @@ int run_tune(const std::vector<std::string>& args) {
   SpaceArgs space;
   long long max_evals = 0;
   bool in_process = false, json = false;
-  std::string budget_text, objectives_text, workers_text;
+  std::string budget_text, objectives_text, workers_text, time_budget_text = "auto";
+  std::vector<std::string> max_texts;
+  o.strategy = "auto";
   po::options_description desc = command_options("tune options");
   desc.add_options()("workers", po::value(&workers_text)->implicit_value("auto"),
                      "distributed: N worker processes measure the points through the store "
@@ -40,11 +72,26 @@ int run_tune(const std::vector<std::string>& args) {
       "lease-s", po::value(&o.lease_s)->default_value(o.lease_s),
       "distributed: a worker's claim on a point expires after this long without a "
       "heartbeat, and another worker measures the point")(
-      "strategy", po::value(&o.strategy)->default_value(o.strategy), strategy_help().c_str())(
-      "max-evals", po::value(&max_evals)->default_value(0),
-      "evaluations (measured + failed configs; 0 = the whole space)")(
+      "strategy", po::value(&o.strategy)->default_value(o.strategy),
+      ("auto | " + strategy_help() +
+       "; auto = brute_force for a space of at most 256 points, else greedy_ils for one "
+       "--objective and nsga2 for a front (reports/strategy_choice.md)")
+          .c_str())("max-evals", po::value(&max_evals)->default_value(0),
+                    "evaluations (measured + failed configs; 0 = the whole space)")(
       "budget", po::value(&budget_text),
       "evaluations as N or P% of the unpruned space (instead of --max-evals)")(
+      "time-budget", po::value(&time_budget_text)->default_value(time_budget_text),
+      "wall-clock budget of the run, kernel builds included: 90s, 10m, 1.5h, 0 = none; auto "
+      "= 8m on a GPU board (with the last points and setup, within 10 minutes), 5m on the host. "
+      "When it is spent the run stops cleanly and the "
+      "same command resumes")(
+      "objective", po::value(&o.objective),
+      "what you want: time, energy or a metric of the workload (`tune params`), minimised (or "
+      "maximised by its direction) under the --max constraints; default: the front of the "
+      "objectives")(
+      "max", po::value(&max_texts)->composing(),
+      "a constraint the search steers towards, NAME=VALUE (figure <= VALUE; repeatable); "
+      "also --max-METRIC V for a metric of the workload, --max-ms V, --max-mj V")(
       "seed", po::value(&o.seed)->default_value(1), "random seed of the strategy")(
       "objectives", po::value(&objectives_text),
       "comma-separated figures to minimise (first: single-objective strategies); default "
@@ -66,7 +113,10 @@ int run_tune(const std::vector<std::string>& args) {
       .add(space_options(space))
       .add(measure_options(o.measure));
   po::variables_map vm;
-  if (parse(args, desc, {}, vm, "tune [--board B] [--workload W] [--db P] [options]")) return 0;
+  if (parse(expand_max_options(args, desc), desc, {}, vm,
+            "tune [--board B] [--workload W] [--db P] [options]"))
+    return 0;
+  o.constraints = parse_constraints(max_texts);
   if (max_evals < 0)
     throw UsageError("--max-evals must be >= 0 (0 = all), got " + std::to_string(max_evals));
   o.max_evals = static_cast<std::size_t>(max_evals);
@@ -94,6 +144,9 @@ int run_tune(const std::vector<std::string>& args) {
     throw UsageError("--lease-s must be a number > 0");
   if (!(o.config_timeout_s >= 0)) throw UsageError("--config-timeout-s must be >= 0");
   o.board = resolve_board(o.board);
+  o.time_budget_s = time_budget_text == "auto"
+                        ? (load_board(o.board).target == "cuda" ? 480 : 300)
+                        : parse_duration_s("--time-budget", time_budget_text);
   o.space = to_space_options(space);
   o.inputs = inputs.to_input_options();
   o.command = "tune";
@@ -127,6 +180,7 @@ int run_tune(const std::vector<std::string>& args) {
               << " failed" << (summary.interrupted ? " (interrupted)" : "") << "\nPareto front ("
               << axes << "), dataset " << summary.dataset << ":\n"
               << reports::format_pareto_table(summary.front);
+  if (!json) print_pick(o, summary);
   if (summary.interrupted)
     return 128 + (summary.stop_signal ? summary.stop_signal : 2);  // 130, 143
   if (summary.n_failed > 0) {

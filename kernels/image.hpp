@@ -21,7 +21,7 @@ struct Plane {
   const T& at(int x, int y) const { return data[std::size_t(y) * width + x]; }
 };
 
-/// Grayscale image, float intensities in [0, 255] (numerics contract, DESIGN.md).
+/// Grayscale image, float intensities in [0, 255] (numerics contract, ARCHITECTURE.md).
 using Image = Plane<float>;
 
 /// Dense optical flow, planar: u (horizontal, +x right) and v (vertical, +y down), in
@@ -34,7 +34,8 @@ struct FlowField {
   std::vector<float> v;
 
   FlowField() = default;
-  FlowField(int w, int h) : width(w), height(h), u(std::size_t(w) * h, 0.f), v(std::size_t(w) * h, 0.f) {}
+  FlowField(int w, int h)
+      : width(w), height(h), u(std::size_t(w) * h, 0.f), v(std::size_t(w) * h, 0.f) {}
   std::size_t size() const { return u.size(); }
 };
 

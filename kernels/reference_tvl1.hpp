@@ -1,7 +1,7 @@
 // The CPU reference TV-L1 in double precision: the oracle every variant is checked against.
 // Scheme: Zach, Pock, Bischof 2007 as implemented by Sanchez Perez, Meinhardt-Llopis,
 // Facciolo, "TV-L1 optical flow estimation", IPOL 2013 (tvl1flow_lib.c); boundaries and
-// per-iteration steps as in DESIGN.md's numerics contract.
+// per-iteration steps as in ARCHITECTURE.md's numerics contract.
 #pragma once
 
 #include "kernels/image.hpp"

@@ -6,7 +6,7 @@
 
 namespace flowtune {
 
-/// What one warping hands to the inner iterations (numerics contract, DESIGN.md):
+/// What one warping hands to the inner iterations (numerics contract, ARCHITECTURE.md):
 /// grad_x/grad_y = (grad I1)(x + u0) and rho_c = I1(x + u0) - grad . u0 - I0, all
 /// width x height row-major. Real is double (reference) or float (variants).
 template <typename Real>
@@ -17,7 +17,10 @@ struct WarpingData {
 
   WarpingData() = default;
   WarpingData(int w, int h)
-      : width(w), height(h), grad_x(std::size_t(w) * h), grad_y(std::size_t(w) * h),
+      : width(w),
+        height(h),
+        grad_x(std::size_t(w) * h),
+        grad_y(std::size_t(w) * h),
         rho_c(std::size_t(w) * h) {}
 };
 
@@ -31,8 +34,13 @@ struct Tvl1State {
 
   Tvl1State() = default;
   Tvl1State(int w, int h)
-      : width(w), height(h), u1(std::size_t(w) * h), u2(std::size_t(w) * h),
-        p11(std::size_t(w) * h), p12(std::size_t(w) * h), p21(std::size_t(w) * h),
+      : width(w),
+        height(h),
+        u1(std::size_t(w) * h),
+        u2(std::size_t(w) * h),
+        p11(std::size_t(w) * h),
+        p12(std::size_t(w) * h),
+        p21(std::size_t(w) * h),
         p22(std::size_t(w) * h) {}
 };
 

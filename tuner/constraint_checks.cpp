@@ -1,5 +1,9 @@
 #include "tuner/constraint_checks.hpp"
 
+#include <algorithm>
+#include <chrono>
+#include <iomanip>
+
 namespace flowtune {
 
 ConstraintChecks::ConstraintChecks(const Board& board, const Workload& workload,
@@ -23,12 +27,20 @@ ConstraintChecks::~ConstraintChecks() {
 }
 
 void ConstraintChecks::compute(std::size_t i) {
+  const auto start = std::chrono::steady_clock::now();
   try {
     const Variant* variant = find_workload_variant(workload_, configs_[i].variant);
     results_[i] = check_constraints(board_, *variant, configs_[i]);
   } catch (...) {
     errors_[i] = std::current_exception();
   }
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ++checked_;
+  check_us_ += static_cast<long long>(s * 1e6);
+}
+
+ConstraintChecks::Stats ConstraintChecks::stats() const {
+  return {checked_.load(), double(check_us_.load()) * 1e-6};
 }
 
 const ConstraintCheck& ConstraintChecks::get(std::size_t i) {
@@ -37,9 +49,18 @@ const ConstraintCheck& ConstraintChecks::get(std::size_t i) {
   return results_[i];
 }
 
-void ConstraintChecks::wait_all() {
-  for (std::size_t i = 0; i < configs_.size(); ++i)
+void ConstraintChecks::wait_all(std::ostream* log) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::size_t n = configs_.size(), step = std::max<std::size_t>(1, n / 20);
+  for (std::size_t i = 0; i < n; ++i) {
     std::call_once(once_[i], [this, i] { compute(i); });
+    if (!log || ((i + 1) % step != 0 && i + 1 != n)) continue;
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    *log << "checking the space: " << i + 1 << "/" << n << " configs (kernel builds), "
+         << std::fixed << std::setprecision(1) << s << " s elapsed, ETA "
+         << s / double(i + 1) * double(n - i - 1) << " s" << std::defaultfloat << std::endl;
+  }
 }
 
 }  // namespace flowtune

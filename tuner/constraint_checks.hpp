@@ -5,6 +5,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <ostream>
 #include <thread>
 #include <vector>
 
@@ -30,7 +31,16 @@ class ConstraintChecks {
   /// it. An exception thrown by the check is rethrown by every get(i).
   const ConstraintCheck& get(std::size_t i);
   /// Every check done (computed here and by the threads).
-  void wait_all();
+  /// Checks done so far (by the threads and by get()) and the time they took, summed over
+  /// threads (seconds): mostly kernel builds (NVRTC, or its disk cache).
+  struct Stats {
+    std::size_t checked = 0;
+    double seconds = 0;
+  };
+  Stats stats() const;
+  /// Waits until every config is checked; with log, prints the count done, the elapsed
+  /// time and an ETA every ~5% ("checking the space: 120/3168 configs (kernel builds) ...").
+  void wait_all(std::ostream* log = nullptr);
 
  private:
   void compute(std::size_t i);
@@ -43,6 +53,8 @@ class ConstraintChecks {
   std::atomic<std::size_t> next_{0};
   std::atomic<bool> stop_{false};
   std::vector<std::thread> threads_;
+  std::atomic<std::size_t> checked_{0};
+  std::atomic<long long> check_us_{0};
 };
 
 }  // namespace flowtune

@@ -1,4 +1,4 @@
-// Distributed tuning, the coordinator side (DESIGN.md "Scale-out"): the strategy's points
+// Distributed tuning, the coordinator side (ARCHITECTURE.md "Scale-out"): the strategy's points
 // are published as tasks in the store and their results read back from it; workers
 // (tuner/store_worker.hpp) started here or by any launcher measure them.
 #pragma once

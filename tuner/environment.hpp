@@ -1,4 +1,4 @@
-// The environment recorded with every run (DESIGN.md "Storage").
+// The environment recorded with every run (ARCHITECTURE.md "Storage").
 #pragma once
 
 #include <string>

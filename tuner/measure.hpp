@@ -13,7 +13,7 @@
 
 namespace flowtune {
 
-/// Repetition policy (DESIGN.md "Measuring": warm-up first, repeat to a minimum window,
+/// Repetition policy (ARCHITECTURE.md "Measuring": warm-up first, repeat to a minimum window,
 /// median and spread; energy windows of at least 200 ms, which the tuner asks for only when
 /// energy is an objective).
 struct MeasureOptions {

@@ -1,4 +1,4 @@
-// Distributed tuning, the worker side (DESIGN.md "Scale-out"): `tune worker --storage S
+// Distributed tuning, the worker side (ARCHITECTURE.md "Scale-out"): `tune worker --storage S
 // --run ID` claims the tasks a run's coordinator published in the store, measures each in
 // an isolated measuring process (tuner/worker.hpp), renews its lease by heartbeats while it
 // measures, and writes the result in the same transaction that finishes the task. Any

@@ -3,7 +3,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <limits>
@@ -52,13 +54,30 @@ class StopSignals {
   void (*old_term_)(int) = SIG_DFL;
 };
 
+// The strategy's view of a measured point: its objectives oriented for minimisation (a
+// missing figure is +infinity). A point that violates a constraint of the request is
+// infeasible: every objective becomes kInfeasible plus its total relative violation, so
+// any feasible point beats any infeasible one and among infeasible ones the smaller
+// violation wins (Deb's constraint-domination rule: K. Deb, "An efficient constraint
+// handling method for genetic algorithms", CMAME 186, 2000, sec. 3.2).
 Observation observation_of(const TuneSession& s, std::size_t point, const db::MeasuredConfig& mc) {
+  constexpr double kInfeasible = 1e12;
   Observation o;
   o.point = point;
   o.outcome = Outcome::measured;
+  double violation = 0;
+  for (const auto& [figure, max] : s.constraints) {
+    const double v = mc.value(figure.name);
+    if (std::isnan(v))
+      violation += 1;
+    else if (v > max)
+      violation += (v - max) / std::max(std::fabs(max), 1e-12);
+  }
   for (const Objective& obj : s.objectives) {
     const double v = oriented_value(mc, obj);
-    o.objectives.push_back(std::isnan(v) ? std::numeric_limits<double>::infinity() : v);
+    o.objectives.push_back(violation > 0   ? kInfeasible + violation
+                           : std::isnan(v) ? std::numeric_limits<double>::infinity()
+                                           : v);
   }
   return o;
 }
@@ -193,15 +212,22 @@ std::unique_ptr<Evaluator> make_evaluator(TuneSession& s, const TuneOptions& opt
 }  // namespace
 
 TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto elapsed_s = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
   const std::unique_ptr<TuneSession> session = open_session(options, log);
   TuneSession& s = *session;
   StopSignals signals;
   const std::function<bool()> stop = [] { return g_stop_requested.load(); };
+  const auto budget_spent = [&] {
+    return options.time_budget_s > 0 && elapsed_s() >= options.time_budget_s;
+  };
   std::unique_ptr<Evaluator> evaluator;
   try {
     evaluator = make_evaluator(s, options, log);
     bool go_on = true;
-    while (go_on && s.evaluations < s.budget && !stop()) {
+    while (go_on && s.evaluations < s.budget && !stop() && !budget_spent()) {
       if (evaluator->in_flight() >= evaluator->capacity()) {
         go_on = take(s, evaluator->collect(stop));
         continue;
@@ -220,6 +246,7 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
     while (go_on && evaluator->in_flight() > 0 && !stop())
       go_on = take(s, evaluator->collect(stop));
     s.summary.interrupted = !go_on || stop();
+    s.summary.time_budget_spent = !s.summary.interrupted && budget_spent();
     evaluator->shut_down();
   } catch (...) {
     evaluator.reset();
@@ -229,6 +256,14 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
   s.repo->end_run(s.summary.run_id, s.summary.interrupted ? "interrupted" : "done");
   s.summary.stop_signal = g_stop_signal;
   s.summary.front = session_front(s);
+  s.summary.elapsed_s = elapsed_s();
+  const ConstraintChecks::Stats checks = s.checks->stats();
+  log << "run " << s.summary.run_id << ": " << s.summary.elapsed_s << " s wall; constraint checks "
+      << "(kernel builds, NVRTC or its disk cache): " << checks.checked << " configs, "
+      << checks.seconds << " s summed over the build threads\n";
+  if (s.summary.time_budget_spent)
+    log << "time budget spent (" << s.summary.elapsed_s
+        << " s): the same command with a larger --time-budget goes on where this run stopped\n";
   return s.summary;
 }
 

@@ -8,6 +8,7 @@
 
 #include "db/repository.hpp"
 #include "select/config_rows.hpp"
+#include "select/objectives.hpp"
 #include "tuner/measure.hpp"
 #include "tuner/resources_json.hpp"
 #include "tuner/space.hpp"
@@ -20,9 +21,10 @@ inline constexpr int kWorkersAuto = -2;
 struct TuneOptions {
   std::string board = "host";
   std::string db_path = "flowtune.db";
-  InputOptions inputs;                   ///< the workload's inputs (data folder, item names)
-  SpaceOptions space;                    ///< space.workload names the workload
-  std::string strategy = "brute_force";  ///< tuner/strategy.hpp's names
+  InputOptions inputs;  ///< the workload's inputs (data folder, item names)
+  SpaceOptions space;   ///< space.workload names the workload
+  /// tuner/strategy.hpp's names, or "auto": choose_strategy's choice for the request.
+  std::string strategy = "brute_force";
   std::size_t max_evals = 0;   ///< evaluations (measured + failed points; 0 = the whole space)
   double budget_fraction = 0;  ///< > 0: the budget is this fraction of the unpruned points
   std::uint64_t seed = 1;
@@ -44,13 +46,25 @@ struct TuneOptions {
   /// host board or without GPU.
   int workers = -1;
   double lease_s = 30;  ///< a worker's claim on a point lasts this long without a heartbeat
+  /// Wall-clock budget of the run in seconds, setup and kernel builds included (0 = none):
+  /// once spent, no new point is started, the points in flight finish and the run ends as
+  /// done; the same command (with more budget) goes on where it stopped.
+  double time_budget_s = 0;
+  /// What the user wants: "" = the front of the objectives; else one figure ("time",
+  /// "energy" or a workload metric) that the search minimises (or maximises, by its
+  /// direction) subject to `constraints`.
+  std::string objective;
+  std::vector<Constraint> constraints;  ///< bounds the search steers towards (figure <= max)
 };
 
 struct TuneSummary {
   std::int64_t run_id = 0;
   std::size_t n_space = 0, n_pruned = 0, n_measured = 0, n_resumed = 0, n_failed = 0;
   bool interrupted = false;
-  int stop_signal = 0;  ///< SIGINT or SIGTERM when interrupted by one
+  bool time_budget_spent = false;  ///< the run stopped because its time budget ran out
+  double elapsed_s = 0;            ///< wall-clock time of the run
+  std::string strategy;            ///< the strategy that ran (auto resolved)
+  int stop_signal = 0;             ///< SIGINT or SIGTERM when interrupted by one
   std::string dataset;
   std::vector<std::string> front_objectives;  ///< e.g. {"time_ms", "aepe"}
   std::vector<db::MeasuredConfig> front;      ///< Pareto front of the dataset over them
@@ -62,6 +76,13 @@ struct TuneSummary {
 /// a negative value when the workload gives no cost model.
 double estimate_seconds(const Workload& workload, const std::vector<Config>& configs,
                         const InputSet& inputs, const MeasureOptions& measure, double ms_per_cost);
+
+/// The strategy "auto" stands for: brute_force for a space of at most 256 points (measuring
+/// all of it is cheap and exact); else greedy_ils for a single objective (the best
+/// near-optimum rate of the replays of reports/strategy_choice.md) and nsga2 for a front (the
+/// best hypervolume there). Any other name is returned as it is.
+std::string choose_strategy(const std::string& requested, std::size_t space_size,
+                            std::size_t n_objectives);
 
 /// Runs a tuning session. Every measured, pruned or failed config is committed to the DB as
 /// soon as it is known, so a run killed at any point resumes: configs already measured (or

@@ -91,6 +91,9 @@ void log_estimate(const TuneSession& s, const TuneOptions& options, std::ostream
 void resolve_objectives(TuneSession& s, const TuneOptions& options, std::ostream& log) {
   const db::WorkloadRow workload_row = to_workload_row(*s.workload);
   std::vector<std::string> names = options.objectives;
+  if (!options.objective.empty()) names = {options.objective};
+  for (const Constraint& c : options.constraints)
+    s.constraints.emplace_back(resolve_objective(workload_row, c.name), c.max);
   if (names.empty()) {
     names.push_back("time_ms");
     for (const std::string& o : s.workload->front_objectives())
@@ -128,10 +131,12 @@ void make_strategy(TuneSession& s, const TuneOptions& options, std::ostream& log
   StrategyOptions so;
   so.seed = options.seed;
   so.n_objectives = s.objectives.size();
-  const bool needs_all_checks = options.strategy == "model_guided" || options.budget_fraction > 0;
+  const bool needs_all_checks =
+      choose_strategy(options.strategy, s.space.size(), s.objectives.size()) == "model_guided" ||
+      options.budget_fraction > 0;
   std::size_t n_unpruned = s.space.size();
   if (needs_all_checks) {
-    s.checks->wait_all();
+    s.checks->wait_all(&log);
     n_unpruned = 0;
     for (std::size_t i = 0; i < s.space.size(); ++i) {
       const ConstraintCheck* check = nullptr;
@@ -151,9 +156,15 @@ void make_strategy(TuneSession& s, const TuneOptions& options, std::ostream& log
     budget = std::max<std::size_t>(
         1, std::size_t(std::ceil(options.budget_fraction * double(n_unpruned))));
   s.budget = so.budget = std::min(budget, s.space.size());
-  s.strategy = flowtune::make_strategy(options.strategy, *s.search_space, so);
-  log << "strategy " << options.strategy << " (seed " << options.seed << "), budget " << s.budget
-      << " evaluations\n";
+  s.summary.strategy = choose_strategy(options.strategy, s.space.size(), s.objectives.size());
+  s.strategy = flowtune::make_strategy(s.summary.strategy, *s.search_space, so);
+  log << "strategy " << s.summary.strategy
+      << (s.summary.strategy != options.strategy ? " (" + options.strategy + ")" : "") << " (seed "
+      << options.seed << "), budget " << s.budget << " evaluations";
+  if (options.time_budget_s > 0)
+    log << " or " << duration_text(options.time_budget_s)
+        << " of wall clock, builds included (whichever ends first; the same command resumes)";
+  log << '\n';
 }
 
 }  // namespace
@@ -171,6 +182,13 @@ double estimate_seconds(const Workload& workload, const std::vector<Config>& con
     }
   }
   return total_ms / 1000.0;
+}
+
+std::string choose_strategy(const std::string& requested, std::size_t space_size,
+                            std::size_t n_objectives) {
+  if (requested != "auto") return requested;
+  if (space_size <= 256) return "brute_force";
+  return n_objectives == 1 ? "greedy_ils" : "nsga2";
 }
 
 std::unique_ptr<TuneSession> open_session(const TuneOptions& options, std::ostream& log) {

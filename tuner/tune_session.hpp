@@ -27,8 +27,11 @@ struct TuneSession {
   std::unique_ptr<db::Repository> repo;
   std::unique_ptr<InputSet> inputs;
   std::vector<Config> space;
-  TuneSummary summary;                   ///< run id, dataset, counts
-  std::vector<Objective> objectives;     ///< what the strategy minimises, in order
+  TuneSummary summary;                ///< run id, dataset, counts
+  std::vector<Objective> objectives;  ///< what the strategy minimises, in order
+  /// The request's constraints, resolved (figure and its bound): a point violating one is
+  /// told to the strategy as infeasible (tune_run.cpp, observation_of).
+  std::vector<std::pair<Objective, double>> constraints;
   std::unique_ptr<EnergySensor> sensor;  ///< when energy_mj is an objective and a sensor exists
   MeasureOptions measure;                ///< the options' with energy and its window
   std::unique_ptr<ConstraintChecks> checks;

@@ -7,7 +7,7 @@
 // the same float result on both sides, which is what the CUDA-vs-CPU tests check.
 //
 // Planes are row-major float arrays of w x h (element (x, y) at y * w + x), intensities in
-// [0, 255] (DESIGN.md numerics contract), flows in pixels of the plane's level.
+// [0, 255] (ARCHITECTURE.md numerics contract), flows in pixels of the plane's level.
 #pragma once
 
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)

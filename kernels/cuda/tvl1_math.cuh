@@ -1,5 +1,5 @@
 // TV-L1 inner-iteration math over one pixel, written once for every schedule and precision.
-// Numerics contract (DESIGN.md); Zach et al. 2007 / IPOL 2013 (Sanchez Perez et al.), the five
+// Numerics contract (ARCHITECTURE.md); Zach et al. 2007 / IPOL 2013 (Sanchez Perez et al.), the five
 // steps of Romera et al. 2023, Algorithm 1 (Threshold, Divergence, Estimate U, Forward
 // Gradient, Estimate P). Compiled by NVRTC (or nvcc for deployment) with exactly one of
 //   FT_PRECISION_F32   float2 storage, float math
@@ -48,7 +48,7 @@ struct MathF32 {
   /// Approximate square root and reciprocal (MUFU, relative error ~2^-22, i.e. ~1 ulp): the
   /// IEEE-rounded versions expand to ~10-20 instructions with slow paths each, and this
   /// math is instruction-bound in the pipelined schemes. Well inside the 1e-4 relative L2
-  /// contract (DESIGN.md).
+  /// contract (ARCHITECTURE.md).
   static __device__ __forceinline__ S sqrts(S a) {
     float r;
     asm("sqrt.approx.f32 %0, %1;" : "=f"(r) : "f"(a));

@@ -20,7 +20,7 @@
 //    2 FT_DEPTH + 1 lines (rows t-2 depth+1 .. t, plus the line that row t+1 is written to).
 // The last row an iteration touches is final after the last one; it is written out then.
 //
-// Exactness (overlapped recomputation, DESIGN.md). Each iteration propagates information by
+// Exactness (overlapped recomputation, ARCHITECTURE.md). Each iteration propagates information by
 // one pixel in x and y. A strip therefore loads FT_DEPTH extra columns on each side and
 // FT_DEPTH extra rows above and below its output rows, treats the strip border like an image
 // border (p = 0 left / above, zero forward gradient right / below), and stores only the

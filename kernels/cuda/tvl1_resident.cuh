@@ -1,9 +1,9 @@
 // A whole pyramid level resident in one thread block's shared memory: every inner iteration
-// of one warping in one launch (the frames issue's launch-free warpings, for the coarse
+// of one warping in one launch (launch-free warpings, for the coarse
 // levels: below ~4K pixels a level cannot fill the GPU, and a launch per iteration costs
 // more than the iteration). The math is tvl1_math.cuh's, applied as in scheme `global`
 // (update u in place at every pixel, barrier, update p in place at every pixel, barrier), so
-// the result equals `global`'s bit for bit. Numerics contract: DESIGN.md.
+// the result equals `global`'s bit for bit. Numerics contract: ARCHITECTURE.md.
 // Shared memory: width * height * (4 pairs + 1 scalar) of the storage type (36 B/px in f32,
 // 18 B/px in f16 / mixed), dynamic; the caller checks the level fits the device's opt-in
 // limit (227 KB on Hopper: 6456 px f32, 12913 px f16).

@@ -1,4 +1,4 @@
-// Temporal tiling for the middle pyramid levels (the frames issue: a level of 10K-60K pixels
+// Temporal tiling for the middle pyramid levels (a level of 10K-60K pixels
 // cannot hide a launch per iteration): `shared_fusion` generalised from one to k iterations
 // per launch. A block of FT_TILED_T x FT_TILED_T threads holds a region of as many pixels: an
 // output tile of T - 2 FT_TILED_DEPTH pixels per side and a halo of FT_TILED_DEPTH pixels

@@ -17,7 +17,7 @@ struct KokkosTiles {
 /// Runs up to `iterations` TV-L1 inner iterations for one warping on the Kokkos default
 /// execution space (Serial with Debian's Kokkos 3.4), in float, updating s in place.
 ///
-/// Numerics contract of DESIGN.md, the same formulas as tvl1_iterate_reference (Zach et al.
+/// Numerics contract of ARCHITECTURE.md, the same formulas as tvl1_iterate_reference (Zach et al.
 /// 2007; Sanchez Perez et al., IPOL 2013, Algorithm 1; Romera et al. 2023, eq. 2-3 and the
 /// Global scheme), per iteration:
 ///   kernel "update u": rho = rho_c + grad . u; v = u + TH(rho, grad) with threshold

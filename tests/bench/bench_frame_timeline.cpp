@@ -1,4 +1,4 @@
-// Where a GPU TV-L1 frame goes, and what the frame pipeline gives for video (the frames issue):
+// Where a GPU TV-L1 frame goes, and what the frame pipeline gives for video:
 //  1. per variant x precision, the frame's cost split into host copies, device time in a CUDA
 //     Graph, and the sum of the stages of a directly launched frame (cuda::profile_frame);
 //  2. the per-stage timeline (upload, normalise, presmooth, pyramid, gradient, warping,

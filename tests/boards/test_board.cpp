@@ -83,7 +83,7 @@ TEST(Boards, PaperAndDesignFigures) {
   EXPECT_EQ(load_board("nano").arch(), "sm_53");
   EXPECT_EQ(load_board("agx-orin").arch(), "sm_87");
   EXPECT_EQ(load_board("orin-nano").arch(), "sm_87");
-  Board h200 = load_board("h200");  // DESIGN.md, "Hardware facts measured on an H200"
+  Board h200 = load_board("h200");  // ARCHITECTURE.md, "Hardware facts measured on an H200"
   EXPECT_EQ(h200.arch(), "sm_90");
   EXPECT_EQ(h200.sm_count, 132);
   EXPECT_EQ(h200.limits.registers_per_sm, 65536);

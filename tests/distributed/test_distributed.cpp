@@ -1,4 +1,4 @@
-// Distributed tuning end to end (DESIGN.md "Scale-out"): a coordinator and 3 workers started
+// Distributed tuning end to end (ARCHITECTURE.md "Scale-out"): a coordinator and 3 workers started
 // as separate processes on one store, one worker SIGKILLed mid-config. With the test-only
 // fake measurer (tuner/fake_measure.hpp: timings hashed from the config key, so nothing
 // depends on machine noise) it checks that every point is measured exactly once, that the

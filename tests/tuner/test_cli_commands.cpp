@@ -1,4 +1,4 @@
-// The command line's paper cuts (issue 11): help, version, boards, space summary and JSON,
+// The command line's details: help, version, boards, space summary and JSON,
 // constrained export, replay and Kernel Tuner export/import, on the recorded H200 fixture.
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,5 +1,5 @@
 // A tuning run killed with SIGKILL mid-way and restarted ends with every config measured
-// exactly once and no row lost (issue 2; DESIGN.md "Storage").
+// exactly once and no row lost (ARCHITECTURE.md "Storage").
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>

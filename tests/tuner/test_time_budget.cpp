@@ -1,0 +1,109 @@
+// The main job within a time budget: `tune --time-budget` stops cleanly, keeps every measured
+// row and resumes; `--objective` with `--max-*` constraints prints the pick and the export
+// command, checked against the DB (the fastest measured config within the bound).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "cli/cli.hpp"
+#include "cli/options.hpp"
+#include "db/repository.hpp"
+#include "tuner/tune_run.hpp"
+
+namespace fs = std::filesystem;
+using namespace flowtune;
+
+namespace {
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class TimeBudget : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("flowtune_budget_" + std::to_string(getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    db_ = (dir_ / "t.db").string();
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  // `tune` on 6 host configs of RubberWhale (200 ms to 3 s each here) plus extra args.
+  int tune(const std::string& extra) {
+    const std::string cmd = std::string(FLOWTUNE_TUNE_EXE) + " --board host --db " + db_ +
+                            " --data " + FLOWTUNE_TEST_REPO_DATA +
+                            "/middlebury --sequences RubberWhale --variant kokkos_global"
+                            " --tunable tile_x=32 --tunable tile_y=4 --no-default-dimensions"
+                            " --param n_warpings=1,5 --param iterations=20,100,200"
+                            " --max-rounds 0 " +
+                            extra + " > " + (dir_ / "out.txt").string() + " 2>&1";
+    const int rc = std::system(cmd.c_str());
+    out_ = read(dir_ / "out.txt");
+    return WEXITSTATUS(rc);
+  }
+  fs::path dir_;
+  std::string db_, out_;
+};
+
+}  // namespace
+
+TEST_F(TimeBudget, ASpentBudgetStopsCleanlyAndTheSameCommandResumesExactlyOnce) {
+  ASSERT_EQ(tune("--time-budget 1s"), 0) << out_;
+  EXPECT_NE(out_.find("time budget spent"), std::string::npos) << out_;
+  const std::size_t first = db::Repository(db_).measured("host").size();
+  EXPECT_GE(first, 1u);
+  EXPECT_LT(first, 6u) << out_;
+  ASSERT_EQ(tune("--time-budget 0"), 0) << out_;
+  const std::vector<db::MeasuredConfig> all = db::Repository(db_).measured("host");
+  std::set<std::string> keys;
+  for (const db::MeasuredConfig& mc : all) keys.insert(mc.config.key);
+  EXPECT_EQ(all.size(), 6u);
+  EXPECT_EQ(keys.size(), 6u);  // none measured twice
+  EXPECT_NE(out_.find(std::to_string(first) + " already in the DB"), std::string::npos) << out_;
+}
+
+TEST_F(TimeBudget, ObjectiveAndConstraintPrintThePickAndTheExportCommand) {
+  ASSERT_EQ(tune("--time-budget 0 --objective time --max-aepe 0.22"), 0) << out_;
+  // The oracle: the fastest measured config with aepe <= 0.22, from the DB.
+  const db::MeasuredConfig* best = nullptr;
+  const std::vector<db::MeasuredConfig> all = db::Repository(db_).measured("host");
+  for (const db::MeasuredConfig& mc : all)
+    if (mc.measurement.metric("aepe") <= 0.22 &&
+        (!best || mc.measurement.time_ms_median < best->measurement.time_ms_median))
+      best = &mc;
+  ASSERT_NE(best, nullptr);
+  const std::string params =
+      "iterations=" + std::to_string(int(best->config.params.at("iterations"))) +
+      " lambda=0.15 n_scales=0 n_warpings=" +
+      std::to_string(int(best->config.params.at("n_warpings")));
+  const auto pick = out_.find("pick (time, aepe <= 0.22): ");
+  ASSERT_NE(pick, std::string::npos) << out_;
+  EXPECT_NE(out_.find(params, pick), std::string::npos) << params << "\n" << out_;
+  EXPECT_NE(out_.find("deploy it: tune export --board host --db " + db_ +
+                      " --objective time --max aepe=0.22 -o tuned_host.h"),
+            std::string::npos)
+      << out_;
+}
+
+TEST(TimeBudgetOptions, DurationsAndTheAutoStrategyByHand) {
+  EXPECT_EQ(cli::parse_duration_s("--time-budget", "90"), 90);
+  EXPECT_EQ(cli::parse_duration_s("--time-budget", "90s"), 90);
+  EXPECT_EQ(cli::parse_duration_s("--time-budget", "10m"), 600);
+  EXPECT_EQ(cli::parse_duration_s("--time-budget", "1.5h"), 5400);
+  EXPECT_EQ(cli::parse_duration_s("--time-budget", "0"), 0);
+  for (const char* bad : {"", "m", "-1m", "5x", "10 m", "nan"})
+    EXPECT_THROW(cli::parse_duration_s("--time-budget", bad), cli::UsageError) << bad;
+  EXPECT_EQ(choose_strategy("auto", 256, 2), "brute_force");
+  EXPECT_EQ(choose_strategy("auto", 257, 2), "nsga2");
+  EXPECT_EQ(choose_strategy("auto", 38016, 1), "greedy_ils");
+  EXPECT_EQ(choose_strategy("bayes_opt", 10, 1), "bayes_opt");
+}
