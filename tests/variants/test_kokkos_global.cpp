@@ -1,4 +1,4 @@
-// kokkos_global / tvl1_iterate_kokkos against the double reference (DESIGN.md numerics
+// kokkos_global / tvl1_iterate_kokkos against the double reference (ARCHITECTURE.md numerics
 // contract: F32 variants match the reference to relative L2 < 1e-4 after 10 iterations on
 // random texture), and the adaptor's registration and validity rules.
 #include <gtest/gtest.h>
