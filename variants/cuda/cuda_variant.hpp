@@ -12,10 +12,10 @@
 
 namespace flowtune::cuda {
 
-/// NVRTC defines of config: FT_PRECISION_F32 | FT_PRECISION_F16 | FT_PRECISION_MIXED and
-/// FT_<NAME>=value for every tunable (upper-cased: block_x -> FT_BLOCK_X, w -> FT_W,
-/// strip_h -> FT_STRIP_H, parts -> FT_PARTS, skew -> FT_SKEW, depth -> FT_DEPTH, optin ->
-/// FT_OPTIN). Throws std::invalid_argument for an unknown precision.
+/// NVRTC defines of config: precision_macro(precision) (FT_PRECISION_F32 | FT_PRECISION_F16 |
+/// FT_PRECISION_MIXED) and kernel_define(tunable, value) for every tunable (block_x=32 ->
+/// FT_BLOCK_X=32, w -> FT_W, strip_h -> FT_STRIP_H; variants/kernel_defines.hpp). Throws
+/// std::invalid_argument for an unknown precision.
 std::vector<std::string> nvrtc_defines(const Config& config);
 
 /// Embedded device source of a CUDA variant: "tvl1_<variant>.cuh".
