@@ -94,7 +94,7 @@ std::vector<KernelResources> CudaVariant::resources(const Config& config,
 std::unique_ptr<FlowSolver> CudaVariant::make_solver(const Config& config) const {
   if (auto why = invalid_reason(config)) throw std::invalid_argument(*why);
 #ifdef FLOWTUNE_HAVE_CUDA_FRAME_SOLVER
-  return make_cuda_frame_solver(config, make_iteration_schedule(config));
+  return make_cuda_frame_solver(config, make_schedule(config));
 #else
   throw std::runtime_error(name() + ": the GPU frame pipeline (cuda_frame_solver) is not built in");
 #endif

@@ -4,8 +4,8 @@
 namespace flowtune {
 
 std::vector<const Variant*> cuda_variants() {
-  return {&cuda::global_variant(), &cuda::shared_fusion_variant(), &cuda::global_pipeline_variant(),
-          &cuda::shared_pipeline_variant()};
+  const auto& schemes = cuda::tvl1_cuda_schemes();
+  return {schemes.begin(), schemes.end()};
 }
 
 }  // namespace flowtune
