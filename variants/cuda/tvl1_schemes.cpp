@@ -1,5 +1,5 @@
-// The adaptors of FLOWTUNE_TVL1_CUDA_SCHEMES (variants/cuda/tvl1_schemes.hpp), which
-// cuda_variants() lists as the TV-L1 CUDA variants.
+// The adaptors of FLOWTUNE_TVL1_CUDA_SCHEMES (variants/cuda/tvl1_schemes.hpp), registered as
+// the TV-L1 CUDA variants (listing rank 110: after kokkos_global).
 #include "variants/cuda/tvl1_schemes.hpp"
 
 #include "variants/cuda/cuda_variant.hpp"
@@ -19,6 +19,8 @@ const CudaVariant* find_tvl1_cuda_scheme(const std::string& name) {
     if (scheme->name() == name) return scheme;
   return nullptr;
 }
+
+FLOWTUNE_REGISTER_VARIANTS(110, FLOWTUNE_TVL1_CUDA_SCHEMES(FLOWTUNE_TVL1_SCHEME_ADAPTOR_));
 
 #undef FLOWTUNE_TVL1_SCHEME_ADAPTOR_
 

@@ -94,4 +94,7 @@ const ApspVariant& fw_tiled_sym_variant() {
   return v;
 }
 
+// After the host APSP variants (rank 200).
+FLOWTUNE_REGISTER_VARIANTS(210, &fw_tiled_variant(), &fw_tiled_sym_variant());
+
 }  // namespace flowtune::apsp_cuda

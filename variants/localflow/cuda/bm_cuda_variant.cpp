@@ -89,4 +89,7 @@ const LocalFlowVariant& bm_cuda_variant() {
   return v;
 }
 
+// After the host local flow variants (rank 300).
+FLOWTUNE_REGISTER_VARIANTS(310, &bm_cuda_variant());
+
 }  // namespace flowtune::localflow_cuda

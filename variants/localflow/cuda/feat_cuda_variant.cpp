@@ -82,4 +82,7 @@ const LocalFlowVariant& feat_cuda_variant() {
   return v;
 }
 
+// After the host local flow variants (rank 300).
+FLOWTUNE_REGISTER_VARIANTS(312, &feat_cuda_variant());
+
 }  // namespace flowtune::localflow_cuda

@@ -106,4 +106,7 @@ const LocalFlowVariant& lk_cuda_variant() {
   return v;
 }
 
+// After the host local flow variants (rank 300).
+FLOWTUNE_REGISTER_VARIANTS(311, &lk_cuda_variant());
+
 }  // namespace flowtune::localflow_cuda
