@@ -8,6 +8,7 @@
 #include "kernels/metrics.hpp"
 #include "kernels/png_io.hpp"
 #include "select/tuned_header_reader.hpp"
+#include "variants/cuda/tvl1_schemes.hpp"
 #include "variants/kokkos_global.hpp"
 
 #ifdef FLOWTUNE_HAVE_CUDA
@@ -18,32 +19,18 @@
 namespace flowtune {
 namespace {
 
-/// The CUDA variants' names, known also to a build without CUDA (for its error message).
-constexpr const char* kCudaVariants[] = {"global", "shared_fusion", "global_pipeline",
-                                         "shared_pipeline"};
-
-bool is_cuda_variant(const std::string& name) {
-  for (const char* v : kCudaVariants)
-    if (name == v) return true;
-  return false;
-}
-
 /// The variant of this library called `name` (the one `tune flow` finds in its registry), or
 /// nullptr. A CUDA variant checks here that a GPU is usable, so that no NVRTC build is
 /// attempted without one; the frame pipeline checks again when it starts.
 const FlowVariant* deployed_variant(const std::string& name) {
   if (name == kokkos_global_variant().name()) return &kokkos_global_variant();
-  if (!is_cuda_variant(name)) return nullptr;
+  if (!cuda::is_tvl1_cuda_scheme(name)) return nullptr;
 #ifdef FLOWTUNE_HAVE_CUDA
   if (!cuda::device_available())
     throw std::runtime_error("compute_flow: variant '" + name +
                              "' runs on a CUDA GPU and none is usable here (no device or no "
                              "driver); use a header tuned for the host board (kokkos_global)");
-  for (const cuda::CudaVariant* v :
-       {&cuda::global_variant(), &cuda::shared_fusion_variant(), &cuda::global_pipeline_variant(),
-        &cuda::shared_pipeline_variant()})
-    if (v->name() == name) return v;
-  return nullptr;
+  return cuda::find_tvl1_cuda_scheme(name);
 #else
   throw std::runtime_error("compute_flow: variant '" + name +
                            "' is a CUDA variant and this flowtune library was built without "
@@ -71,8 +58,8 @@ FlowField compute_flow(const Image& i0, const Image& i1, const TunedConfig& conf
   if (!variant)
     throw std::invalid_argument("compute_flow: variant '" + config.variant +
                                 "' is not a TV-L1 variant of this library (kokkos_global; with "
-                                "CUDA also global, shared_fusion, global_pipeline, "
-                                "shared_pipeline)");
+                                "CUDA also " +
+                                cuda::tvl1_cuda_scheme_list() + ")");
   // make_solver checks the tunables and parameters (invalid_reason) and throws
   // std::invalid_argument naming the first problem; a CUDA solver builds its kernels with
   // NVRTC (cached as for `tune`) and throws std::runtime_error when the GPU fails.

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "db/repository.hpp"
+#include "variants/kernel_defines.hpp"
 
 namespace flowtune {
 
@@ -157,17 +158,17 @@ std::string macros_text(const db::ConfigRow& c, bool with_comments) {
   if (!c.tunables.empty()) h << blank;
   // The names the kernels read (kernels/cuda/*.cuh; the tuner passes them to NVRTC as -D):
   // guarded, so -D on the compiler's command line wins.
-  const std::string precision_macro = kernel_precision_macro(c.precision);
-  const bool any = !c.tunables.empty() || !precision_macro.empty();
+  const std::string precision = precision_macro(c.precision);
+  const bool any = !c.tunables.empty() || !precision.empty();
   if (any && with_comments)
     h << "// The kernels' compile-time constants (kernels/cuda/*.cuh read FT_*).\n";
-  if (!precision_macro.empty())
+  if (!precision.empty())
     h << "#if !defined(FT_PRECISION_F32) && !defined(FT_PRECISION_F16) && "
          "!defined(FT_PRECISION_MIXED)\n"
-      << "#define " << precision_macro << " 1\n"
+      << "#define " << precision << " 1\n"
       << "#endif\n";
   for (const auto& [name, value] : c.tunables) {
-    const std::string macro = "FT_" + upper_case(name);
+    const std::string macro = kernel_macro(name);
     h << "#ifndef " << macro << "\n#define " << macro << " " << value << "\n#endif\n";
   }
   if (any) h << blank;
@@ -196,13 +197,6 @@ std::string constants_text(const db::ConfigRow& c, const std::string& board) {
 }
 
 }  // namespace
-
-std::string kernel_precision_macro(const std::string& precision) {
-  if (precision == "f32") return "FT_PRECISION_F32";
-  if (precision == "f16") return "FT_PRECISION_F16";
-  if (precision == "mixed") return "FT_PRECISION_MIXED";
-  return "";
-}
 
 TunedHeaderParts tuned_header_parts(const db::MeasuredConfig& config, const std::string& board,
                                     const Objective& objective) {

@@ -10,12 +10,6 @@
 
 namespace flowtune {
 
-/// The macro the CUDA kernels (kernels/cuda/tvl1_math.cuh) select a precision with:
-/// "f32" -> "FT_PRECISION_F32", "f16" -> "FT_PRECISION_F16", "mixed" -> "FT_PRECISION_MIXED"
-/// (as the CUDA variants' NVRTC defines); "" for any other precision (e.g. APSP's "i32",
-/// whose kernels have no precision switch).
-std::string kernel_precision_macro(const std::string& precision);
-
 /// The pieces of a tuned header, which the single-board and the multi-board headers
 /// (select/multi_board_header.hpp) assemble.
 struct TunedHeaderParts {
@@ -35,9 +29,10 @@ TunedHeaderParts tuned_header_parts(const db::MeasuredConfig& config, const std:
 /// constant per parameter (n_warpings -> kNWarpings; `int` for whole values, else `double`),
 /// kClockMhz; a `#define FLOWTUNE_TUNED_<TUNABLE> value` per tunable; the macros the CUDA
 /// kernels are compiled with, each guarded by #ifndef so that a -D on the command line wins:
-/// `FT_<TUNABLE> value` per tunable and, for f32/f16/mixed, kernel_precision_macro(precision)
-/// (defined to 1 only when none of the three FT_PRECISION_* is defined), so the header can
-/// be included before a kernel .cuh; a comment with the measured figures; and the line
+/// `FT_<TUNABLE> value` per tunable and, for f32/f16/mixed, precision_macro(precision)
+/// (variants/kernel_defines.hpp) (defined to 1 only when none of the three FT_PRECISION_* is
+/// defined), so the header can be included before a kernel .cuh; a comment with the measured
+/// figures; and the line
 /// `// flowtune-config: <JSON>` that read_tuned_header reads back. Throws
 /// std::invalid_argument for a tunable or parameter name that is not a lower-case identifier
 /// or collides with another constant, or a non-finite parameter.

@@ -1,5 +1,5 @@
 // One point of the design space: workload + variant + precision + tunables + clock +
-// algorithm parameters (DESIGN.md vocabulary).
+// algorithm parameters (ARCHITECTURE.md vocabulary).
 #pragma once
 
 #include <map>

@@ -94,4 +94,7 @@ const FlowVariant& kokkos_global_variant() {
   return variant;
 }
 
+// First of the TV-L1 variants (ranks 100-199; the CUDA schemes follow at 110).
+FLOWTUNE_REGISTER_VARIANTS(100, &kokkos_global_variant());
+
 }  // namespace flowtune

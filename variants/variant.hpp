@@ -44,7 +44,7 @@ struct KernelResources {
   std::string built_for;   ///< arch actually compiled for, e.g. "sm_90"
 };
 
-/// An implementation scheme (DESIGN.md: `variant`) of one workload.
+/// An implementation scheme (ARCHITECTURE.md: `variant`) of one workload.
 class Variant {
  public:
   virtual ~Variant() = default;
@@ -81,12 +81,45 @@ class FlowVariant : public Variant {
   virtual std::unique_ptr<FlowSolver> make_solver(const Config& config) const = 0;
 };
 
-/// Every variant of every workload compiled into this binary (kokkos_* always; CUDA ones
-/// when built with CUDA). Names are unique across workloads.
+/// Every variant of every workload compiled into this binary (each registered by its own
+/// file with FLOWTUNE_REGISTER_VARIANTS), in listing order: by listing rank, then by position
+/// within its registration, then by name. Names are unique across workloads.
 const std::vector<const Variant*>& all_variants();
 /// The variant called name, or nullptr.
 const Variant* find_variant(const std::string& name);
 /// The TV-L1 variant called name, or nullptr (also when name is another workload's).
 const FlowVariant* find_flow_variant(const std::string& name);
 
+/// Adds `variants` (process-wide objects, never destroyed before exit) to all_variants().
+/// listing_rank places them in every listing (all_variants(), a workload's variants(), `tune
+/// space`, `tune --help`): lower ranks first, equal ranks by position in `variants`, then by
+/// name. Each workload's variants use their own range of ranks (tvl1 100-199, apsp 200-299,
+/// the local flow workloads 300-399); a new workload takes an unused range. Returns false and
+/// adds nothing when a variant of one of these names is registered already. Usually called
+/// through FLOWTUNE_REGISTER_VARIANTS from a static initialiser.
+bool register_variants(int listing_rank, const std::vector<const Variant*>& variants);
+
+/// Registers variants when constructed: the static object FLOWTUNE_REGISTER_VARIANTS defines.
+class VariantRegistrar {
+ public:
+  /// Calls register_variants(listing_rank, variants).
+  VariantRegistrar(int listing_rank, const std::vector<const Variant*>& variants) {
+    register_variants(listing_rank, variants);
+  }
+};
+
 }  // namespace flowtune
+
+/// Pastes two tokens after expanding them (for names made unique with __LINE__).
+#define FLOWTUNE_CONCAT_INNER_(a, b) a##b
+#define FLOWTUNE_CONCAT_(a, b) FLOWTUNE_CONCAT_INNER_(a, b)
+
+/// Registers variants from the .cpp file that defines them, at static initialisation, e.g.
+///   FLOWTUNE_REGISTER_VARIANTS(200, &fw_cpu_variant(), &dijkstra_cpu_variant());
+/// (listing rank, then the variants in listing order; see register_variants). Use it at
+/// namespace scope of a .cpp compiled into a library that CMake links whole-archive
+/// (cmake/FlowtuneRegistration.cmake), so that the linker keeps the registration.
+#define FLOWTUNE_REGISTER_VARIANTS(listing_rank, ...)         \
+  static const ::flowtune::VariantRegistrar FLOWTUNE_CONCAT_( \
+      flowtune_variant_registrar_, __LINE__)(listing_rank,    \
+                                             std::vector<const ::flowtune::Variant*>{__VA_ARGS__})

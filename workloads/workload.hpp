@@ -1,4 +1,4 @@
-// The Workload concept (DESIGN.md vocabulary): an algorithm with its parameter schema, its
+// The Workload concept (ARCHITECTURE.md vocabulary): an algorithm with its parameter schema, its
 // input sets, its metrics and its variants. tuner/, db/ and reports/ know a workload only
 // through this interface: parameters and metrics by name, never by type.
 #pragma once
@@ -145,15 +145,42 @@ class Workload {
 /// The workload `tune` uses when none is named (the flagship).
 inline constexpr const char* kDefaultWorkload = "tvl1";
 
-/// Every workload compiled into this binary, in a stable order.
+/// Every workload compiled into this binary (each registered by its own file with
+/// FLOWTUNE_REGISTER_WORKLOAD), in listing order: by listing rank, then by name.
 const std::vector<const Workload*>& all_workloads();
-/// Adds a workload built into this binary only (e.g. a test workload linked into a test
-/// build of `tune`); call it from a static initialiser. Returns false (and adds nothing)
-/// when a workload of that name exists.
+/// Adds `workload` (a process-wide object, never destroyed before exit) to all_workloads().
+/// listing_rank places it in every listing (`tune --help`, `tune params`, error messages):
+/// lower ranks first, equal ranks by name. The built-in workloads use tvl1 100, apsp 200,
+/// bm 300, lk 310, features 320; a new workload takes an unused rank. Returns false (and adds
+/// nothing) when a workload of that name exists. Usually called through
+/// FLOWTUNE_REGISTER_WORKLOAD from a static initialiser.
+bool register_workload(int listing_rank, const Workload& workload);
+/// The listing rank of register_workload(const Workload&): after every built-in workload.
+inline constexpr int kLateWorkloadRank = 1000;
+/// register_workload(kLateWorkloadRank, workload): for a workload built into one binary only
+/// (e.g. a test workload linked into a test build of `tune`), listed after the others.
 bool register_workload(const Workload& workload);
 /// The variant `name` of workload, or nullptr.
 const Variant* find_workload_variant(const Workload& workload, const std::string& name);
 /// The workload called name; throws std::invalid_argument listing the valid names.
 const Workload& find_workload(const std::string& name);
 
+/// Registers a workload when constructed: the static object FLOWTUNE_REGISTER_WORKLOAD defines.
+class WorkloadRegistrar {
+ public:
+  /// Calls register_workload(listing_rank, workload).
+  WorkloadRegistrar(int listing_rank, const Workload& workload) {
+    register_workload(listing_rank, workload);
+  }
+};
+
 }  // namespace flowtune
+
+/// Registers a workload from the .cpp file that defines it, at static initialisation, e.g.
+///   FLOWTUNE_REGISTER_WORKLOAD(200, apsp_workload());
+/// (listing rank, then the process-wide workload; see register_workload). Use it at namespace
+/// scope of a .cpp under workloads/<name>/, which CMake links whole-archive
+/// (cmake/FlowtuneRegistration.cmake) so that the linker keeps the registration.
+#define FLOWTUNE_REGISTER_WORKLOAD(listing_rank, workload)                                  \
+  static const ::flowtune::WorkloadRegistrar FLOWTUNE_CONCAT_(flowtune_workload_registrar_, \
+                                                              __LINE__)(listing_rank, workload)

@@ -36,7 +36,7 @@ Sequence load(const std::string& dir, const std::string& name) {
           read_flo(d + "flow10.flo")};
 }
 
-/// The parameters: 3 scales, 1 warping, 50 iterations, no epsilon stopping.
+/// The frame benchmark's parameters: 3 scales, 1 warping, 50 iterations, no epsilon stopping.
 Tvl1Params frame_params() {
   Tvl1Params p;
   p.n_scales = 3;

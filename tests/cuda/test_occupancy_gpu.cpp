@@ -1,4 +1,4 @@
-// Issue 4: on an H100/H200, for every buildable config of the board's space, the occupancy
+// On an H100/H200, for every buildable config of the board's space, the occupancy
 // model's blocks/SM equals the driver's cuOccupancyMaxActiveBlocksPerMultiprocessor.
 #include <cuda.h>
 #include <cuda_runtime_api.h>

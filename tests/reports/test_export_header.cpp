@@ -9,6 +9,7 @@
 #include "select/export_selection.hpp"
 #include "select/tuned_header.hpp"
 #include "select/tuned_header_reader.hpp"
+#include "variants/kernel_defines.hpp"
 
 namespace flowtune::reports {
 namespace {
@@ -209,7 +210,7 @@ TEST(TunedHeader, EmitsTheKernelMacrosOfEachPrecision) {
   const std::map<std::string, std::string> macro = {
       {"f32", "FT_PRECISION_F32"}, {"f16", "FT_PRECISION_F16"}, {"mixed", "FT_PRECISION_MIXED"}};
   for (const auto& [precision, name] : macro) {
-    EXPECT_EQ(kernel_precision_macro(precision), name);
+    EXPECT_EQ(precision_macro(precision), name);
     const std::string h = tuned_header_text(
         cuda_mc("global", precision, {{"block_x", 32}, {"block_y", 8}}), "h200", time);
     for (const std::string& part :
@@ -235,7 +236,7 @@ TEST(TunedHeader, EmitsTheKernelMacrosOfEachPrecision) {
   auto apsp = cuda_mc("fw_tiled", "i32", {{"tile", 64}, {"block_x", 32}, {"block_y", 8}});
   apsp.config.workload = "apsp";
   apsp.config.params.clear();
-  EXPECT_EQ(kernel_precision_macro("i32"), "");
+  EXPECT_EQ(precision_macro("i32"), "");
   const std::string a = tuned_header_text(apsp, "h200", time);
   EXPECT_EQ(a.find("#define FT_PRECISION"), std::string::npos) << a;
   EXPECT_EQ(a.find("defined(FT_PRECISION_F32)"), std::string::npos) << a;

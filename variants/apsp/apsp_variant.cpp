@@ -2,10 +2,6 @@
 
 #include <algorithm>
 
-#ifdef FLOWTUNE_HAVE_CUDA
-#include "variants/apsp/cuda/fw_tiled_variant.hpp"
-#endif
-
 namespace flowtune {
 
 std::optional<std::string> ApspVariant::invalid_reason(const Config& config) const {
@@ -29,12 +25,10 @@ std::optional<std::string> ApspVariant::invalid_reason(const Config& config) con
 }
 
 std::vector<const Variant*> apsp_variants() {
-  std::vector<const Variant*> v = {&fw_cpu_variant(), &dijkstra_cpu_variant()};
-#ifdef FLOWTUNE_HAVE_CUDA
-  v.push_back(&apsp_cuda::fw_tiled_variant());
-  v.push_back(&apsp_cuda::fw_tiled_sym_variant());
-#endif
-  return v;
+  std::vector<const Variant*> out;
+  for (const Variant* v : all_variants())
+    if (dynamic_cast<const ApspVariant*>(v)) out.push_back(v);
+  return out;
 }
 
 const ApspVariant* find_apsp_variant(const std::string& name) {

@@ -1,6 +1,6 @@
 // The variants of the APSP workload (Marras et al., sec. 4.1 and 5.2): the interface every
 // APSP adaptor implements (ApspVariant builds an ApspSolver for a config) and the group of
-// them (apsp_variants(), registered in variants/registry.cpp).
+// them (apsp_variants(): the APSP variants of the registry, each registered by its own file).
 #pragma once
 
 #include <memory>
@@ -49,8 +49,9 @@ class ApspVariant : public Variant {
   }
 };
 
-/// Every APSP variant compiled into this binary: fw_cpu, dijkstra_cpu always; fw_tiled and
-/// fw_tiled_sym when built with CUDA (FLOWTUNE_HAVE_CUDA).
+/// Every APSP variant compiled into this binary, in listing order (the ApspVariants of
+/// all_variants()): fw_cpu, dijkstra_cpu always; fw_tiled and fw_tiled_sym when built with
+/// CUDA (FLOWTUNE_HAVE_CUDA).
 std::vector<const Variant*> apsp_variants();
 /// The APSP variant called name, or nullptr (also when name is another workload's).
 const ApspVariant* find_apsp_variant(const std::string& name);

@@ -65,4 +65,7 @@ const ApspVariant& dijkstra_cpu_variant() {
   return v;
 }
 
+// The APSP variants take ranks 200-299: the host ones first.
+FLOWTUNE_REGISTER_VARIANTS(200, &fw_cpu_variant(), &dijkstra_cpu_variant());
+
 }  // namespace flowtune

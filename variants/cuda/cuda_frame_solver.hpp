@@ -50,7 +50,7 @@ struct StageTime {
   double ms = 0;  ///< median over the profiled frames, CUDA events (ms)
 };
 
-/// Where one frame's time goes (the frames issue's per-stage timeline).
+/// Where one frame's time goes (the per-stage timeline).
 ///
 /// stages: the device stages in stream order, each timed by a CUDA event pair around it in a
 /// frame launched directly (no graph), so a stage made of many tiny launches shows its

@@ -1,11 +1,11 @@
 #include "variants/cuda/cuda_variant.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <stdexcept>
 
 #include "variants/cuda/device_fields.hpp"
 #include "variants/cuda/nvrtc_build.hpp"
+#include "variants/kernel_defines.hpp"
 #include "variants/tvl1_params_of.hpp"
 
 #if __has_include("variants/cuda/cuda_frame_solver.hpp")
@@ -16,22 +16,12 @@
 namespace flowtune::cuda {
 
 std::vector<std::string> nvrtc_defines(const Config& config) {
-  std::vector<std::string> defines;
-  if (config.precision == "f32")
-    defines.push_back("FT_PRECISION_F32");
-  else if (config.precision == "f16")
-    defines.push_back("FT_PRECISION_F16");
-  else if (config.precision == "mixed")
-    defines.push_back("FT_PRECISION_MIXED");
-  else
+  const std::string precision = precision_macro(config.precision);
+  if (precision.empty())
     throw std::invalid_argument("nvrtc_defines: unknown precision '" + config.precision +
                                 "' in config '" + config.label() + "'");
-  for (const auto& [name, value] : config.tunables) {
-    std::string upper = name;
-    std::transform(upper.begin(), upper.end(), upper.begin(),
-                   [](unsigned char c) { return char(std::toupper(c)); });
-    defines.push_back("FT_" + upper + "=" + std::to_string(value));
-  }
+  std::vector<std::string> defines = {precision};
+  for (const auto& [name, value] : config.tunables) defines.push_back(kernel_define(name, value));
   return defines;
 }
 
@@ -62,7 +52,7 @@ std::optional<std::string> CudaVariant::invalid_reason(const Config& config) con
   if (std::find(p.begin(), p.end(), config.precision) == p.end())
     return name() + ": unknown precision '" + config.precision + "'";
   for (const auto& domain : tunables()) {
-    // The per-level thresholds: 0 = off, absent = 0 (headers exported before them).
+    // The per-level thresholds: 0 = off, absent = 0 (a config or header without them).
     const bool resident =
         domain.name == resident_px_domain().name || domain.name == tiled_px_domain().name;
     auto it = config.tunables.find(domain.name);
@@ -104,7 +94,7 @@ std::vector<KernelResources> CudaVariant::resources(const Config& config,
 std::unique_ptr<FlowSolver> CudaVariant::make_solver(const Config& config) const {
   if (auto why = invalid_reason(config)) throw std::invalid_argument(*why);
 #ifdef FLOWTUNE_HAVE_CUDA_FRAME_SOLVER
-  return make_cuda_frame_solver(config, make_iteration_schedule(config));
+  return make_cuda_frame_solver(config, make_schedule(config));
 #else
   throw std::runtime_error(name() + ": the GPU frame pipeline (cuda_frame_solver) is not built in");
 #endif

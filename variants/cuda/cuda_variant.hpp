@@ -1,6 +1,8 @@
 // The common part of the CUDA variant adaptors (Romera et al. 2023, sec. 3.3): the NVRTC
 // defines of a config, resources per arch, the frame solver. Each scheme's adaptor
-// (variants/cuda/<name>.cpp) supplies its tunables and validity rule.
+// (variants/cuda/global.cpp, shared_fusion.cpp, pipeline_variants.cpp) supplies its tunables,
+// validity rule, launch shape and iteration schedule; the schemes are listed once, in
+// variants/cuda/tvl1_schemes.hpp.
 #pragma once
 
 #include <memory>
@@ -8,14 +10,17 @@
 #include <string>
 #include <vector>
 
+#include "variants/cuda/tvl1_schemes.hpp"
 #include "variants/variant.hpp"
 
 namespace flowtune::cuda {
 
-/// NVRTC defines of config: FT_PRECISION_F32 | FT_PRECISION_F16 | FT_PRECISION_MIXED and
-/// FT_<NAME>=value for every tunable (upper-cased: block_x -> FT_BLOCK_X, w -> FT_W,
-/// strip_h -> FT_STRIP_H, parts -> FT_PARTS, skew -> FT_SKEW, depth -> FT_DEPTH, optin ->
-/// FT_OPTIN). Throws std::invalid_argument for an unknown precision.
+class IterationSchedule;  // variants/cuda/device_fields.hpp
+
+/// NVRTC defines of config: precision_macro(precision) (FT_PRECISION_F32 | FT_PRECISION_F16 |
+/// FT_PRECISION_MIXED) and kernel_define(tunable, value) for every tunable (block_x=32 ->
+/// FT_BLOCK_X=32, w -> FT_W, strip_h -> FT_STRIP_H; variants/kernel_defines.hpp). Throws
+/// std::invalid_argument for an unknown precision.
 std::vector<std::string> nvrtc_defines(const Config& config);
 
 /// Embedded device source of a CUDA variant: "tvl1_<variant>.cuh".
@@ -41,9 +46,14 @@ class CudaVariant : public FlowVariant {
   /// std::invalid_argument for an invalid config, std::runtime_error when the build fails.
   std::vector<KernelResources> resources(const Config& config,
                                          const std::string& arch) const override;
-  /// The GPU frame pipeline (cuda_frame_solver) driving this variant's iteration schedule.
-  /// Throws std::runtime_error when the frame pipeline is not compiled in or there is no GPU.
+  /// The GPU frame pipeline (cuda_frame_solver) driving this variant's iteration schedule
+  /// (make_schedule). Throws std::runtime_error when the frame pipeline is not compiled in or
+  /// there is no GPU.
   std::unique_ptr<FlowSolver> make_solver(const Config& config) const override;
+  /// This scheme's schedule of the inner iterations for config: builds (NVRTC) and loads its
+  /// kernels for the current device. Throws std::invalid_argument for an invalid config,
+  /// std::runtime_error when there is no device or the build fails.
+  virtual std::unique_ptr<IterationSchedule> make_schedule(const Config& config) const = 0;
   /// invalid_reason of the common rules (precision, every tunable present and in its domain),
   /// then scheme_invalid_reason.
   std::optional<std::string> invalid_reason(const Config& config) const override;
@@ -52,12 +62,11 @@ class CudaVariant : public FlowVariant {
   virtual std::optional<std::string> scheme_invalid_reason(const Config& config) const = 0;
 };
 
-/// The per-level choice every TV-L1 CUDA scheme shares (the frames issue): `resident_px`, the
-/// largest pyramid level (pixels) that runs all the iterations of a warping resident in one
-/// block (kernels/cuda/tvl1_resident.cuh) instead of on the scheme; 0 = every level on the
-/// scheme. Domain {1024, 4096}: on an H200 the best for global / shared_fusion and for the
-/// pipelines (reports/frames_h200.md). A config without it (a header exported before it
-/// existed) means 0.
+/// The per-level choice every TV-L1 CUDA scheme shares: `resident_px`, the largest pyramid
+/// level (pixels) that runs all the iterations of a warping resident in one block
+/// (kernels/cuda/tvl1_resident.cuh) instead of on the scheme; 0 = every level on the scheme.
+/// Domain {1024, 4096}: on an H200 the best for global / shared_fusion and for the pipelines
+/// (reports/frames_h200.md). A config without it (e.g. from a header that lacks it) means 0.
 TunableDomain resident_px_domain();
 /// config's resident_px, 0 when absent.
 int resident_px_of(const Config& config);
@@ -68,11 +77,18 @@ TunableDomain tiled_px_domain();
 /// config's tiled_px, 0 when absent.
 int tiled_px_of(const Config& config);
 
-/// The adaptors (one per scheme, defined in variants/cuda/<name>.cpp).
-const CudaVariant& global_variant();
-const CudaVariant& shared_fusion_variant();
-const CudaVariant& global_pipeline_variant();
-const CudaVariant& shared_pipeline_variant();
+/// The adaptors, one per scheme of FLOWTUNE_TVL1_CUDA_SCHEMES: `const CudaVariant&
+/// <scheme>_variant()`, e.g. global_variant(), shared_pipeline_variant() (defined in
+/// variants/cuda/global.cpp, shared_fusion.cpp, pipeline_variants.cpp).
+#define FLOWTUNE_TVL1_SCHEME_DECLARE_(scheme) const CudaVariant& scheme##_variant();
+FLOWTUNE_TVL1_CUDA_SCHEMES(FLOWTUNE_TVL1_SCHEME_DECLARE_)
+#undef FLOWTUNE_TVL1_SCHEME_DECLARE_
+
+/// The adaptors of FLOWTUNE_TVL1_CUDA_SCHEMES in listing order (variants/cuda/tvl1_schemes.cpp;
+/// also what all_variants() lists after kokkos_global).
+const std::vector<const CudaVariant*>& tvl1_cuda_schemes();
+/// The scheme of tvl1_cuda_schemes() called name, or nullptr.
+const CudaVariant* find_tvl1_cuda_scheme(const std::string& name);
 
 /// Bytes of one block's ring of lines in the pipelined schemes (kernels/cuda/tvl1_pipeline.cuh):
 /// 4 pair planes (u, p1, p2, grad) and one scalar plane (rho_c) of skew * depth + 1 lines of

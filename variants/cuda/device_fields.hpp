@@ -38,7 +38,7 @@ Storage storage_of(const std::string& precision);
 class IterationSchedule {
  public:
   virtual ~IterationSchedule() = default;
-  /// Runs `iterations` TV-L1 iterations (numerics contract, DESIGN.md) in place on f:
+  /// Runs `iterations` TV-L1 iterations (numerics contract, ARCHITECTURE.md) in place on f:
   /// u, p1, p2 are updated, grad and rho_c only read. Asynchronous on stream. f.storage must
   /// match the config's precision (throws std::invalid_argument otherwise). A schedule may
   /// use internal scratch buffers (ping-pong), allocated on first use for f's size.

@@ -1,4 +1,4 @@
-// The device sources kernels/cuda/tvl1_*.cuh, embedded at build time (CMake generates the
+// The device sources kernels/cuda/*.cuh, embedded at build time (CMake generates the
 // definition from the files), so NVRTC gets them without the repository at run time.
 #pragma once
 
@@ -7,7 +7,7 @@
 
 namespace flowtune::cuda {
 
-/// File name (e.g. "tvl1_math.cuh") -> file text of every kernels/cuda/tvl1_*.cuh.
+/// File name (e.g. "tvl1_math.cuh") -> file text of every kernels/cuda/*.cuh.
 const std::map<std::string, std::string>& embedded_tvl1_sources();
 
 }  // namespace flowtune::cuda

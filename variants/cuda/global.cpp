@@ -1,6 +1,7 @@
 // Adaptor of scheme `global` (kernels/cuda/tvl1_global.cuh): two kernels per iteration,
 // global memory only; tunables block_x, block_y (2D block).
 #include "variants/cuda/cuda_variant.hpp"
+#include "variants/cuda/iteration_schedules.hpp"
 
 namespace flowtune::cuda {
 namespace {
@@ -16,6 +17,9 @@ class GlobalVariant final : public CudaVariant {
   }
   LaunchShape launch_shape(const Config& c) const override {
     return {c.tunable("block_x") * c.tunable("block_y"), 0};
+  }
+  std::unique_ptr<IterationSchedule> make_schedule(const Config& c) const override {
+    return make_two_kernel_schedule(*this, c);
   }
 
  protected:

@@ -1,5 +1,8 @@
-// IterationSchedule implementations: one per scheme, each launching the NVRTC build of its
-// kernels/cuda/tvl1_<scheme>.cuh (Romera et al. 2023, sec. 3.3).
+// IterationSchedule implementations, each launching the NVRTC build of its scheme's
+// kernels/cuda/tvl1_<scheme>.cuh (Romera et al. 2023, sec. 3.3); each scheme's adaptor picks
+// one in its make_schedule.
+#include "variants/cuda/iteration_schedules.hpp"
+
 #include <algorithm>
 #include <array>
 #include <stdexcept>
@@ -31,23 +34,16 @@ int ceil_div(int a, int b) {
 /// Shared part: build + load, the config, checks of the fields.
 class ScheduleBase : public IterationSchedule {
  public:
-  explicit ScheduleBase(const Config& config)
+  ScheduleBase(const CudaVariant& scheme, const Config& config)
       : config_(config),
         storage_(storage_of(config.precision)),
         prm_(kernel_params(tvl1_params_of(config))) {
-    const CudaVariant* v = nullptr;
-    for (const CudaVariant* c : {&global_variant(), &shared_fusion_variant(),
-                                 &global_pipeline_variant(), &shared_pipeline_variant()})
-      if (config.variant == c->name()) v = c;
-    if (!v)
-      throw std::runtime_error("make_iteration_schedule: '" + config.variant +
-                               "' is not a CUDA variant");
-    if (auto why = v->invalid_reason(config))
+    if (auto why = scheme.invalid_reason(config))
       throw std::invalid_argument("make_iteration_schedule: " + *why);
     if (!device_available()) throw std::runtime_error("make_iteration_schedule: no CUDA device");
-    shape_ = v->launch_shape(config);
+    shape_ = scheme.launch_shape(config);
     build_ =
-        nvrtc_build(device_source_of(config.variant), nvrtc_defines(config), current_device_arch());
+        nvrtc_build(device_source_of(scheme.name()), nvrtc_defines(config), current_device_arch());
     module_ = std::make_unique<LoadedModule>(build_->cubin);
   }
 
@@ -82,12 +78,12 @@ class ScheduleBase : public IterationSchedule {
   std::unique_ptr<LoadedModule> module_;
 };
 
-/// `global`: per iteration ft_global_u then ft_global_p, in place.
-class GlobalSchedule final : public ScheduleBase {
+/// Scheme `global`: per iteration ft_<scheme>_u then ft_<scheme>_p, in place.
+class TwoKernelSchedule final : public ScheduleBase {
  public:
-  explicit GlobalSchedule(const Config& c) : ScheduleBase(c) {
-    u_kernel_ = module_->function("ft_global_u");
-    p_kernel_ = module_->function("ft_global_p");
+  TwoKernelSchedule(const CudaVariant& scheme, const Config& c) : ScheduleBase(scheme, c) {
+    u_kernel_ = module_->function("ft_" + scheme.name() + "_u");
+    p_kernel_ = module_->function("ft_" + scheme.name() + "_p");
   }
   void run(const DeviceFields& f, int iterations, cudaStream_t stream) override {
     check_fields(f, iterations);
@@ -112,12 +108,12 @@ class GlobalSchedule final : public ScheduleBase {
   CUfunction u_kernel_ = nullptr, p_kernel_ = nullptr;
 };
 
-/// `shared_fusion`: one ft_shared_fusion launch per iteration, ping-pong between the caller's
+/// Scheme `shared_fusion`: one ft_<scheme> launch per iteration, ping-pong between the caller's
 /// (u, p1, p2) and a scratch set; an odd count ends with a copy back.
-class SharedFusionSchedule final : public ScheduleBase {
+class FusedSchedule final : public ScheduleBase {
  public:
-  explicit SharedFusionSchedule(const Config& c) : ScheduleBase(c) {
-    kernel_ = module_->function("ft_shared_fusion");
+  FusedSchedule(const CudaVariant& scheme, const Config& c) : ScheduleBase(scheme, c) {
+    kernel_ = module_->function("ft_" + scheme.name());
   }
   void run(const DeviceFields& f, int iterations, cudaStream_t stream) override {
     check_fields(f, iterations);
@@ -145,16 +141,16 @@ class SharedFusionSchedule final : public ScheduleBase {
   Scratch scratch_;
 };
 
-/// `global_pipeline` / `shared_pipeline` (tvl1_pipeline.cuh): launches of FT_DEPTH
-/// iterations (the last one of the remainder), ping-pong between the caller's set and a
-/// scratch set as in shared_fusion; global_pipeline also gets one ring per block in a
-/// device scratch, shared_pipeline its ring as dynamic shared memory (with the opt-in above
-/// 48 KiB when optin = 1).
+/// Schemes `global_pipeline` / `shared_pipeline` (tvl1_pipeline.cuh): launches of ft_<scheme>
+/// running FT_DEPTH iterations (the last one the remainder), ping-pong between the caller's
+/// set and a scratch set as FusedSchedule; with RingMemory::global each block also gets a ring
+/// in a device scratch, with RingMemory::shared its ring is dynamic shared memory (with the
+/// opt-in above 48 KiB when optin = 1).
 class PipelineSchedule final : public ScheduleBase {
  public:
-  explicit PipelineSchedule(const Config& c)
-      : ScheduleBase(c), global_ring_(c.variant == "global_pipeline") {
-    const std::string name = "ft_" + c.variant;
+  PipelineSchedule(const CudaVariant& scheme, const Config& c, RingMemory ring)
+      : ScheduleBase(scheme, c), global_ring_(ring == RingMemory::global) {
+    const std::string name = "ft_" + scheme.name();
     kernel_ = module_->function(name);
     ring_bytes_ = pipeline_ring_bytes(c);
     if (!global_ring_) {
@@ -228,14 +224,27 @@ Storage storage_of(const std::string& precision) {
                               "' (f32, f16, mixed)");
 }
 
+std::unique_ptr<IterationSchedule> make_two_kernel_schedule(const CudaVariant& scheme,
+                                                            const Config& config) {
+  return std::make_unique<TwoKernelSchedule>(scheme, config);
+}
+
+std::unique_ptr<IterationSchedule> make_fused_schedule(const CudaVariant& scheme,
+                                                       const Config& config) {
+  return std::make_unique<FusedSchedule>(scheme, config);
+}
+
+std::unique_ptr<IterationSchedule> make_pipeline_schedule(const CudaVariant& scheme,
+                                                          const Config& config, RingMemory ring) {
+  return std::make_unique<PipelineSchedule>(scheme, config, ring);
+}
+
 std::unique_ptr<IterationSchedule> make_iteration_schedule(const Config& config) {
-  if (config.variant == "global") return std::make_unique<GlobalSchedule>(config);
-  if (config.variant == "shared_fusion") return std::make_unique<SharedFusionSchedule>(config);
-  if (config.variant == "global_pipeline" || config.variant == "shared_pipeline")
-    return std::make_unique<PipelineSchedule>(config);
-  throw std::runtime_error("make_iteration_schedule: '" + config.variant +
-                           "' is not a CUDA variant (global, shared_fusion, global_pipeline, "
-                           "shared_pipeline)");
+  const CudaVariant* scheme = find_tvl1_cuda_scheme(config.variant);
+  if (!scheme)
+    throw std::runtime_error("make_iteration_schedule: '" + config.variant +
+                             "' is not a CUDA variant (" + tvl1_cuda_scheme_list() + ")");
+  return scheme->make_schedule(config);
 }
 
 }  // namespace flowtune::cuda

@@ -1,5 +1,5 @@
 // Run-time compilation of the device code kernels/cuda/tvl1_*.cuh with NVRTC, per config
-// (DESIGN.md, "Kernels are compiled per configuration"), with a memory + disk cache and the
+// (ARCHITECTURE.md, "Kernels are compiled per configuration"), with a memory + disk cache and the
 // ptxas resource report parsed into KernelResources.
 #pragma once
 

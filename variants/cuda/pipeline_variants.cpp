@@ -12,6 +12,7 @@
 
 #include "variants/cuda/cuda_variant.hpp"
 #include "variants/cuda/device_fields.hpp"
+#include "variants/cuda/iteration_schedules.hpp"
 
 namespace flowtune::cuda {
 
@@ -68,6 +69,9 @@ class SharedPipelineVariant final : public CudaVariant {
   LaunchShape launch_shape(const Config& c) const override {
     return {pipeline_threads(c), pipeline_ring_bytes(c)};
   }
+  std::unique_ptr<IterationSchedule> make_schedule(const Config& c) const override {
+    return make_pipeline_schedule(*this, c, RingMemory::shared);
+  }
 
  protected:
   std::optional<std::string> scheme_invalid_reason(const Config& c) const override {
@@ -90,6 +94,9 @@ class GlobalPipelineVariant final : public CudaVariant {
             {"strip_h", {16, 32, 64}}, resident_px_domain(), tiled_px_domain()};
   }
   LaunchShape launch_shape(const Config& c) const override { return {pipeline_threads(c), 0}; }
+  std::unique_ptr<IterationSchedule> make_schedule(const Config& c) const override {
+    return make_pipeline_schedule(*this, c, RingMemory::global);
+  }
 
  protected:
   std::optional<std::string> scheme_invalid_reason(const Config& c) const override {

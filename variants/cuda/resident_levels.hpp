@@ -1,4 +1,4 @@
-// Launch-free warpings for the coarse pyramid levels (the frames issue): a level small enough
+// Launch-free warpings for the coarse pyramid levels: a level small enough
 // to live in one thread block's shared memory runs all iterations of a warping in one launch
 // of kernels/cuda/tvl1_resident.cuh, whatever the config's scheme does on the larger levels.
 #pragma once

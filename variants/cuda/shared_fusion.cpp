@@ -2,6 +2,7 @@
 // kernel per iteration, p and u_new in shared memory with a one-pixel halo; tunables block_x,
 // block_y (the output tile is (block_x - 2) x (block_y - 2)).
 #include "variants/cuda/cuda_variant.hpp"
+#include "variants/cuda/iteration_schedules.hpp"
 
 namespace flowtune::cuda {
 namespace {
@@ -17,6 +18,9 @@ class SharedFusionVariant final : public CudaVariant {
   }
   LaunchShape launch_shape(const Config& c) const override {
     return {c.tunable("block_x") * c.tunable("block_y"), 0};
+  }
+  std::unique_ptr<IterationSchedule> make_schedule(const Config& c) const override {
+    return make_fused_schedule(*this, c);
   }
 
  protected:

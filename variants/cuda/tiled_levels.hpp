@@ -1,4 +1,4 @@
-// Temporal tiling for the middle pyramid levels (the frames issue): a level of at most
+// Temporal tiling for the middle pyramid levels: a level of at most
 // `max_pixels` runs its iterations FT_TILED_DEPTH at a time (kernels/cuda/tvl1_tiled.cuh), one
 // launch per FT_TILED_DEPTH iterations instead of one per iteration, whatever the config's
 // scheme does on the larger levels.

@@ -110,4 +110,7 @@ const LocalFlowVariant& feat_cpu_variant() {
   return v;
 }
 
+// The local flow variants take ranks 300-399: the host ones first.
+FLOWTUNE_REGISTER_VARIANTS(300, &bm_cpu_variant(), &lk_cpu_variant(), &feat_cpu_variant());
+
 }  // namespace flowtune

@@ -3,12 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#ifdef FLOWTUNE_HAVE_CUDA
-#include "variants/localflow/cuda/bm_cuda_variant.hpp"
-#include "variants/localflow/cuda/feat_cuda_variant.hpp"
-#include "variants/localflow/cuda/lk_cuda_variant.hpp"
-#endif
-
 namespace flowtune {
 
 std::optional<std::string> LocalFlowVariant::invalid_reason(const Config& config) const {
@@ -80,13 +74,10 @@ localflow::FeatParams feat_params_of(const Config& config) {
 }
 
 std::vector<const Variant*> localflow_variants() {
-  std::vector<const Variant*> v = {&bm_cpu_variant(), &lk_cpu_variant(), &feat_cpu_variant()};
-#ifdef FLOWTUNE_HAVE_CUDA
-  v.push_back(&localflow_cuda::bm_cuda_variant());
-  v.push_back(&localflow_cuda::lk_cuda_variant());
-  v.push_back(&localflow_cuda::feat_cuda_variant());
-#endif
-  return v;
+  std::vector<const Variant*> out;
+  for (const Variant* v : all_variants())
+    if (dynamic_cast<const LocalFlowVariant*>(v)) out.push_back(v);
+  return out;
 }
 
 const LocalFlowVariant* find_localflow_variant(const std::string& name) {

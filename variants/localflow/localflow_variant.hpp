@@ -2,7 +2,8 @@
 // al. sec. 3.2), "lk" (pyramidal dense Lucas-Kanade, sec. 3.3) and "features" (dense flow
 // from tracked features, Kim, Hwangbo and Kanade sec. 4): the adaptor interface
 // (LocalFlowVariant builds a FlowSolver for a config), the parameter conversions and the
-// group of adaptors (localflow_variants(), registered in variants/registry.cpp).
+// group of adaptors (localflow_variants(): those of the registry, each registered by its own
+// file).
 #pragma once
 
 #include <memory>
@@ -63,8 +64,8 @@ localflow::LkStorage lk_storage_of(const Config& config);
 /// hypotheses, change_threshold.
 localflow::FeatParams feat_params_of(const Config& config);
 
-/// Every local flow variant in this binary: bm_cpu, lk_cpu, feat_cpu; with CUDA bm_cuda,
-/// lk_cuda, feat_cuda.
+/// Every local flow variant in this binary, in listing order (the LocalFlowVariants of
+/// all_variants()): bm_cpu, lk_cpu, feat_cpu; with CUDA bm_cuda, lk_cuda, feat_cuda.
 std::vector<const Variant*> localflow_variants();
 /// The local flow variant called name, or nullptr (also when it is another workload's).
 const LocalFlowVariant* find_localflow_variant(const std::string& name);

@@ -125,6 +125,8 @@ const Workload& apsp_workload() {
   return workload;
 }
 
+FLOWTUNE_REGISTER_WORKLOAD(200, apsp_workload());
+
 double check_apsp_distances(const apsp::DistMatrix& got, const apsp::DistMatrix& expected,
                             const std::string& item) {
   if (got.n != expected.n || got.d.size() != expected.d.size())

@@ -56,4 +56,6 @@ const Workload& bm_workload() {
   return workload;
 }
 
+FLOWTUNE_REGISTER_WORKLOAD(300, bm_workload());
+
 }  // namespace flowtune

@@ -71,4 +71,6 @@ const Workload& features_workload() {
   return workload;
 }
 
+FLOWTUNE_REGISTER_WORKLOAD(320, features_workload());
+
 }  // namespace flowtune

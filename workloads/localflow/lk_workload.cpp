@@ -58,4 +58,6 @@ const Workload& lk_workload() {
   return workload;
 }
 
+FLOWTUNE_REGISTER_WORKLOAD(310, lk_workload());
+
 }  // namespace flowtune

@@ -139,4 +139,6 @@ const Workload& tvl1_workload() {
   return workload;
 }
 
+FLOWTUNE_REGISTER_WORKLOAD(100, tvl1_workload());
+
 }  // namespace flowtune

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "variants/cuda/nvrtc_build.hpp"
+#include "variants/kernel_defines.hpp"
 
 namespace flowtune::apsp_cuda {
 namespace {
@@ -68,9 +69,10 @@ std::optional<std::string> fw_tiled_shape_invalid_reason(int tile, int block_x, 
 }
 
 std::vector<std::string> fw_tiled_defines(const Config& config) {
-  return {"FT_TILE=" + std::to_string(config.tunable("tile")),
-          "FT_BLOCK_X=" + std::to_string(config.tunable("block_x")),
-          "FT_BLOCK_Y=" + std::to_string(config.tunable("block_y"))};
+  std::vector<std::string> d;
+  for (const char* tunable : {"tile", "block_x", "block_y"})
+    d.push_back(kernel_define(tunable, config.tunable(tunable)));
+  return d;
 }
 
 std::string fw_tiled_source(bool lower_triangle) {
@@ -91,5 +93,8 @@ const ApspVariant& fw_tiled_sym_variant() {
   static const FwTiledVariant v(true);
   return v;
 }
+
+// After the host APSP variants (rank 200).
+FLOWTUNE_REGISTER_VARIANTS(210, &fw_tiled_variant(), &fw_tiled_sym_variant());
 
 }  // namespace flowtune::apsp_cuda

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "variants/cuda/nvrtc_build.hpp"
+#include "variants/kernel_defines.hpp"
 
 namespace flowtune::localflow_cuda {
 namespace {
@@ -77,14 +78,18 @@ std::optional<std::string> bm_shape_invalid_reason(int threads, int blocks_per_t
 }
 
 std::vector<std::string> bm_defines(const Config& config) {
-  return {"FT_THREADS=" + std::to_string(config.tunable("threads")),
-          "FT_BLOCKS_PER_TB=" + std::to_string(config.tunable("blocks_per_tb")),
-          "FT_TILE_SEARCH=" + std::to_string(config.tunable("tile_search"))};
+  std::vector<std::string> d;
+  for (const char* tunable : {"threads", "blocks_per_tb", "tile_search"})
+    d.push_back(kernel_define(tunable, config.tunable(tunable)));
+  return d;
 }
 
 const LocalFlowVariant& bm_cuda_variant() {
   static const BmCudaVariant v;
   return v;
 }
+
+// After the host local flow variants (rank 300).
+FLOWTUNE_REGISTER_VARIANTS(310, &bm_cuda_variant());
 
 }  // namespace flowtune::localflow_cuda

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "variants/cuda/nvrtc_build.hpp"
+#include "variants/kernel_defines.hpp"
 
 namespace flowtune::localflow_cuda {
 namespace {
@@ -70,15 +71,18 @@ std::optional<std::string> feat_shape_invalid_reason(int block_x, int block_y, i
 }
 
 std::vector<std::string> feat_defines(const Config& config) {
-  return {"FT_BLOCK_X=" + std::to_string(config.tunable("block_x")),
-          "FT_BLOCK_Y=" + std::to_string(config.tunable("block_y")),
-          "FT_SHARED_FEATURES=" + std::to_string(config.tunable("shared_features")),
-          "FT_FEATURES_PER_TB=" + std::to_string(config.tunable("features_per_tb"))};
+  std::vector<std::string> d;
+  for (const char* tunable : {"block_x", "block_y", "shared_features", "features_per_tb"})
+    d.push_back(kernel_define(tunable, config.tunable(tunable)));
+  return d;
 }
 
 const LocalFlowVariant& feat_cuda_variant() {
   static const FeatCudaVariant v;
   return v;
 }
+
+// After the host local flow variants (rank 300).
+FLOWTUNE_REGISTER_VARIANTS(312, &feat_cuda_variant());
 
 }  // namespace flowtune::localflow_cuda

@@ -125,9 +125,8 @@ class LkCudaSolver : public FlowSolver {
 
  private:
   localflow::LkParams p_;
-  // Every launch setting comes from the config (f16 included: it was once a member left
-  // uninitialised, so f32 configs could run lk_to_half and hand binary16 buffers to float
-  // kernels).
+  // Every launch setting comes from the config, f16 included (f32 configs never run
+  // lk_to_half nor hand binary16 buffers to float kernels).
   LkSolverSettings s_;
   ftflow::LkWeights weights_{};
   std::unique_ptr<cuda::LoadedModule> module_;

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "variants/cuda/nvrtc_build.hpp"
+#include "variants/kernel_defines.hpp"
 
 namespace flowtune::localflow_cuda {
 namespace {
@@ -76,11 +77,10 @@ std::optional<std::string> lk_shape_invalid_reason(int block_x, int block_y, int
 }
 
 std::vector<std::string> lk_defines(const Config& config) {
-  std::vector<std::string> d = {"FT_BLOCK_X=" + std::to_string(config.tunable("block_x")),
-                                "FT_BLOCK_Y=" + std::to_string(config.tunable("block_y")),
-                                "FT_FUSED=" + std::to_string(config.tunable("fused")),
-                                "FT_TILE=" + std::to_string(config.tunable("tile"))};
-  if (config.precision == "f16") d.push_back("FT_PRECISION_F16");
+  std::vector<std::string> d;
+  for (const char* tunable : {"block_x", "block_y", "fused", "tile"})
+    d.push_back(kernel_define(tunable, config.tunable(tunable)));
+  if (config.precision == "f16") d.push_back(precision_macro(config.precision));
   return d;
 }
 
@@ -105,5 +105,8 @@ const LocalFlowVariant& lk_cuda_variant() {
   static const LkCudaVariant v;
   return v;
 }
+
+// After the host local flow variants (rank 300).
+FLOWTUNE_REGISTER_VARIANTS(311, &lk_cuda_variant());
 
 }  // namespace flowtune::localflow_cuda
