@@ -1,7 +1,7 @@
 // Benchmark of the TV-L1 inner iterations of every CUDA variant x precision (Romera et al.
 // 2023, table 1 protocol): monoscale, 1 warping, 10 iterations, non-constant images, square
 // sizes 128^2 .. 4096^2, a small sweep of tunables. Manual time from CUDA events.
-// Counters: ns_per_px, GB/s (60 B/px per 10 iterations in f32, 30 in f16/mixed: DESIGN's
+// Counters: ns_per_px, GB/s (60 B/px per 10 iterations in f32, 30 in f16/mixed: ARCHITECTURE.md's
 // count - read grad x2, rho_c, u x2, p x4, write u x2, p x4 once per 10 fused iterations),
 // GFLOP/s (kFlopsPerPixelIteration). The memory floor comes from a device-to-device copy in
 // the same run. At the end a Markdown table (best tunables per variant x precision and size)

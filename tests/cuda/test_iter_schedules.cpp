@@ -169,7 +169,7 @@ std::vector<Case> cases() {
   };
 }
 
-/// Error bound of each precision after `iterations` iterations. f32: DESIGN's contract
+/// Error bound of each precision after `iterations` iterations. f32: ARCHITECTURE.md's numerics contract
 /// (measured on an H100: 8.5e-8 after 10 iterations). f16 / mixed: half storage holds 11
 /// significant bits (relative step 4.9e-4) on flows of ~2 px; measured on an H100 after 10
 /// iterations: f16 7.2e-4, mixed 4.4e-4; bounded here at 2e-3. Accuracy against ground truth
