@@ -52,6 +52,57 @@ std::string reason_class(const Config& c, const std::string& reason) {
   return reason.rfind(prefix, 0) == 0 ? reason.substr(prefix.size()) : reason;
 }
 
+// `tune space --format json`: the summary, the dimensions and every config.
+void print_space_json(const Board& board, const Workload& workload, const ParamDimensions& dims,
+                      const std::vector<Config>& configs,
+                      const std::vector<const ConstraintCheck*>& results, std::size_t kept,
+                      std::size_t pruned, const std::map<std::string, std::size_t>& per_reason) {
+  nlohmann::json out;
+  out["board"] = board.name;
+  out["workload"] = workload.name();
+  for (const auto& [name, values] : dims) out["dimensions"][name] = values;
+  out["summary"] = {{"configs", configs.size()}, {"kept", kept}, {"pruned", pruned}};
+  for (const auto& [reason, n] : per_reason) out["pruned_by_reason"][reason] = n;
+  out["configs"] = nlohmann::json::array();
+  for (std::size_t i = 0; i < configs.size(); ++i) {
+    const Config& c = configs[i];
+    nlohmann::json j = {{"label", c.label()},
+                        {"variant", c.variant},
+                        {"precision", c.precision},
+                        {"tunables", c.tunables},
+                        {"params", c.params},
+                        {"clock_mhz", c.clock_mhz},
+                        {"kept", !results[i]->prune_reason}};
+    if (results[i]->prune_reason) j["reason"] = *results[i]->prune_reason;
+    if (const KernelOccupancy* w = worst_kernel(*results[i])) {
+      j["blocks_per_sm"] = w->occupancy.active_blocks_per_sm;
+      j["occupancy"] = w->occupancy.occupancy;
+      j["limited_by"] = w->occupancy.limited_by;
+    }
+    out["configs"].push_back(j);
+  }
+  std::cout << out.dump(1) << '\n';
+}
+
+// `tune space --format csv`: one row per config.
+void print_space_csv(const std::vector<Config>& configs,
+                     const std::vector<const ConstraintCheck*>& results) {
+  std::cout << "label,params,kept,reason,blocks_per_sm,occupancy\n";
+  auto quoted = [](const std::string& s) {
+    std::string q = "\"";
+    for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return q + "\"";
+  };
+  for (std::size_t i = 0; i < configs.size(); ++i) {
+    const KernelOccupancy* w = worst_kernel(*results[i]);
+    std::cout << quoted(configs[i].label()) << ',' << quoted(configs[i].params_text()) << ','
+              << (results[i]->prune_reason ? 0 : 1) << ','
+              << quoted(results[i]->prune_reason ? *results[i]->prune_reason : "") << ','
+              << (w ? std::to_string(w->occupancy.active_blocks_per_sm) : "") << ','
+              << (w ? std::to_string(w->occupancy.occupancy) : "") << '\n';
+  }
+}
+
 }  // namespace
 
 int run_space(const std::vector<std::string>& args) {
@@ -113,48 +164,11 @@ int run_space(const std::vector<std::string>& args) {
   }
 
   if (format == "json") {
-    nlohmann::json out;
-    out["board"] = board.name;
-    out["workload"] = workload.name();
-    for (const auto& [name, values] : dims) out["dimensions"][name] = values;
-    out["summary"] = {{"configs", configs.size()}, {"kept", kept}, {"pruned", pruned}};
-    for (const auto& [reason, n] : per_reason) out["pruned_by_reason"][reason] = n;
-    out["configs"] = nlohmann::json::array();
-    for (std::size_t i = 0; i < configs.size(); ++i) {
-      const Config& c = configs[i];
-      nlohmann::json j = {{"label", c.label()},
-                          {"variant", c.variant},
-                          {"precision", c.precision},
-                          {"tunables", c.tunables},
-                          {"params", c.params},
-                          {"clock_mhz", c.clock_mhz},
-                          {"kept", !results[i]->prune_reason}};
-      if (results[i]->prune_reason) j["reason"] = *results[i]->prune_reason;
-      if (const KernelOccupancy* w = worst_kernel(*results[i])) {
-        j["blocks_per_sm"] = w->occupancy.active_blocks_per_sm;
-        j["occupancy"] = w->occupancy.occupancy;
-        j["limited_by"] = w->occupancy.limited_by;
-      }
-      out["configs"].push_back(j);
-    }
-    std::cout << out.dump(1) << '\n';
+    print_space_json(board, workload, dims, configs, results, kept, pruned, per_reason);
     return 0;
   }
   if (format == "csv") {
-    std::cout << "label,params,kept,reason,blocks_per_sm,occupancy\n";
-    auto quoted = [](const std::string& s) {
-      std::string q = "\"";
-      for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-      return q + "\"";
-    };
-    for (std::size_t i = 0; i < configs.size(); ++i) {
-      const KernelOccupancy* w = worst_kernel(*results[i]);
-      std::cout << quoted(configs[i].label()) << ',' << quoted(configs[i].params_text()) << ','
-                << (results[i]->prune_reason ? 0 : 1) << ','
-                << quoted(results[i]->prune_reason ? *results[i]->prune_reason : "") << ','
-                << (w ? std::to_string(w->occupancy.active_blocks_per_sm) : "") << ','
-                << (w ? std::to_string(w->occupancy.occupancy) : "") << '\n';
-    }
+    print_space_csv(configs, results);
     return 0;
   }
   std::cout << "workload " << options.workload << ", parameter dimensions:";

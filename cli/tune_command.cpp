@@ -52,6 +52,37 @@ void print_pick(const TuneOptions& o, const TuneSummary& summary) {
   }
 }
 
+// The run's summary and front: JSON on stdout with json, else the table.
+void print_summary(const TuneOptions& o, const TuneSummary& summary, bool json) {
+  if (json) {
+    nlohmann::json j = {
+        {"run_id", summary.run_id},           {"board", o.board},
+        {"dataset", summary.dataset},         {"configs", summary.n_space},
+        {"measured", summary.n_measured},     {"resumed", summary.n_resumed},
+        {"pruned", summary.n_pruned},         {"failed", summary.n_failed},
+        {"interrupted", summary.interrupted}, {"front_objectives", summary.front_objectives}};
+    j["front"] = nlohmann::json::array();
+    for (const db::MeasuredConfig& mc : summary.front) {
+      nlohmann::json f = {{"config", nlohmann::json::parse(db::config_json(mc.config))},
+                          {"time_ms", mc.measurement.time_ms_median},
+                          {"metrics", mc.measurement.metrics}};
+      if (mc.measurement.energy_mj) f["energy_mj"] = *mc.measurement.energy_mj;
+      j["front"].push_back(f);
+    }
+    std::cout << j.dump(1) << '\n';
+  }
+  std::string axes;
+  for (const std::string& name : summary.front_objectives)
+    axes += (axes.empty() ? "" : " vs ") + name;
+  if (!json)
+    std::cout << "\nboard " << o.board << ": " << summary.n_space << " configs, "
+              << summary.n_measured << " measured now, " << summary.n_resumed
+              << " already in the DB, " << summary.n_pruned << " pruned, " << summary.n_failed
+              << " failed" << (summary.interrupted ? " (interrupted)" : "") << "\nPareto front ("
+              << axes << "), dataset " << summary.dataset << ":\n"
+              << reports::format_pareto_table(summary.front);
+}
+
 }  // namespace
 
 int run_tune(const std::vector<std::string>& args) {
@@ -153,33 +184,7 @@ int run_tune(const std::vector<std::string>& args) {
   for (const std::string& a : args) o.command += " " + a;
 
   const TuneSummary summary = run_tuning(o, std::cerr);
-  if (json) {
-    nlohmann::json j = {
-        {"run_id", summary.run_id},           {"board", o.board},
-        {"dataset", summary.dataset},         {"configs", summary.n_space},
-        {"measured", summary.n_measured},     {"resumed", summary.n_resumed},
-        {"pruned", summary.n_pruned},         {"failed", summary.n_failed},
-        {"interrupted", summary.interrupted}, {"front_objectives", summary.front_objectives}};
-    j["front"] = nlohmann::json::array();
-    for (const db::MeasuredConfig& mc : summary.front) {
-      nlohmann::json f = {{"config", nlohmann::json::parse(db::config_json(mc.config))},
-                          {"time_ms", mc.measurement.time_ms_median},
-                          {"metrics", mc.measurement.metrics}};
-      if (mc.measurement.energy_mj) f["energy_mj"] = *mc.measurement.energy_mj;
-      j["front"].push_back(f);
-    }
-    std::cout << j.dump(1) << '\n';
-  }
-  std::string axes;
-  for (const std::string& name : summary.front_objectives)
-    axes += (axes.empty() ? "" : " vs ") + name;
-  if (!json)
-    std::cout << "\nboard " << o.board << ": " << summary.n_space << " configs, "
-              << summary.n_measured << " measured now, " << summary.n_resumed
-              << " already in the DB, " << summary.n_pruned << " pruned, " << summary.n_failed
-              << " failed" << (summary.interrupted ? " (interrupted)" : "") << "\nPareto front ("
-              << axes << "), dataset " << summary.dataset << ":\n"
-              << reports::format_pareto_table(summary.front);
+  print_summary(o, summary, json);
   if (!json) print_pick(o, summary);
   if (summary.interrupted)
     return 128 + (summary.stop_signal ? summary.stop_signal : 2);  // 130, 143
