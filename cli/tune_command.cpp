@@ -130,6 +130,10 @@ int run_tune(const std::vector<std::string>& args) {
       "json", po::bool_switch(&json), "print the run's summary and front as JSON on stdout")(
       "build-threads", po::value(&o.build_threads)->default_value(o.build_threads),
       "threads building kernels ahead (-1 = cores - 1 on GPU boards, 0 on host)")(
+      "multi-fidelity", po::bool_switch(&o.multi_fidelity),
+      "screen every point on the first item with 3 timed runs and measure on every item only "
+      "the points asynchronous successive halving promotes (eta 3); screens are stored as "
+      "dataset <item>#screen")(
       "in-process", po::bool_switch(&in_process),
       "measure in this process instead of a worker process (no fault isolation)")(
       "config-timeout-s", po::value(&o.config_timeout_s)->default_value(o.config_timeout_s),

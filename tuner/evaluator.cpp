@@ -3,8 +3,8 @@
 
 namespace flowtune {
 
-bool record_outcome(db::Repository& repo, std::int64_t run_id, const std::string& dataset,
-                    EvaluationOutcome& outcome) {
+bool record_outcome(db::Repository& repo, std::int64_t run_id, EvaluationOutcome& outcome) {
+  const std::string& dataset = outcome.dataset;
   if (outcome.recorded) return true;
   switch (outcome.kind) {
     case EvaluationOutcome::Kind::cancelled:
@@ -14,6 +14,7 @@ bool record_outcome(db::Repository& repo, std::int64_t run_id, const std::string
       break;
     case EvaluationOutcome::Kind::measured:
       outcome.measurement.run_id = run_id;
+      outcome.measurement.dataset = dataset;
       if (repo.is_measured(outcome.config.board, outcome.config.key, dataset)) return false;
       repo.record_measurement(outcome.config, outcome.measurement);
       break;

@@ -21,6 +21,7 @@ namespace flowtune {
 /// One point to evaluate.
 struct Evaluation {
   std::size_t point = 0;       ///< index in the caller's space (handed back unchanged)
+  std::size_t fidelity = 0;    ///< index in EvaluationContext::fidelities (0 = full)
   db::ConfigRow config;        ///< with its key and label (to_config_row)
   std::string resources_json;  ///< the kernels' resource report, stored with the measurement
 };
@@ -29,6 +30,8 @@ struct Evaluation {
 struct EvaluationOutcome {
   enum class Kind { measured, failed, cancelled };
   std::size_t point = 0;
+  std::size_t fidelity = 0;  ///< the evaluation's
+  std::string dataset;       ///< the fidelity's dataset key: where the outcome is recorded
   db::ConfigRow config;
   Kind kind = Kind::failed;
   db::MeasurementRow measurement;      ///< measured: the row (run_id filled in by recording)
@@ -58,20 +61,29 @@ class Evaluator {
   virtual void shut_down() {}
 };
 
+/// One way of measuring a point: on which inputs, how long, and under which dataset key the
+/// result is stored. Fidelity 0 is the full one; a screen (one item, a short window;
+/// tuner/screening.hpp) is stored under its own key, never as a full-fidelity point.
+struct Fidelity {
+  InputOptions inputs;     ///< how the measuring side loads the inputs
+  MeasureOptions measure;  ///< repetition and energy
+  std::string dataset;     ///< the key its measurements are stored under
+};
+
 /// What every evaluator needs to know of the run.
 struct EvaluationContext {
   Board board;
-  InputOptions inputs;     ///< how the measuring side loads the inputs
-  MeasureOptions measure;  ///< repetition and energy
+  std::vector<Fidelity> fidelities;  ///< [0] the full fidelity
   bool allow_clock_control = false;
   double config_timeout_s = 0;  ///< isolated/distributed: longer fails as timeout (0 = none)
 };
 
-/// Measures in the calling process (no fault isolation): `inputs` are the loaded inputs of
-/// context.inputs; sensor may be nullptr (energy stays NULL). The clock of each config is
-/// locked while it runs when allowed (boards/gpu_clocks.hpp ClockGuard).
+/// Measures in the calling process (no fault isolation): inputs[k] are the loaded inputs of
+/// context.fidelities[k]; sensor may be nullptr (energy stays NULL). The clock of each config
+/// is locked while it runs when allowed (boards/gpu_clocks.hpp ClockGuard).
 std::unique_ptr<Evaluator> make_in_process_evaluator(const EvaluationContext& context,
-                                                     const InputSet& inputs, EnergySensor* sensor);
+                                                     std::vector<const InputSet*> inputs,
+                                                     EnergySensor* sensor);
 
 /// Measures in a worker process of this executable (tuner/worker.hpp): a crash, a fault or a
 /// hang (beyond config_timeout_s) fails that config only, and a fresh worker takes the next.
@@ -81,7 +93,6 @@ std::unique_ptr<Evaluator> make_worker_process_evaluator(const EvaluationContext
 struct StoreEvaluatorOptions {
   std::string storage;  ///< what workers open (the coordinator's database)
   std::int64_t run_id = 0;
-  std::string dataset;  ///< the run's dataset key
   double lease_s = 30;  ///< a worker's claim lasts this long without a heartbeat
   /// Local workers to start, pinned one per entry of gpus (round robin); 0 = only workers
   /// started elsewhere (`tune worker --storage S --run ID`).
@@ -98,12 +109,11 @@ std::unique_ptr<Evaluator> make_store_evaluator(db::Repository& repo,
                                                 const EvaluationContext& context,
                                                 const StoreEvaluatorOptions& options);
 
-/// Stores an outcome of run_id unless the evaluator did: a measurement (run id, and the
-/// resources of evaluation) unless the point was measured meanwhile by another process
-/// (then nothing is written and false is returned), or a failure with its class and
-/// message. Returns true when the outcome is in the DB as this outcome. A cancelled outcome
-/// is not recorded (false).
-bool record_outcome(db::Repository& repo, std::int64_t run_id, const std::string& dataset,
-                    EvaluationOutcome& outcome);
+/// Stores an outcome of run_id under outcome.dataset unless the evaluator did: a
+/// measurement unless the point was measured there meanwhile by another process (then
+/// nothing is written and false is returned), or a failure with its class and message.
+/// Returns true when the outcome is in the DB as this outcome. A cancelled outcome is not
+/// recorded (false).
+bool record_outcome(db::Repository& repo, std::int64_t run_id, EvaluationOutcome& outcome);
 
 }  // namespace flowtune

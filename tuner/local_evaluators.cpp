@@ -9,9 +9,12 @@ namespace flowtune {
 namespace {
 
 // The outcome of measure_config's result for evaluation e on board.
-EvaluationOutcome outcome_of(const Evaluation& e, MeasureResult r, const Board& board) {
+EvaluationOutcome outcome_of(const Evaluation& e, MeasureResult r, const EvaluationContext& c) {
+  const Board& board = c.board;
   EvaluationOutcome o;
   o.point = e.point;
+  o.fidelity = e.fidelity;
+  o.dataset = c.fidelities.at(e.fidelity).dataset;
   o.config = e.config;
   if (r.cancelled) {
     o.kind = EvaluationOutcome::Kind::cancelled;
@@ -20,6 +23,7 @@ EvaluationOutcome outcome_of(const Evaluation& e, MeasureResult r, const Board& 
     o.measurement = std::move(r.measurement);
     o.measurement.clock_mhz_observed = observed_gpu_clock_mhz(board);
     o.measurement.resources_json = e.resources_json;
+    o.measurement.dataset = o.dataset;
   } else {
     o.kind = EvaluationOutcome::Kind::failed;
     o.failure_class = r.failure_class;
@@ -40,7 +44,7 @@ class SynchronousEvaluator : public Evaluator {
     const Evaluation e = queue_.front();
     queue_.pop_front();
     const ClockGuard clock_guard(context_.board, e.config.clock_mhz, context_.allow_clock_control);
-    return {outcome_of(e, measure(e, stop), context_.board)};
+    return {outcome_of(e, measure(e, stop), context_)};
   }
 
  protected:
@@ -53,15 +57,16 @@ class SynchronousEvaluator : public Evaluator {
 
 class InProcessEvaluator final : public SynchronousEvaluator {
  public:
-  InProcessEvaluator(EvaluationContext context, const InputSet& inputs, EnergySensor* sensor)
-      : SynchronousEvaluator(std::move(context)), inputs_(inputs), sensor_(sensor) {}
+  InProcessEvaluator(EvaluationContext context, std::vector<const InputSet*> inputs,
+                     EnergySensor* sensor)
+      : SynchronousEvaluator(std::move(context)), inputs_(std::move(inputs)), sensor_(sensor) {}
 
  private:
   MeasureResult measure(const Evaluation& e, const std::function<bool()>&) override {
-    return measure_config(find_workload(e.config.workload), e.config, inputs_, sensor_,
-                          context_.measure);
+    return measure_config(find_workload(e.config.workload), e.config, *inputs_.at(e.fidelity),
+                          sensor_, context_.fidelities.at(e.fidelity).measure);
   }
-  const InputSet& inputs_;
+  std::vector<const InputSet*> inputs_;
   EnergySensor* sensor_;
 };
 
@@ -71,7 +76,8 @@ class WorkerProcessEvaluator final : public SynchronousEvaluator {
 
  private:
   MeasureResult measure(const Evaluation& e, const std::function<bool()>& stop) override {
-    return worker_.measure({context_.board.name, e.config, context_.inputs, context_.measure},
+    const Fidelity& f = context_.fidelities.at(e.fidelity);
+    return worker_.measure({context_.board.name, e.config, f.inputs, f.measure},
                            context_.config_timeout_s, stop);
   }
   WorkerProcess worker_;
@@ -80,8 +86,9 @@ class WorkerProcessEvaluator final : public SynchronousEvaluator {
 }  // namespace
 
 std::unique_ptr<Evaluator> make_in_process_evaluator(const EvaluationContext& context,
-                                                     const InputSet& inputs, EnergySensor* sensor) {
-  return std::make_unique<InProcessEvaluator>(context, inputs, sensor);
+                                                     std::vector<const InputSet*> inputs,
+                                                     EnergySensor* sensor) {
+  return std::make_unique<InProcessEvaluator>(context, std::move(inputs), sensor);
 }
 
 std::unique_ptr<Evaluator> make_worker_process_evaluator(const EvaluationContext& context) {

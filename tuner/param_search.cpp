@@ -41,16 +41,18 @@ class CellEvaluator {
       for (const db::MeasuredConfig& mc : repo_.measured(board_.name, inputs.key()))
         if (mc.config.key == row.key) return mc.measurement.metric(options_.metric);
     }
-    const EvaluationContext context{board_, from, options_.measure, false,
-                                    options_.config_timeout_s};
+    const EvaluationContext context{
+        board_, {{from, options_.measure, inputs.key()}}, false, options_.config_timeout_s};
     const std::unique_ptr<Evaluator> evaluator =
         options_.isolate ? make_worker_process_evaluator(context)
-                         : make_in_process_evaluator(context, inputs, nullptr);
-    evaluator->submit({0, row, ""});
+                         : make_in_process_evaluator(context, {&inputs}, nullptr);
+    Evaluation e;
+    e.config = row;
+    evaluator->submit(e);
     std::vector<EvaluationOutcome> out = evaluator->collect([] { return false; });
     if (out.empty() || out.front().kind == EvaluationOutcome::Kind::cancelled) throw Cancelled();
     EvaluationOutcome& o = out.front();
-    record_outcome(repo_, run_, inputs.key(), o);
+    record_outcome(repo_, run_, o);
     if (o.kind == EvaluationOutcome::Kind::failed)
       return worst_ * std::numeric_limits<double>::infinity();
     return o.measurement.metric(options_.metric);

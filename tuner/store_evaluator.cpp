@@ -26,13 +26,14 @@ class StoreEvaluator final : public Evaluator {
   std::size_t in_flight() const override { return dispatcher_.outstanding(); }
 
   void submit(const Evaluation& e) override {
+    const Fidelity& f = context_.fidelities.at(e.fidelity);
     TaskRequest task;
-    task.request = {context_.board.name, e.config, context_.inputs, context_.measure};
-    task.dataset = options_.dataset;
+    task.request = {context_.board.name, e.config, f.inputs, f.measure};
+    task.dataset = f.dataset;
     task.resources_json = e.resources_json;
     task.allow_clock_control = context_.allow_clock_control;
     task.config_timeout_s = context_.config_timeout_s;
-    config_of_[e.point] = e.config;
+    config_of_[e.point] = e;
     dispatcher_.publish(e.point, e.config.key, task);
   }
 
@@ -41,20 +42,23 @@ class StoreEvaluator final : public Evaluator {
     for (const Dispatcher::Finished& f : dispatcher_.wait(stop)) {
       EvaluationOutcome o;
       o.point = f.point;
-      o.config = config_of_.at(f.point);
+      const Evaluation& e = config_of_.at(f.point);
+      o.config = e.config;
+      o.fidelity = e.fidelity;
+      o.dataset = context_.fidelities.at(e.fidelity).dataset;
       config_of_.erase(f.point);
       o.recorded = true;
       o.where = "worker " + std::to_string(f.task.worker_id) +
                 (f.task.attempts > 1 ? ", claimed again" : "");
       std::optional<db::MeasuredConfig> mc;
       if (f.task.state == "done")
-        mc = repo_.measurement_of(o.config.board, o.config.key, options_.dataset);
+        mc = repo_.measurement_of(o.config.board, o.config.key, o.dataset);
       if (mc) {
         o.kind = EvaluationOutcome::Kind::measured;
         o.measurement = mc->measurement;
       } else {
         o.kind = EvaluationOutcome::Kind::failed;
-        o.failure_class = repo_.failure_class(o.config.board, o.config.key, options_.dataset);
+        o.failure_class = repo_.failure_class(o.config.board, o.config.key, o.dataset);
       }
       out.push_back(std::move(o));
     }
@@ -69,7 +73,7 @@ class StoreEvaluator final : public Evaluator {
   StoreEvaluatorOptions options_;
   Dispatcher dispatcher_;
   std::size_t capacity_ = 1;
-  std::map<std::size_t, db::ConfigRow> config_of_;
+  std::map<std::size_t, Evaluation> config_of_;
 };
 
 }  // namespace

@@ -152,6 +152,7 @@ int run_store_worker(const StoreWorkerOptions& options, std::ostream& log) {
       bool kept = false;
       if (r.ok) {
         r.measurement.run_id = task->run_id;
+        r.measurement.dataset = t.dataset;
         kept = repo.finish_task_measured(task->id, me, row, r.measurement, now_s());
       } else {
         kept = repo.finish_task_failed(task->id, me, row, t.dataset, r.failure_class, r.message,

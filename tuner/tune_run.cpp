@@ -54,6 +54,8 @@ class StopSignals {
   void (*old_term_)(int) = SIG_DFL;
 };
 
+constexpr double kInfeasible = 1e12;
+
 // The strategy's view of a measured point: its objectives oriented for minimisation (a
 // missing figure is +infinity). A point that violates a constraint of the request is
 // infeasible: every objective becomes kInfeasible plus its total relative violation, so
@@ -61,7 +63,6 @@ class StopSignals {
 // violation wins (Deb's constraint-domination rule: K. Deb, "An efficient constraint
 // handling method for genetic algorithms", CMAME 186, 2000, sec. 3.2).
 Observation observation_of(const TuneSession& s, std::size_t point, const db::MeasuredConfig& mc) {
-  constexpr double kInfeasible = 1e12;
   Observation o;
   o.point = point;
   o.outcome = Outcome::measured;
@@ -80,6 +81,14 @@ Observation observation_of(const TuneSession& s, std::size_t point, const db::Me
                                            : v);
   }
   return o;
+}
+
+// A point whose screen did not promote it: the strategy is told the screen's objectives
+// scaled to full fidelity (Screening::surrogate); the DB holds its screen only.
+void screened_out(TuneSession& s, std::size_t idx, const std::string& label) {
+  ++s.summary.n_screened_out;
+  s.progress->step(label, true, s.workload->relative_cost(s.space[idx]));
+  s.strategy->tell({idx, Outcome::measured, s.screening->surrogate(idx, kInfeasible)});
 }
 
 // Settles a point the DB or the constraint checks decide (measured, pruned or failed before;
@@ -121,7 +130,8 @@ bool settle_without_measuring(TuneSession& s, const TuneOptions& options, std::s
     o.config = e.config;
     o.failure_class = "compile";
     o.message = ex.what();
-    record_outcome(*s.repo, s.summary.run_id, s.summary.dataset, o);
+    o.dataset = s.summary.dataset;
+    record_outcome(*s.repo, s.summary.run_id, o);
     ++s.summary.n_failed;
     ++s.evaluations;
     s.progress->step(config.label() + " failed (compile): " + ex.what(), true, cost);
@@ -139,12 +149,44 @@ bool settle_without_measuring(TuneSession& s, const TuneOptions& options, std::s
     for (const KernelOccupancy& k : check->kernels) kernels.push_back(k.resources);
     e.resources_json = resources_json(kernels);
   }
+  if (!s.screening) return false;
+  e.fidelity = 1;
+  const std::optional<db::MeasuredConfig> screened =
+      s.repo->measurement_of(s.board.name, key, s.screen.dataset);
+  if (!screened) return false;  // screen it
+  e.fidelity = 0;
+  if (s.screening->screen(idx, observation_of(s, idx, *screened).objectives)) return false;
+  ++s.evaluations;
+  screened_out(s, idx, config.label() + " " + config.params_text() + " (screened out before)");
+  return true;
+}
+
+// A screen's outcome: promoted points go to the evaluator at full fidelity (true), the
+// others are settled with their surrogate (false).
+bool promote(TuneSession& s, Evaluator& evaluator, const EvaluationOutcome& o) {
+  const Config& config = s.space[o.point];
+  db::MeasuredConfig mc;
+  mc.config = o.config;
+  mc.measurement = o.measurement;
+  if (s.screening->screen(o.point, observation_of(s, o.point, mc).objectives)) {
+    Evaluation full;
+    full.point = o.point;
+    full.config = o.config;
+    full.resources_json = o.measurement.resources_json;
+    evaluator.submit(full);
+    return true;
+  }
+  std::ostringstream label;
+  label << config.label() << " " << config.params_text() << ": screened out on " << o.dataset
+        << " (" << o.measurement.time_ms_median << " ms";
+  for (const auto& [name, value] : o.measurement.metrics) label << ", " << name << " " << value;
+  screened_out(s, o.point, label.str() + ")");
   return false;
 }
 
 // Records each outcome, reports it and tells the strategy. Returns false when a stop
 // request cancelled a measurement (the run ends as interrupted).
-bool take(TuneSession& s, std::vector<EvaluationOutcome> outcomes) {
+bool take(TuneSession& s, Evaluator& evaluator, std::vector<EvaluationOutcome> outcomes) {
   bool go_on = true;
   for (EvaluationOutcome& o : outcomes) {
     const Config& config = s.space[o.point];
@@ -153,13 +195,20 @@ bool take(TuneSession& s, std::vector<EvaluationOutcome> outcomes) {
       go_on = false;
       continue;
     }
-    const bool recorded = record_outcome(*s.repo, s.summary.run_id, s.summary.dataset, o);
+    // A config that fails its screen fails: recorded under the full dataset, so a resumed
+    // run does not try it again.
+    if (o.kind == EvaluationOutcome::Kind::failed) o.dataset = s.summary.dataset;
+    const bool recorded = record_outcome(*s.repo, s.summary.run_id, o);
     if (o.kind == EvaluationOutcome::Kind::failed) {
       ++s.summary.n_failed;
       s.progress->step(config.label() + " failed (" + o.failure_class + ")" +
                            (o.message.empty() ? "" : ": " + o.message),
                        true, cost);
       s.strategy->tell({o.point, Outcome::failed, {}});
+      continue;
+    }
+    if (o.fidelity == 1) {
+      promote(s, evaluator, o);
       continue;
     }
     if (!recorded) {
@@ -177,7 +226,9 @@ bool take(TuneSession& s, std::vector<EvaluationOutcome> outcomes) {
     db::MeasuredConfig mc;
     mc.config = o.config;
     mc.measurement = o.measurement;
-    s.strategy->tell(observation_of(s, o.point, mc));
+    const Observation observation = observation_of(s, o.point, mc);
+    if (s.screening) s.screening->full_result(o.point, observation.objectives);
+    s.strategy->tell(observation);
   }
   return go_on;
 }
@@ -186,15 +237,21 @@ bool take(TuneSession& s, std::vector<EvaluationOutcome> outcomes) {
 // worker process (isolate), or this process.
 std::unique_ptr<Evaluator> make_evaluator(TuneSession& s, const TuneOptions& options,
                                           std::ostream& log) {
-  const EvaluationContext context{s.board, options.inputs, s.measure, options.allow_clock_control,
-                                  options.config_timeout_s};
+  EvaluationContext context{s.board,
+                            {{options.inputs, s.measure, s.summary.dataset}},
+                            options.allow_clock_control,
+                            options.config_timeout_s};
+  std::vector<const InputSet*> loaded = {s.inputs.get()};
+  if (s.screening) {
+    context.fidelities.push_back(s.screen);
+    loaded.push_back(s.screen_inputs.get());
+  }
   if (options.workers < 0 && options.workers != kWorkersAuto)
     return options.isolate ? make_worker_process_evaluator(context)
-                           : make_in_process_evaluator(context, *s.inputs, s.sensor.get());
+                           : make_in_process_evaluator(context, loaded, s.sensor.get());
   StoreEvaluatorOptions so;
   so.storage = options.db_path;
   so.run_id = s.summary.run_id;
-  so.dataset = s.summary.dataset;
   so.lease_s = options.lease_s;
   if (s.board.target == "cuda") so.gpus = visible_gpus();
   so.local_workers =
@@ -229,12 +286,12 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
     bool go_on = true;
     while (go_on && s.evaluations < s.budget && !stop() && !budget_spent()) {
       if (evaluator->in_flight() >= evaluator->capacity()) {
-        go_on = take(s, evaluator->collect(stop));
+        go_on = take(s, *evaluator, evaluator->collect(stop));
         continue;
       }
       const std::optional<std::size_t> next = s.strategy->ask();
       if (!next && evaluator->in_flight() > 0) {
-        go_on = take(s, evaluator->collect(stop));  // the strategy may need them first
+        go_on = take(s, *evaluator, evaluator->collect(stop));  // the strategy may need them first
         continue;
       }
       if (!next) break;
@@ -244,7 +301,7 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
       evaluator->submit(e);
     }
     while (go_on && evaluator->in_flight() > 0 && !stop())
-      go_on = take(s, evaluator->collect(stop));
+      go_on = take(s, *evaluator, evaluator->collect(stop));
     s.summary.interrupted = !go_on || stop();
     s.summary.time_budget_spent = !s.summary.interrupted && budget_spent();
     evaluator->shut_down();
@@ -261,6 +318,10 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
   log << "run " << s.summary.run_id << ": " << s.summary.elapsed_s << " s wall; constraint checks "
       << "(kernel builds, NVRTC or its disk cache): " << checks.checked << " configs, "
       << checks.seconds << " s summed over the build threads\n";
+  if (s.screening)
+    log << "multi-fidelity: " << s.screening->screened() << " points screened, "
+        << s.screening->promoted() << " promoted to all items, " << s.summary.n_screened_out
+        << " settled by their screen\n";
   if (s.summary.time_budget_spent)
     log << "time budget spent (" << s.summary.elapsed_s
         << " s): the same command with a larger --time-budget goes on where this run stopped\n";

@@ -54,6 +54,11 @@ struct TuneOptions {
   /// "energy" or a workload metric) that the search minimises (or maximises, by its
   /// direction) subject to `constraints`.
   std::string objective;
+  /// Multi-fidelity: every point is first screened on the first item with 3 timed runs, and
+  /// measured on every item only when promoted by asynchronous successive halving
+  /// (tuner/screening.hpp). Screens are stored under the dataset key "<item key>#screen",
+  /// never as full-fidelity points. Off with one item or with energy as an objective.
+  bool multi_fidelity = false;
   std::vector<Constraint> constraints;  ///< bounds the search steers towards (figure <= max)
 };
 
@@ -62,6 +67,7 @@ struct TuneSummary {
   std::size_t n_space = 0, n_pruned = 0, n_measured = 0, n_resumed = 0, n_failed = 0;
   bool interrupted = false;
   bool time_budget_spent = false;  ///< the run stopped because its time budget ran out
+  std::size_t n_screened_out = 0;  ///< multi-fidelity: points measured on the screen only
   double elapsed_s = 0;            ///< wall-clock time of the run
   std::string strategy;            ///< the strategy that ran (auto resolved)
   int stop_signal = 0;             ///< SIGINT or SIGTERM when interrupted by one

@@ -167,6 +167,30 @@ void make_strategy(TuneSession& s, const TuneOptions& options, std::ostream& log
   log << '\n';
 }
 
+// Multi-fidelity: the screen is the first item alone with 3 timed runs and no adaptive
+// window; energy needs long windows, so an energy objective turns it off.
+void setup_screening(TuneSession& s, const TuneOptions& options, std::ostream& log) {
+  if (s.inputs->size() < 2 || s.measure.energy) {
+    log << "multi-fidelity off: "
+        << (s.measure.energy ? "energy is an objective" : "the inputs have one item") << '\n';
+    return;
+  }
+  InputOptions first = options.inputs;
+  first.items = {s.inputs->item_name(0)};
+  s.screen_inputs = s.workload->load_inputs(first);
+  MeasureOptions quick = s.measure;
+  quick.min_rounds = quick.max_rounds = 3;
+  quick.ci_fraction = 0;
+  quick.min_window_ms = 0;
+  s.screen = {first, quick, s.screen_inputs->key() + "#screen"};
+  s.screening = std::make_unique<Screening>(3);
+  log << "multi-fidelity: every point is screened on " << s.inputs->item_name(0)
+      << " (3 timed runs) and measured on all " << s.inputs->size()
+      << " items when promoted (asynchronous successive halving, eta 3); screens are stored as "
+         "dataset "
+      << s.screen.dataset << '\n';
+}
+
 }  // namespace
 
 double estimate_seconds(const Workload& workload, const std::vector<Config>& configs,
@@ -211,6 +235,7 @@ std::unique_ptr<TuneSession> open_session(const TuneOptions& options, std::ostre
       << ", DB " << options.db_path << '\n';
   log_estimate(*s, options, log);
   resolve_objectives(*s, options, log);
+  if (options.multi_fidelity) setup_screening(*s, options, log);
   make_strategy(*s, options, log);
   // What the DB already knows of this board and dataset is told to the strategy without
   // measuring, so a resumed run replays its own history and goes on where it stopped.

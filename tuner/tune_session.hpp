@@ -14,7 +14,9 @@
 #include "db/repository.hpp"
 #include "select/objectives.hpp"
 #include "tuner/constraint_checks.hpp"
+#include "tuner/evaluator.hpp"
 #include "tuner/progress.hpp"
+#include "tuner/screening.hpp"
 #include "tuner/search_space.hpp"
 #include "tuner/strategy.hpp"
 #include "tuner/tune_run.hpp"
@@ -42,6 +44,11 @@ struct TuneSession {
   /// Measurements of this board and dataset in the DB before the run, by config key.
   std::map<std::string, db::MeasuredConfig> known;
   std::unique_ptr<Progress> progress;
+  /// Multi-fidelity (TuneOptions::multi_fidelity): the screen's inputs and how it is
+  /// measured, and the promotions; all null/empty without it.
+  std::unique_ptr<InputSet> screen_inputs;
+  Fidelity screen;
+  std::unique_ptr<Screening> screening;
 };
 
 /// Sets up a run: loads the board (checking it matches the present GPU), the workload, the
