@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "boards/board.hpp"
 #include "cli/cli.hpp"
@@ -22,6 +23,46 @@ namespace flowtune::cli {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// The request of the latest `tune` run of board in the store: its --objective and --max
+// constraints, read back from the run's recorded command with the same option grammar
+// (expand_max_options, parse_constraints). Empty objective when the run asked for none.
+struct Request {
+  std::int64_t run_id = 0;
+  std::string objective;
+  std::vector<std::string> max_texts;
+};
+
+Request request_of_last_run(const db::Repository& repo, const std::string& board) {
+  Request r;
+  for (const db::RunRow& run : repo.runs(board)) {
+    std::istringstream words(run.info.command);
+    std::vector<std::string> tokens;
+    for (std::string w; words >> w;) tokens.push_back(w);
+    if (tokens.empty() || tokens[0] != "tune") continue;
+    if (tokens.size() > 1 && tokens[1].rfind("--", 0) != 0 && tokens[1] != "tune") continue;
+    Request candidate;
+    candidate.run_id = run.id;
+    po::options_description d;
+    d.add_options()("objective", po::value<std::string>())(
+        "max", po::value<std::vector<std::string>>())("max-evals", po::value<std::string>())(
+        "max-rounds", po::value<std::string>())("max-window-ms", po::value<std::string>());
+    const std::vector<std::string> expanded = expand_max_options(tokens, d);
+    for (std::size_t i = 0; i + 1 < expanded.size(); ++i) {
+      if (expanded[i] == "--objective") candidate.objective = expanded[i + 1];
+      if (expanded[i] == "--max") candidate.max_texts.push_back(expanded[i + 1]);
+      const std::string& t = expanded[i];
+      if (t.rfind("--objective=", 0) == 0) candidate.objective = t.substr(12);
+      if (t.rfind("--max=", 0) == 0) candidate.max_texts.push_back(t.substr(6));
+    }
+    if (candidate.run_id > r.run_id) r = candidate;
+  }
+  return r;
+}
+
+}  // namespace
+
 int run_export(const std::vector<std::string>& raw_args) {
   bool json = false;
   std::vector<std::string> boards;
@@ -34,8 +75,10 @@ int run_export(const std::vector<std::string>& raw_args) {
                      "board whose measurements to export (default host; repeat for one header "
                      "of several boards)")(
       "objective", po::value(&objective)->default_value(objective),
-      "time | energy | a metric of the workload (`tune params` lists them)")(
-      "json", po::bool_switch(&json), "print the selected config and its figures as JSON")(
+      "time | energy | a metric of the workload (`tune params` lists them); without it and "
+      "without --max, the request of the board's latest tuning run (its --objective and "
+      "--max), else time")("json", po::bool_switch(&json),
+                           "print the selected config and its figures as JSON")(
       "format", po::value(&format)->default_value(format),
       "header (the tuned header) | t4 (T4 results, schema 1.0.0) | kt-cache (Kernel Tuner "
       "cache file, which its simulation mode replays); see interop/KERNEL_TUNER.md")(
@@ -88,7 +131,19 @@ int run_export(const std::vector<std::string>& raw_args) {
               << " pruned; optimum " << sum.best_time_ms << " ms\n";
     return 0;
   }
-  const std::vector<Constraint> constraints = selection.constraints();
+  std::vector<Constraint> constraints = selection.constraints();
+  if (vm["objective"].defaulted() && constraints.empty()) {
+    // No request on the command line: the one the latest tuning run was asked for.
+    const Request asked = request_of_last_run(repo, board);
+    if (!asked.objective.empty() || !asked.max_texts.empty()) {
+      if (!asked.objective.empty()) objective = asked.objective;
+      constraints = parse_constraints(asked.max_texts);
+      std::cerr << "tune export: the request of run " << asked.run_id << " (--objective "
+                << objective;
+      for (const std::string& m : asked.max_texts) std::cerr << " --max " << m;
+      std::cerr << ")\n";
+    }
+  }
   const ExportSelection chosen =
       select_for_export(repo, board, objective, selection.dataset, constraints);
   write_text_file(out, tuned_header_text(chosen.config, board, chosen.objective));

@@ -94,6 +94,25 @@ TEST_F(TimeBudget, ObjectiveAndConstraintPrintThePickAndTheExportCommand) {
       << out_;
 }
 
+TEST_F(TimeBudget, ExportWithoutFlagsPicksWhatTheRunWasAskedFor) {
+  ASSERT_EQ(tune("--time-budget 0 --objective time --max-aepe 0.22 --max-evals 6"), 0) << out_;
+  const std::vector<db::MeasuredConfig> all = db::Repository(db_).measured("host");
+  const db::MeasuredConfig* best = nullptr;
+  for (const db::MeasuredConfig& mc : all)
+    if (mc.measurement.metric("aepe") <= 0.22 &&
+        (!best || mc.measurement.time_ms_median < best->measurement.time_ms_median))
+      best = &mc;
+  ASSERT_NE(best, nullptr);
+  const std::string header = (dir_ / "t.h").string();
+  const std::string cmd = std::string(FLOWTUNE_TUNE_EXE) + " export --board host --db " + db_ +
+                          " -o " + header + " > " + (dir_ / "e.txt").string() + " 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << read(dir_ / "e.txt");
+  EXPECT_NE(read(dir_ / "e.txt").find("(--objective time --max aepe=0.22)"), std::string::npos)
+      << read(dir_ / "e.txt");
+  EXPECT_NE(read(header).find("//   config key     : " + best->config.key), std::string::npos)
+      << read(header);
+}
+
 TEST(TimeBudgetOptions, DurationsAndTheAutoStrategyByHand) {
   EXPECT_EQ(cli::parse_duration_s("--time-budget", "90"), 90);
   EXPECT_EQ(cli::parse_duration_s("--time-budget", "90s"), 90);
