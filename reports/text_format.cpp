@@ -27,10 +27,7 @@ std::string shortest_double(double value) {
 }
 
 std::string fixed(double value, int decimals) {
-  if (std::isnan(value)) return "n/a";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
-  return buf;
+  return fixed_decimals(value, decimals);
 }
 
 std::string fixed(const std::optional<double>& value, int decimals) {

@@ -1,12 +1,21 @@
 #include "select/text_file.hpp"
 
 #include <cerrno>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
 namespace flowtune {
+
+std::string fixed_decimals(double value, int decimals) {
+  if (std::isnan(value)) return "n/a";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+  return buf;
+}
 
 void write_text_file(const std::string& path, const std::string& text) {
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "db/repository.hpp"
+#include "select/text_file.hpp"
 #include "variants/kernel_defines.hpp"
 
 namespace flowtune {
@@ -79,14 +80,6 @@ std::string upper_case(const std::string& name) {
   return out;
 }
 
-// value with `decimals` decimals, "n/a" for NaN.
-std::string fixed(double value, int decimals) {
-  if (std::isnan(value)) return "n/a";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
-  return buf;
-}
-
 // The identifier suffix of a constant per tunable and parameter (tile_x -> TileX), each
 // unique and distinct from the fixed constants; the parameters' declarations.
 struct Constants {
@@ -131,11 +124,12 @@ std::string preamble(const db::MeasuredConfig& config, const std::string& board,
     << "// Measured figures (dataset " << comment_text(m.dataset) << ", measured at "
     << config.measured_at << ", run " << m.run_id << ", measurement " << config.measurement_id
     << "):\n"
-    << "//   time per run   : " << fixed(m.time_ms_median, 3) << " ms (median of " << m.n_repeats
-    << " repeats, min " << fixed(m.time_ms_min, 3) << ", max " << fixed(m.time_ms_max, 3) << ")\n"
-    << "//   time per unit  : " << fixed(m.ns_per_unit, 4) << " ns\n"
+    << "//   time per run   : " << fixed_decimals(m.time_ms_median, 3) << " ms (median of "
+    << m.n_repeats << " repeats, min " << fixed_decimals(m.time_ms_min, 3) << ", max "
+    << fixed_decimals(m.time_ms_max, 3) << ")\n"
+    << "//   time per unit  : " << fixed_decimals(m.ns_per_unit, 4) << " ns\n"
     << "//   energy         : "
-    << (m.energy_mj ? fixed(*m.energy_mj, 3) + " mJ per run" : std::string("n/a")) << "\n";
+    << (m.energy_mj ? fixed_decimals(*m.energy_mj, 3) + " mJ per run" : std::string("n/a")) << "\n";
   for (const auto& [name, value] : m.metrics)
     h << "//   " << comment_text(name) << std::string(name.size() < 15 ? 15 - name.size() : 0, ' ')
       << ": " << (std::isnan(value) ? std::string() : shortest_decimal(value)) << "\n";
