@@ -24,7 +24,9 @@ std::string fixed(double v, int digits) {
 }  // namespace
 
 int run_replay(const std::vector<std::string>& args) {
-  std::string board, dataset, strategies = "all", budget_text = "10%", objectives_text, csv;
+  std::string board, dataset, strategies = "all", budget_text = "10%", budget_s_text,
+                              objectives_text, csv;
+  std::vector<std::string> max_texts, pick_texts;
   StoreArgs store;
   std::size_t seeds = 20;
   std::uint64_t first_seed = 1;
@@ -38,6 +40,16 @@ int run_replay(const std::vector<std::string>& args) {
       "first-seed", po::value(&first_seed)->default_value(first_seed), "first seed")(
       "budget", po::value(&budget_text)->default_value(budget_text),
       "evaluations per seed: N, or P% of the measured + failed points")(
+      "time-budget", po::value(&budget_s_text),
+      "measuring time per seed instead of evaluations (90s, 8m, ...): each point costs what "
+      "the recording spent measuring it (timed runs of every item + the per-point overhead)")(
+      "max", po::value(&max_texts)->composing(),
+      "a constraint the strategy steers towards, NAME=VALUE (repeatable; also --max-METRIC V, "
+      "--max-ms T); objective 1's optimum is then the best feasible point")(
+      "pick", po::value(&pick_texts)->composing(),
+      "a constrained selection compared with the recording's best on every seed: "
+      "OBJECTIVE[:NAME=V...], e.g. time_ms:METRIC=0.25 (the fastest point with METRIC <= "
+      "0.25) or METRIC:time_ms=2 (the best METRIC within 2 ms; repeatable)")(
       "objectives", po::value(&objectives_text),
       "comma-separated; the first is minimised by single-objective strategies (default: "
       "time_ms then the workload's front objectives)")(
@@ -47,8 +59,9 @@ int run_replay(const std::vector<std::string>& args) {
   desc.add(board_options(board, "board of the recording (default: the DB's only/first board)"))
       .add(store_options(store, "recorded database (opened read-only)"));
   po::variables_map vm;
-  if (parse(args, desc, {}, vm,
-            "tune replay --db recorded.db [--strategy S|all] [--seeds 20] [--budget 10%]"))
+  if (parse(expand_max_options(args, desc), desc, {}, vm,
+            "tune replay --db recorded.db [--strategy S|all] [--seeds 20] [--budget 10% | "
+            "--time-budget 8m] [--max NAME=V] [--pick OBJ:NAME=V]"))
     return 0;
   const std::string db_path = store_path(store, vm, "tune replay");
   if (seeds < 1) throw UsageError("--seeds must be >= 1");
@@ -78,21 +91,51 @@ int run_replay(const std::vector<std::string>& args) {
       b.fraction > 0 ? std::max<std::size_t>(
                            1, std::size_t(std::ceil(b.fraction * double(space.n_evaluable()))))
                      : b.evaluations;
+  const double budget_s =
+      budget_s_text.empty() ? 0.0 : parse_duration_s("--time-budget", budget_s_text);
+  if (!budget_s_text.empty() && !(budget_s > 0)) throw UsageError("--time-budget must be > 0");
+  const std::vector<Constraint> constraints = parse_constraints(max_texts);
+  std::vector<PickRequest> picks;
+  for (const std::string& t : pick_texts) {
+    std::vector<std::string> parts;
+    boost::split(parts, t, boost::is_any_of(":"));
+    if (parts[0].empty()) throw UsageError("--pick: '" + t + "' has no objective");
+    PickRequest p;
+    p.objective = parts[0];
+    p.constraints = parse_constraints({parts.begin() + 1, parts.end()});
+    picks.push_back(p);
+  }
+  double total_cost_s = 0;
+  for (double c : space.cost_s) total_cost_s += c;
 
   std::cout << "recorded space: board " << space.board << ", workload " << space.workload
             << ", dataset " << space.dataset << ", " << space.configs.size() << " points ("
             << space.n_evaluable() << " measured or failed, "
             << space.configs.size() - space.n_evaluable() << " pruned)\n"
-            << "objectives: " << boost::join(objectives, ", ") << "; budget " << budget
-            << " evaluations; " << seeds << " seeds; near = within " << within * 100
-            << "% of the optimum of " << objectives[0] << "\n\n"
-            << "| strategy | seeds near optimum | median evals to near | mean best / optimum "
-               "| mean HV fraction | min HV fraction |\n|---|---|---|---|---|---|\n";
+            << "objectives: " << boost::join(objectives, ", ") << "; budget "
+            << (budget_s > 0 ? fixed(budget_s, 0) + " s of measuring"
+                             : std::to_string(budget) + " evaluations")
+            << "; " << seeds << " seeds; near = within " << within * 100 << "% of the optimum of "
+            << objectives[0] << "\n"
+            << "measuring cost: the recording's points take " << fixed(total_cost_s, 1)
+            << " s in all (per-point overhead " << fixed(space.overhead_s, 3) << " s)\n";
+  for (const Constraint& c : constraints)
+    std::cout << "the strategy steers towards " << c.name << " <= " << c.max << "\n";
+  std::cout << "\n| strategy | seeds near optimum | median evals to near | mean best / optimum "
+               "| mean HV fraction | min HV fraction | median evals | median measuring s |";
+  for (const PickRequest& p : picks)
+    std::cout << " seeds: " << p.label() << " within " << within * 100 << "% |";
+  std::cout << "\n|---|---|---|---|---|---|---|---|";
+  for (std::size_t k = 0; k < picks.size(); ++k) std::cout << "---|";
+  std::cout << "\n";
   std::ofstream csv_out;
   if (!csv.empty()) {
     csv_out.open(csv);
     if (!csv_out) throw std::runtime_error(csv + ": cannot open for writing");
-    csv_out << "strategy,seed,budget,evaluations,evals_to_within,best,optimum,hv_fraction\n";
+    csv_out << "strategy,seed,budget,evaluations,evals_to_within,best,optimum,hv_fraction,cost_s";
+    for (std::size_t k = 0; k < picks.size(); ++k)
+      csv_out << ",pick" << k << ",pick" << k << "_best";
+    csv_out << '\n';
   }
   for (const std::string& name : names) {
     ReplayOptions ro;
@@ -102,25 +145,40 @@ int run_replay(const std::vector<std::string>& args) {
     ro.budget = budget;
     ro.objectives = objectives;
     ro.within = within;
+    ro.budget_s = budget_s;
+    ro.constraints = constraints;
+    ro.picks = picks;
     const ReplayResult r = replay(space, ro);
-    std::vector<double> to_near, ratio, hv;
+    std::vector<double> to_near, ratio, hv, evals, cost;
     for (const SeedResult& s : r.seeds) {
       if (s.evals_to_within) to_near.push_back(double(s.evals_to_within));
       ratio.push_back(s.best / r.optimum);
       hv.push_back(s.hypervolume_fraction);
-      if (csv_out)
+      evals.push_back(double(s.evaluations));
+      cost.push_back(s.cost_s);
+      if (csv_out) {
         csv_out << name << ',' << s.seed << ',' << budget << ',' << s.evaluations << ','
                 << s.evals_to_within << ',' << s.best << ',' << r.optimum << ','
-                << s.hypervolume_fraction << '\n';
+                << s.hypervolume_fraction << ',' << s.cost_s;
+        for (std::size_t k = 0; k < picks.size(); ++k)
+          csv_out << ',' << s.picks[k] << ',' << r.pick_optimum[k];
+        csv_out << '\n';
+      }
     }
     double mean_ratio = 0, mean_hv = 0;
     for (double x : ratio) mean_ratio += x / double(ratio.size());
     for (double x : hv) mean_hv += x / double(hv.size());
-    std::cout << "| " << name << " | " << r.n_within() << "/" << r.seeds.size() << " | "
+    const std::string shown = r.strategy == name ? name : name + " (" + r.strategy + ")";
+    std::cout << "| " << shown << " | " << r.n_within() << "/" << r.seeds.size() << " | "
               << (to_near.empty() ? std::string("-")
                                   : fixed(boost::math::statistics::median(to_near), 0))
               << " | " << fixed(mean_ratio, 3) << " | " << fixed(mean_hv, 3) << " | "
-              << fixed(*std::min_element(hv.begin(), hv.end()), 3) << " |\n";
+              << fixed(*std::min_element(hv.begin(), hv.end()), 3) << " | "
+              << fixed(boost::math::statistics::median(evals), 0) << " | "
+              << fixed(boost::math::statistics::median(cost), 1) << " |";
+    for (std::size_t k = 0; k < picks.size(); ++k)
+      std::cout << ' ' << r.n_pick_within(k, within) << "/" << r.seeds.size() << " |";
+    std::cout << "\n";
   }
   return 0;
 }

@@ -2,12 +2,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <ctime>
 #include <limits>
+#include <map>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 #include "select/hypervolume.hpp"
 #include "select/pareto.hpp"
+#include "tuner/constraint_domination.hpp"
 #include "tuner/model_estimate.hpp"
 #include "tuner/resources_json.hpp"
 #include "tuner/tune_run.hpp"
@@ -38,7 +43,64 @@ double front_hypervolume(const std::vector<std::vector<double>>& normalised) {
                      std::vector<double>(normalised.empty() ? 0 : normalised[0].size(), 1.1));
 }
 
+// Seconds since the epoch of an ISO 8601 UTC time "2024-05-01T12:00:00.123Z" (the DB's
+// measured_at); NaN when malformed.
+double iso_seconds(const std::string& text) {
+  std::tm tm{};
+  int ms = 0;
+  char sep = 0;
+  if (std::sscanf(text.c_str(), "%d-%d-%d%c%d:%d:%d.%d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &sep,
+                  &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &ms) < 7)
+    return std::numeric_limits<double>::quiet_NaN();
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  return double(timegm(&tm)) + ms / 1000.0;
+}
+
+// Seconds of timed runs of a measurement: every item's time per execution times the timed
+// runs per item plus its warm-up run.
+double timed_seconds(const db::MeasurementRow& m) {
+  double ms = 0;
+  for (const db::ItemResult& item : m.items) ms += item.time_ms * (m.n_repeats + 1);
+  if (m.items.empty()) ms = m.time_ms_median * (m.n_repeats + 1);
+  return ms / 1000;
+}
+
+// RecordedSpace::overhead_s from the measured points' timestamps.
+double median_overhead_s(const std::vector<db::MeasuredConfig>& measured) {
+  std::map<std::int64_t, std::vector<std::pair<double, double>>> by_run;  // (time, timed s)
+  for (const db::MeasuredConfig& mc : measured)
+    by_run[mc.measurement.run_id].push_back(
+        {iso_seconds(mc.measured_at), timed_seconds(mc.measurement)});
+  std::vector<double> samples;
+  for (auto& [run, points] : by_run) {
+    std::sort(points.begin(), points.end());
+    for (std::size_t i = 1; i < points.size(); ++i) {
+      const double gap = points[i].first - points[i - 1].first;
+      if (std::isfinite(gap)) samples.push_back(std::max(0.0, gap - points[i].second));
+    }
+  }
+  if (samples.empty()) return 0;
+  std::nth_element(samples.begin(), samples.begin() + samples.size() / 2, samples.end());
+  return samples[samples.size() / 2];
+}
+
 }  // namespace
+
+std::string PickRequest::label() const {
+  std::ostringstream os;
+  os << objective;
+  for (std::size_t i = 0; i < constraints.size(); ++i)
+    os << (i ? " and " : " with ") << constraints[i].name << " <= " << constraints[i].max;
+  return os.str();
+}
+
+std::size_t ReplayResult::n_pick_within(std::size_t k, double within) const {
+  const double opt = pick_optimum.at(k);
+  return std::size_t(std::count_if(seeds.begin(), seeds.end(), [&](const SeedResult& s) {
+    return std::isfinite(opt) && s.picks.at(k) <= opt + within * std::abs(opt);
+  }));
+}
 
 std::size_t RecordedSpace::n_evaluable() const {
   return std::size_t(std::count_if(outcomes.begin(), outcomes.end(),
@@ -102,23 +164,59 @@ RecordedSpace load_recorded_space(const db::Repository& repo, const std::string&
   for (const db::FailureRow& f : repo.failures(board))
     if (f.dataset == rs.dataset) add(f.config, Outcome::failed, nullptr);
   for (const db::PrunedRow& p : repo.pruned(board)) add(p.config, Outcome::pruned, nullptr);
+  rs.overhead_s = median_overhead_s(measured);
+  for (std::size_t i = 0; i < rs.configs.size(); ++i)
+    rs.cost_s.push_back(rs.outcomes[i] == Outcome::measured
+                            ? rs.overhead_s + timed_seconds(rs.measurements[i].measurement)
+                        : rs.outcomes[i] == Outcome::failed ? rs.overhead_s
+                                                            : 0.0);
   return rs;
 }
 
+namespace {
+
+// The best oriented value of `objective` over points (indices into rs) satisfying every
+// constraint; +inf when none does.
+double best_satisfying(const RecordedSpace& rs, const std::vector<std::size_t>& points,
+                       const Objective& objective,
+                       const std::vector<std::pair<Objective, double>>& constraints) {
+  double best = std::numeric_limits<double>::infinity();
+  for (std::size_t i : points) {
+    if (constraint_violation(rs.measurements[i], constraints) > 0) continue;
+    const double v = oriented_value(rs.measurements[i], objective);
+    if (v < best) best = v;
+  }
+  return best;
+}
+
+std::vector<std::pair<Objective, double>> resolve_constraints(const RecordedSpace& rs,
+                                                              const std::vector<Constraint>& cs) {
+  std::vector<std::pair<Objective, double>> out;
+  for (const Constraint& c : cs) out.push_back({resolve_objective(rs.workload_row, c.name), c.max});
+  return out;
+}
+
+}  // namespace
+
 ReplayResult replay(const RecordedSpace& rs, const ReplayOptions& options) {
-  if (options.budget == 0) throw std::invalid_argument("replay: the budget must be >= 1");
+  if (options.budget == 0 && !(options.budget_s > 0))
+    throw std::invalid_argument("replay: the budget must be >= 1");
   if (options.objectives.empty()) throw std::invalid_argument("replay: no objective");
   std::vector<Objective> objectives;
   for (const std::string& name : options.objectives)
     objectives.push_back(resolve_objective(rs.workload_row, name));
+  const auto constraints = resolve_constraints(rs, options.constraints);
   const std::size_t n = rs.configs.size(), m = objectives.size();
-  std::vector<std::vector<double>> values(n);
+  std::vector<std::vector<double>> values(n), steer(n);
+  std::vector<std::size_t> measured;
   Normaliser norm{std::vector<double>(m, std::numeric_limits<double>::infinity()),
                   std::vector<double>(m, -std::numeric_limits<double>::infinity())};
   for (std::size_t i = 0; i < n; ++i) {
     if (rs.outcomes[i] != Outcome::measured) continue;
+    measured.push_back(i);
     for (const Objective& o : objectives)
       values[i].push_back(oriented_value(rs.measurements[i], o));
+    steer[i] = constrained_objectives(rs.measurements[i], objectives, constraints);
     for (std::size_t k = 0; k < m; ++k)
       if (std::isfinite(values[i][k])) {
         norm.lo[k] = std::min(norm.lo[k], values[i][k]);
@@ -126,16 +224,22 @@ ReplayResult replay(const RecordedSpace& rs, const ReplayOptions& options) {
       }
   }
   ReplayResult result;
-  result.strategy = options.strategy;
+  result.strategy = choose_strategy(options.strategy, rs.n_evaluable(), m);
   result.budget = options.budget;
   result.n_evaluable = rs.n_evaluable();
-  if (!std::isfinite(norm.lo[0]))
-    throw std::invalid_argument("replay: no measured point has a value of " +
+  result.optimum = best_satisfying(rs, measured, objectives[0], constraints);
+  if (!std::isfinite(result.optimum))
+    throw std::invalid_argument("replay: no measured point has a feasible value of " +
                                 options.objectives[0]);
-  result.optimum = norm.lo[0];
+  std::vector<std::pair<Objective, std::vector<std::pair<Objective, double>>>> picks;
+  for (const PickRequest& p : options.picks) {
+    picks.push_back(
+        {resolve_objective(rs.workload_row, p.objective), resolve_constraints(rs, p.constraints)});
+    result.pick_optimum.push_back(
+        best_satisfying(rs, measured, picks.back().first, picks.back().second));
+  }
   std::vector<std::vector<double>> all;
-  for (std::size_t i = 0; i < n; ++i)
-    if (rs.outcomes[i] == Outcome::measured) all.push_back(norm(values[i]));
+  for (std::size_t i : measured) all.push_back(norm(values[i]));
   const double hv_all = front_hypervolume(all);
   const double threshold = result.optimum + options.within * std::abs(result.optimum);
 
@@ -143,30 +247,39 @@ ReplayResult replay(const RecordedSpace& rs, const ReplayOptions& options) {
   for (std::size_t s = 0; s < options.seeds; ++s) {
     StrategyOptions so;
     so.seed = options.first_seed + s;
-    so.budget = options.budget;
+    so.budget = options.budget_s > 0 ? rs.n_evaluable() : options.budget;
     so.n_objectives = m;
     so.prior = rs.prior;
-    std::unique_ptr<Strategy> strategy = make_strategy(options.strategy, space, so);
+    std::unique_ptr<Strategy> strategy = make_strategy(result.strategy, space, so);
     SeedResult sr;
     sr.seed = so.seed;
     sr.best = std::numeric_limits<double>::infinity();
     std::vector<std::vector<double>> found;
-    while (sr.evaluations < options.budget) {
+    std::vector<std::size_t> found_points;
+    auto within_budget = [&] {
+      return options.budget_s > 0 ? sr.cost_s < options.budget_s : sr.evaluations < options.budget;
+    };
+    while (within_budget()) {
       const std::optional<std::size_t> p = strategy->ask();
       if (!p) break;
+      if (options.budget_s > 0 && sr.cost_s + rs.cost_s[*p] > options.budget_s) break;
       Observation o;
       o.point = *p;
       o.outcome = rs.outcomes[*p];
-      if (o.outcome == Outcome::measured) o.objectives = values[*p];
+      if (o.outcome == Outcome::measured) o.objectives.assign(steer[*p].begin(), steer[*p].end());
       strategy->tell(o);
       if (o.outcome == Outcome::pruned) continue;
       ++sr.evaluations;
+      sr.cost_s += rs.cost_s[*p];
       if (o.outcome != Outcome::measured) continue;
       found.push_back(norm(values[*p]));
-      if (values[*p][0] < sr.best) sr.best = values[*p][0];
+      found_points.push_back(*p);
+      if (steer[*p][0] < sr.best) sr.best = steer[*p][0];
       if (sr.evals_to_within == 0 && sr.best <= threshold) sr.evals_to_within = sr.evaluations;
     }
     sr.hypervolume_fraction = hv_all > 0 ? front_hypervolume(found) / hv_all : 0;
+    for (const auto& [objective, cs] : picks)
+      sr.picks.push_back(best_satisfying(rs, found_points, objective, cs));
     result.seeds.push_back(sr);
   }
   return result;

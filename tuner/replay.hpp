@@ -23,7 +23,16 @@ struct RecordedSpace {
   std::vector<Outcome> outcomes;                 ///< measured / failed / pruned
   std::vector<db::MeasuredConfig> measurements;  ///< of measured points (else empty rows)
   std::vector<double> prior;                     ///< model estimate (tuner/model_estimate.hpp)
-  std::size_t n_evaluable() const;               ///< measured + failed points
+  /// Measuring cost of each point in seconds of wall clock, as the recording run spent it:
+  /// measured points: overhead_s + sum over items of time_ms * (n_repeats + 1 warm-up) / 1000;
+  /// failed points: overhead_s; pruned points: 0 (decided without measuring).
+  std::vector<double> cost_s;
+  /// Per-point cost beyond the timed runs (solver setup, upload, accuracy, process and DB
+  /// round trip), seconds: the median over consecutive measurements of one recording run of
+  /// (interval between their measured_at) - (the later one's timed runs); 0 without two
+  /// consecutive measurements.
+  double overhead_s = 0;
+  std::size_t n_evaluable() const;  ///< measured + failed points
 };
 
 /// Loads the recorded space of board and dataset ("" = the board's dataset with the most
@@ -35,13 +44,29 @@ struct RecordedSpace {
 RecordedSpace load_recorded_space(const db::Repository& repo, const std::string& board,
                                   const std::string& dataset = "");
 
+/// A constrained selection checked on every seed's measured points: the best `objective`
+/// among points whose every constrained figure is <= its bound (e.g. "time_ms" with aepe <=
+/// 0.25: the fastest config with AEPE <= 0.25).
+struct PickRequest {
+  std::string objective;
+  std::vector<Constraint> constraints;
+  std::string label() const;  ///< e.g. "time_ms with aepe <= 0.25"
+};
+
 struct ReplayOptions {
-  std::string strategy;
+  std::string strategy;  ///< a strategy name, or "auto" (choose_strategy for the request)
   std::uint64_t first_seed = 1;
   std::size_t seeds = 20;
   std::size_t budget = 0;  ///< evaluations per seed (measured + failed; pruned are free)
+  /// > 0: the budget is this much measuring time per seed (seconds, RecordedSpace::cost_s),
+  /// instead of `budget` evaluations: a seed stops before the point that would exceed it.
+  double budget_s = 0;
   std::vector<std::string> objectives;  ///< e.g. {"time_ms"} or {"time_ms","energy_mj","aepe"}
-  double within = 0.05;                 ///< "near the optimum": within this fraction of objective 0
+  /// Constraints the strategy steers towards, as the live run (constraint_domination.hpp);
+  /// objective 0's best and optimum are then over feasible points only.
+  std::vector<Constraint> constraints;
+  std::vector<PickRequest> picks;  ///< selections compared with the recording's on every seed
+  double within = 0.05;            ///< "near the optimum": within this fraction of objective 0
 };
 
 struct SeedResult {
@@ -51,23 +76,29 @@ struct SeedResult {
                                     ///< exhaustive optimum; 0 = not reached within the budget
   double best = 0;                  ///< best objective-0 value found (oriented for minimisation)
   double hypervolume_fraction = 0;  ///< HV of the found front / HV of the exhaustive front
+  double cost_s = 0;                ///< measuring time spent (RecordedSpace::cost_s), seconds
+  std::vector<double> picks;        ///< per PickRequest: the value found (oriented), +inf if none
 };
 
 struct ReplayResult {
   std::string strategy;
   std::size_t budget = 0, n_evaluable = 0;
-  double optimum = 0;  ///< exhaustive optimum of objective 0 (oriented)
+  double optimum = 0;                ///< exhaustive optimum of objective 0 (oriented)
+  std::vector<double> pick_optimum;  ///< per PickRequest: the best over the whole recording
   std::vector<SeedResult> seeds;
   std::size_t n_within() const;  ///< seeds that reached within the budget
+  /// Seeds whose pick k is within `within` of pick_optimum[k] (value <= opt + within * |opt|).
+  std::size_t n_pick_within(std::size_t k, double within) const;
 };
 
 /// Replays options.strategy for seeds first_seed .. first_seed + seeds - 1 against space.
 /// Objectives are oriented for minimisation (resolve_objective); objective 0 is
 /// the one single-objective strategies minimise. Hypervolume: each objective normalised to
 /// [0, 1] by its min and max over the measured points, reference point 1.1 in each
-/// (select/hypervolume.hpp); points lacking a figure (NULL energy) do not count. Throws
-/// std::invalid_argument for an unknown strategy or objective, a zero budget, or a space
-/// without a finite value of objective 0.
+/// (select/hypervolume.hpp); points lacking a figure (NULL energy) do not count; the
+/// hypervolume ignores constraints. Throws std::invalid_argument for an unknown strategy,
+/// objective or constrained figure, a zero budget, or a space without a finite (feasible)
+/// value of objective 0.
 ReplayResult replay(const RecordedSpace& space, const ReplayOptions& options);
 
 }  // namespace flowtune

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "kernels/cancellation.hpp"
+#include "tuner/constraint_domination.hpp"
 #include "tuner/dispatch.hpp"
 #include "tuner/evaluator.hpp"
 #include "tuner/resources_json.hpp"
@@ -54,32 +55,13 @@ class StopSignals {
   void (*old_term_)(int) = SIG_DFL;
 };
 
-constexpr double kInfeasible = 1e12;
-
-// The strategy's view of a measured point: its objectives oriented for minimisation (a
-// missing figure is +infinity). A point that violates a constraint of the request is
-// infeasible: every objective becomes kInfeasible plus its total relative violation, so
-// any feasible point beats any infeasible one and among infeasible ones the smaller
-// violation wins (Deb's constraint-domination rule: K. Deb, "An efficient constraint
-// handling method for genetic algorithms", CMAME 186, 2000, sec. 3.2).
+// The strategy's view of a measured point: its objectives under the request's constraints
+// (tuner/constraint_domination.hpp, Deb's rule).
 Observation observation_of(const TuneSession& s, std::size_t point, const db::MeasuredConfig& mc) {
   Observation o;
   o.point = point;
   o.outcome = Outcome::measured;
-  double violation = 0;
-  for (const auto& [figure, max] : s.constraints) {
-    const double v = mc.value(figure.name);
-    if (std::isnan(v))
-      violation += 1;
-    else if (v > max)
-      violation += (v - max) / std::max(std::fabs(max), 1e-12);
-  }
-  for (const Objective& obj : s.objectives) {
-    const double v = oriented_value(mc, obj);
-    o.objectives.push_back(violation > 0   ? kInfeasible + violation
-                           : std::isnan(v) ? std::numeric_limits<double>::infinity()
-                                           : v);
-  }
+  o.objectives = constrained_objectives(mc, s.objectives, s.constraints);
   return o;
 }
 

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <limits>
 
 #include "db/repository.hpp"
 #include "tuner/replay.hpp"
@@ -137,6 +138,83 @@ TEST_F(ReplayTest, AdaptiveStrategiesAreReproducibleOnARecording) {
       EXPECT_LE(a.seeds[i].evaluations, 8u);
     }
   }
+}
+
+TEST_F(ReplayTest, EachPointCostsItsTimedRunsPlusTheOverhead) {
+  const db::Repository repo(path_.string(), db::OpenMode::read_only);
+  const RecordedSpace rs = load_recorded_space(repo, "host");
+  EXPECT_GE(rs.overhead_s, 0.0);
+  for (std::size_t i = 0; i < rs.configs.size(); ++i) {
+    if (rs.outcomes[i] == Outcome::pruned) {
+      EXPECT_EQ(rs.cost_s[i], 0.0);
+    } else if (rs.outcomes[i] == Outcome::failed) {
+      EXPECT_EQ(rs.cost_s[i], rs.overhead_s);
+    } else {  // no item rows: the median time x (3 timed runs + 1 warm-up)
+      const double t = rs.measurements[i].measurement.time_ms_median;
+      EXPECT_NEAR(rs.cost_s[i] - rs.overhead_s, t * 4 / 1000, 1e-12);
+    }
+  }
+}
+
+TEST_F(ReplayTest, ATimeBudgetStopsBeforeThePointThatWouldExceedIt) {
+  const db::Repository repo(path_.string(), db::OpenMode::read_only);
+  const RecordedSpace rs = load_recorded_space(repo, "host");
+  ReplayOptions ro;
+  ro.strategy = "brute_force";
+  ro.seeds = 1;
+  ro.objectives = {"time_ms", "aepe"};
+  // The first three evaluable points in recorded order (tile_x 16 x {2, 4, 8}).
+  std::vector<std::size_t> evaluable;
+  for (std::size_t i = 0; i < rs.configs.size(); ++i)
+    if (rs.outcomes[i] != Outcome::pruned) evaluable.push_back(i);
+  ro.budget_s = rs.cost_s[evaluable[0]] + rs.cost_s[evaluable[1]] + rs.cost_s[evaluable[2]];
+  ro.budget_s *= 1 + 1e-9;
+  ReplayResult r = replay(rs, ro);
+  EXPECT_EQ(r.seeds[0].evaluations, 3u);
+  EXPECT_NEAR(r.seeds[0].cost_s, ro.budget_s, 1e-9 * ro.budget_s);
+  double all = 0;
+  for (double c : rs.cost_s) all += c;
+  ro.budget_s = all * 2;
+  r = replay(rs, ro);
+  EXPECT_EQ(r.seeds[0].evaluations, 16u);
+  EXPECT_NEAR(r.seeds[0].cost_s, all, 1e-9 * all);
+}
+
+TEST_F(ReplayTest, PicksAndConstraintsAreComparedWithTheRecordingsBest) {
+  const db::Repository repo(path_.string(), db::OpenMode::read_only);
+  const RecordedSpace rs = load_recorded_space(repo, "host");
+  ReplayOptions ro;
+  ro.strategy = "brute_force";
+  ro.seeds = 1;
+  ro.objectives = {"time_ms", "aepe"};
+  // Fastest with aepe <= 1/64: tile_x 64 or 128; time 1 + 1 + |log2(ty/4)| -> 2 ms at 64 x 4.
+  // Lowest aepe within 2 ms: tile_x 64 (1/64) at ty 4 (2 ms); 128 needs 3 ms.
+  ro.picks = {{"time_ms", {{"aepe", 1.0 / 64}}}, {"aepe", {{"time_ms", 2}}}};
+  ro.budget = 100;
+  ReplayResult r = replay(rs, ro);
+  ASSERT_EQ(r.pick_optimum.size(), 2u);
+  EXPECT_DOUBLE_EQ(r.pick_optimum[0], 2.0);
+  EXPECT_DOUBLE_EQ(r.pick_optimum[1], 1.0 / 64);
+  EXPECT_EQ(r.n_pick_within(0, 0.0), 1u);
+  EXPECT_EQ(r.n_pick_within(1, 0.0), 1u);
+  // Three evaluations (tile_x 16 only): no point satisfies aepe <= 1/64; within 2 ms the
+  // best is 1/16 (16 x 4, 2 ms).
+  ro.budget = 3;
+  r = replay(rs, ro);
+  EXPECT_EQ(r.seeds[0].picks[0], std::numeric_limits<double>::infinity());
+  EXPECT_DOUBLE_EQ(r.seeds[0].picks[1], 1.0 / 16);
+  EXPECT_EQ(r.n_pick_within(0, 0.05), 0u);
+  EXPECT_EQ(r.n_pick_within(1, 0.05), 0u);
+  // A constraint moves objective 1's optimum to the best feasible point.
+  ro.picks.clear();
+  ro.constraints = {{"aepe", 1.0 / 64}};
+  ro.budget = 100;
+  r = replay(rs, ro);
+  EXPECT_DOUBLE_EQ(r.optimum, 2.0);
+  EXPECT_DOUBLE_EQ(r.seeds[0].best, 2.0);
+  EXPECT_EQ(r.strategy, "brute_force");
+  ro.strategy = "auto";  // 16 evaluable points: brute force is exact and cheap
+  EXPECT_EQ(replay(rs, ro).strategy, "brute_force");
 }
 
 }  // namespace

@@ -66,10 +66,15 @@ class Tvl1Workload final : public Workload {
     return out;
   }
   ParamDimensions default_dimensions(const std::string& target) const override {
-    if (target == "cuda")  // the GPU path has no stopping test: fixed iterations (epsilon 0)
-      return {{"iterations", {10, 30, 100}},
+    // The GPU path has no stopping test: fixed iterations (epsilon 0). The pyramid is two
+    // dimensions, its depth with its zoom: n_scales 0 (automatic, down to ~16 px) or 5
+    // (zoom 0.8 x 5 levels is the hand-chosen pyramid of reports/main_job_h200.md; automatic
+    // at zoom 0.8 builds ~17 levels); warpings x iterations as a practitioner picks them.
+    if (target == "cuda")
+      return {{"iterations", {10, 20, 30, 100}},
               {"n_warpings", {1, 5}},
               {"zoom", {0.5, 0.8}},
+              {"n_scales", {0, 5}},
               {"epsilon", {0}}};
     return {{"iterations", {50, 300}}, {"n_warpings", {1, 5}}};
   }

@@ -1,0 +1,36 @@
+#include "tuner/constraint_domination.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace flowtune {
+
+double constraint_violation(const db::MeasuredConfig& mc,
+                            const std::vector<std::pair<Objective, double>>& constraints) {
+  double violation = 0;
+  for (const auto& [figure, max] : constraints) {
+    const double v = mc.value(figure.name);
+    if (std::isnan(v))
+      violation += 1;
+    else if (v > max)
+      violation += (v - max) / std::max(std::fabs(max), 1e-12);
+  }
+  return violation;
+}
+
+std::vector<double> constrained_objectives(
+    const db::MeasuredConfig& mc, const std::vector<Objective>& objectives,
+    const std::vector<std::pair<Objective, double>>& constraints) {
+  const double violation = constraint_violation(mc, constraints);
+  std::vector<double> out;
+  for (const Objective& obj : objectives) {
+    const double v = oriented_value(mc, obj);
+    out.push_back(violation > 0   ? kInfeasible + violation
+                  : std::isnan(v) ? std::numeric_limits<double>::infinity()
+                                  : v);
+  }
+  return out;
+}
+
+}  // namespace flowtune
