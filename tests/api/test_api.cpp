@@ -5,6 +5,8 @@
 // build without CUDA.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <flowtune/flowtune.hpp>
 #include <map>
 #include <stdexcept>
@@ -19,8 +21,15 @@
 
 namespace {
 
+/// RubberWhale's frames: under $FLOWTUNE_REPO_DATA, else the source tree's data/, else ./data
+/// (the device scripts run in the repository root of another checkout).
 std::string pair_file(const char* name) {
-  return std::string(FLOWTUNE_TEST_REPO_DATA) + "/middlebury/RubberWhale/" + name;
+  std::string root = FLOWTUNE_TEST_REPO_DATA;
+  if (const char* env = std::getenv("FLOWTUNE_REPO_DATA"); env && *env)
+    root = env;
+  else if (!std::filesystem::exists(root))
+    root = "data";
+  return root + "/middlebury/RubberWhale/" + name;
 }
 
 /// The default frame (3 scales, 1 warping, 10 iterations) of `variant`.
