@@ -168,7 +168,7 @@ void register_protocol(const Protocol& p) {
                        st.counters["aepe"] = flow_error(flow, fr->gt).aepe;
                      }))
         ->UseManualTime()
-        ->MinTime(0.2)
+        ->MinTime(0.1)
         ->Repetitions(kRepetitions)
         ->Unit(benchmark::kMillisecond);
 
@@ -194,7 +194,7 @@ void register_protocol(const Protocol& p) {
                        cudaStreamDestroy(stream);
                      }))
         ->UseManualTime()
-        ->MinTime(0.2)
+        ->MinTime(0.1)
         ->Repetitions(kRepetitions)
         ->Unit(benchmark::kMillisecond);
   }
