@@ -13,6 +13,7 @@
 
 #ifdef FLOWTUNE_HAVE_CUDA
 #include "variants/cuda/cuda_driver.hpp"
+#include "variants/cuda/cuda_frame_solver.hpp"
 #include "variants/cuda/cuda_variant.hpp"
 #endif
 
@@ -54,6 +55,13 @@ FlowField compute_flow(const Image& i0, const Image& i1, const TunedConfig& conf
                                 std::to_string(i0.width) + "x" + std::to_string(i0.height) +
                                 " and " + std::to_string(i1.width) + "x" +
                                 std::to_string(i1.height));
+  return Tvl1Solver(config).compute(i0, i1);
+}
+
+Tvl1Solver::Tvl1Solver(const TunedConfig& config) : config_(config) {
+  if (config.workload != "tvl1")
+    throw std::invalid_argument("compute_flow: config of workload '" + config.workload +
+                                "', not tvl1");
   const FlowVariant* variant = deployed_variant(config.variant);
   if (!variant)
     throw std::invalid_argument("compute_flow: variant '" + config.variant +
@@ -63,7 +71,40 @@ FlowField compute_flow(const Image& i0, const Image& i1, const TunedConfig& conf
   // make_solver checks the tunables and parameters (invalid_reason) and throws
   // std::invalid_argument naming the first problem; a CUDA solver builds its kernels with
   // NVRTC (cached as for `tune`) and throws std::runtime_error when the GPU fails.
-  return variant->make_solver(config)->compute(i0, i1);
+  solver_ = variant->make_solver(config);
+}
+
+Tvl1Solver::~Tvl1Solver() = default;
+Tvl1Solver::Tvl1Solver(Tvl1Solver&&) noexcept = default;
+Tvl1Solver& Tvl1Solver::operator=(Tvl1Solver&&) noexcept = default;
+
+void Tvl1Solver::compute(const Image& i0, const Image& i1, FlowField& flow) {
+  if (i0.width != i1.width || i0.height != i1.height || i0.size() == 0)
+    throw std::invalid_argument("compute_flow: frames must be non-empty and of equal size, got " +
+                                std::to_string(i0.width) + "x" + std::to_string(i0.height) +
+                                " and " + std::to_string(i1.width) + "x" +
+                                std::to_string(i1.height));
+  solver_->compute_into(i0, i1, flow);
+}
+
+FlowField Tvl1Solver::compute(const Image& i0, const Image& i1) {
+  FlowField flow;
+  compute(i0, i1, flow);
+  return flow;
+}
+
+void Tvl1Solver::compute_device(const float* i0, const float* i1, int width, int height,
+                                float* flow, CUstream_st* stream) {
+  if (!cuda::is_tvl1_cuda_scheme(config_.variant))
+    throw std::invalid_argument("Tvl1Solver::compute_device: variant '" + config_.variant +
+                                "' runs on the host; use compute() (the host API)");
+#ifdef FLOWTUNE_HAVE_CUDA
+  cuda::compute_flow_device(*solver_, i0, i1, width, height, flow, stream);
+#else
+  (void)i0, (void)i1, (void)width, (void)height, (void)flow, (void)stream;
+  throw std::runtime_error(
+      "Tvl1Solver::compute_device: this flowtune library was built without CUDA");
+#endif
 }
 
 FlowField compute_flow(const std::string& i0_png, const std::string& i1_png,

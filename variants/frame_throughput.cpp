@@ -34,10 +34,11 @@ ThroughputResult measure_throughput(const std::vector<std::unique_ptr<FlowSolver
   for (std::size_t t = 0; t < solvers.size(); ++t)
     threads.emplace_back([&, t] {
       try {
+        FlowField flow;  // one output per thread, reused (compute_into)
         for (int k = next++; k < frames; k = next++) {
           const auto& [i0, i1] = pairs[std::size_t(k) % pairs.size()];
           const auto t0 = clock::now();
-          FlowField flow = solvers[t]->compute(i0, i1);
+          solvers[t]->compute_into(i0, i1, flow);
           const double ms = std::chrono::duration<double, std::milli>(clock::now() - t0).count();
           std::lock_guard<std::mutex> g(lock);
           latency_ms.push_back(ms);

@@ -24,7 +24,8 @@ struct ThroughputResult {
 
 /// Computes `frames` frame pairs, taken round-robin from `pairs` (pair k % pairs.size()),
 /// with one host thread per solver, each thread taking the next frame from a shared counter
-/// (so each frame is computed exactly once) and calling its solver's compute(). With GPU
+/// (so each frame is computed exactly once) and calling its solver's compute_into() into one
+/// FlowField per thread (reused, as a video loop does). With GPU
 /// solvers every solver owns a non-blocking stream, so up to solvers.size() frames (their
 /// uploads, kernels and downloads) overlap on the device. A first frame per solver is run
 /// before the clock starts (allocation, NVRTC module load, graph capture).

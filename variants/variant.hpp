@@ -22,6 +22,12 @@ class FlowSolver {
   /// otherwise). Returns the flow I0 -> I1 in pixels, same size. Synchronous: when it
   /// returns, all device work of the frame has finished (host wall time is frame time).
   virtual FlowField compute(const Image& i0, const Image& i1) = 0;
+  /// As compute(), into the caller's `flow` (resized to the frames' size; a solver that keeps
+  /// its buffers, as the CUDA frame solver, then writes into flow's storage without
+  /// allocating when flow already has that size). Default: flow = compute(i0, i1).
+  virtual void compute_into(const Image& i0, const Image& i1, FlowField& flow) {
+    flow = compute(i0, i1);
+  }
 };
 
 /// The values one tunable may take.

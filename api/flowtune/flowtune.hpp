@@ -9,12 +9,17 @@
 //   flowtune::write_flo("flow.flo", flowtune::compute_flow("f10.png", "f11.png", config));
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "kernels/image.hpp"    // flowtune::Image (grayscale, [0, 255]), flowtune::FlowField
 #include "variants/config.hpp"  // flowtune::Config
 
+struct CUstream_st;  // cudaStream_t is CUstream_st* (cuda_runtime_api.h)
+
 namespace flowtune {
+
+class FlowSolver;
 
 /// One tuned point of the TV-L1 design space, as `tune export` writes it into the header's
 /// `// flowtune-config: {...}` line and its flowtune::tuned::kConfigJson constant: the
@@ -48,6 +53,53 @@ TunedConfig read_tuned_config(const std::string& header_path);
 /// library was built without CUDA, when no CUDA device is usable, or when the NVRTC build
 /// or the GPU fails.
 FlowField compute_flow(const Image& i0, const Image& i1, const TunedConfig& config);
+
+/// A TV-L1 solver of one tuned config kept across frames (video): the solver compute_flow
+/// makes once per call, here made once, so its buffers, its NVRTC build and (on the GPU) one
+/// CUDA Graph per frame size (up to 4 sizes) are reused from frame to frame. Not thread-safe:
+/// one Tvl1Solver per host thread. Same numerics and errors as compute_flow.
+class Tvl1Solver {
+ public:
+  /// Builds the solver of config.variant (throws as compute_flow does for a bad config, no
+  /// GPU for a CUDA variant, or an NVRTC failure).
+  explicit Tvl1Solver(const TunedConfig& config);
+  ~Tvl1Solver();
+  Tvl1Solver(Tvl1Solver&&) noexcept;
+  Tvl1Solver& operator=(Tvl1Solver&&) noexcept;
+
+  /// Host API: flow I0 -> I1 (i0, i1 grayscale, [0, 255], equal width x height) into the
+  /// caller's `flow` (resized to width x height; u right, v down, in pixels). A CUDA solver
+  /// stages the frames through pinned buffers kept per size and writes into flow's storage,
+  /// so a `flow` reused at the same size is not reallocated. Synchronous.
+  /// Throws std::invalid_argument for empty frames or frames of different sizes,
+  /// std::runtime_error when the GPU fails.
+  void compute(const Image& i0, const Image& i1, FlowField& flow);
+  /// As above, returning a new FlowField.
+  FlowField compute(const Image& i0, const Image& i1);
+
+  /// Device-pointer API (CUDA variants): frames already on the GPU, the caller's stream and
+  /// output buffer, no host copy and no host wait. i0, i1: device pointers to width x height
+  /// floats each (row-major, no pitch; intensities of any range, normalised jointly as the
+  /// host API does). flow: device pointer to 2 x width x height floats, planar: u (right, in
+  /// pixels) of every pixel row-major, then v (down, in pixels). Enqueued on `stream` (a
+  /// cudaStream_t of the current device; nullptr = the legacy default stream): the flow is
+  /// ready, and i0 / i1 may be reused, once the stream has reached this call. The flow equals
+  /// the host API's bit for bit. The first frame at a size allocates the size's buffers
+  /// (which synchronises the device); later frames are one graph launch plus two
+  /// device-to-device copies in and one out.
+  /// Throws std::invalid_argument for null pointers, a size < 1, or a config of a host
+  /// variant (kokkos_global), std::runtime_error in a library built without CUDA or when the
+  /// GPU fails.
+  void compute_device(const float* i0, const float* i1, int width, int height, float* flow,
+                      CUstream_st* stream);
+
+  /// The config this solver runs.
+  const TunedConfig& config() const { return config_; }
+
+ private:
+  TunedConfig config_;
+  std::unique_ptr<FlowSolver> solver_;
+};
 
 /// As above on two PNG files (read as grayscale with BT.601 luma, like `tune flow`).
 /// Throws std::runtime_error "<path>: <problem>" for a missing, unreadable, corrupt or

@@ -154,7 +154,7 @@ TEST_F(FramePipelineGpu, PlainScheduleMatchesReferenceOnRubberWhale) {
     EXPECT_EQ(f->u, a.u);
     EXPECT_EQ(f->v, a.v);
   }
-  // A different size afterwards: buffers and graph are rebuilt.
+  // A different size afterwards: its own buffers and graph (the per-size cache).
   const Sequence g = load(test::repo_middlebury_dir(), "Grove2");
   const FlowField gd = direct->compute(g.i0, g.i1);
   const FlowField gg = graph->compute(g.i0, g.i1);

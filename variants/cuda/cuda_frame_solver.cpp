@@ -104,6 +104,15 @@ struct FrameBuffers {
   Buffer host_in, host_out;  ///< 2n floats each, pinned (or plain host in emulation)
 };
 
+/// One cached frame size: its buffers, its CUDA Graph of the device work, and its history.
+struct SizeEntry {
+  FrameBuffers b;
+  cudaGraphExec_t graph = nullptr;
+  bool graph_failed = false;
+  long frames = 0;  ///< frames computed at this size
+  unsigned long long last_use = 0;
+};
+
 class CudaFrameSolver final : public FlowSolver {
  public:
   CudaFrameSolver(const Config& config, std::unique_ptr<cuda::IterationSchedule> schedule,
@@ -115,6 +124,9 @@ class CudaFrameSolver final : public FlowSolver {
     if (!schedule_)
       throw std::invalid_argument("cuda_frame_solver: null iteration schedule for '" +
                                   config.label() + "'");
+    if (options_.cached_sizes < 1)
+      throw std::invalid_argument("cuda_frame_solver: cached_sizes must be >= 1, got " +
+                                  std::to_string(options_.cached_sizes));
     detail::check_tvl1_params(params_);
     storage_ = cuda::storage_of(config_.precision);
     const double ps = params_.presmoothing_sigma;
@@ -130,6 +142,7 @@ class CudaFrameSolver final : public FlowSolver {
                                  std::string(cudaGetErrorString(e)) + ")");
       }
       check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+      check(cudaEventCreateWithFlags(&done_, cudaEventDisableTiming), "cudaEventCreate");
       const int resident_px = options_.resident_max_pixels >= 0 ? options_.resident_max_pixels
                                                                 : cuda::resident_px_of(config_);
       if (resident_px > 0) resident_ = std::make_unique<cuda::ResidentLevels>(config_, resident_px);
@@ -137,7 +150,6 @@ class CudaFrameSolver final : public FlowSolver {
           options_.tiled_max_pixels >= 0 ? options_.tiled_max_pixels : cuda::tiled_px_of(config_);
       if (tiled_px > 0) tiled_ = std::make_unique<cuda::TiledLevels>(config_, tiled_px);
     }
-    exec_ = fk::Exec{stream_, options_.host_emulation};
     int copy_threads = options_.host_copy_threads;
     if (copy_threads < 0)
       copy_threads = std::max(1, std::min(4, int(std::thread::hardware_concurrency()) / 2));
@@ -145,15 +157,23 @@ class CudaFrameSolver final : public FlowSolver {
   }
 
   ~CudaFrameSolver() override {
-    reset_graph();
     release_marks();
-    if (stream_) {
-      cudaStreamSynchronize(stream_);
-      cudaStreamDestroy(stream_);
-    }
+    if (done_) cudaEventSynchronize(done_);
+    if (stream_) cudaStreamSynchronize(stream_);
+    for (auto& e : cache_)
+      if (e->graph) cudaGraphExecDestroy(e->graph);
+    cache_.clear();
+    if (done_) cudaEventDestroy(done_);
+    if (stream_) cudaStreamDestroy(stream_);
   }
 
   FlowField compute(const Image& i0, const Image& i1) override {
+    FlowField flow;
+    compute_into(i0, i1, flow);
+    return flow;
+  }
+
+  void compute_into(const Image& i0, const Image& i1, FlowField& flow) override {
     if (i0.width != i1.width || i0.height != i1.height || i0.width < 1 || i0.height < 1 ||
         i0.size() != std::size_t(i0.width) * i0.height || i1.size() != i0.size())
       throw std::invalid_argument(
@@ -163,21 +183,30 @@ class CudaFrameSolver final : public FlowSolver {
           std::to_string(i1.width) + "x" + std::to_string(i1.height));
     stage_in(i0, i1);
     const std::size_t n = i0.size();
-
-    if (options_.host_emulation) {
-      enqueue_frame();
-    } else {
-      if (options_.use_cuda_graph && !graph_exec_ && !graph_failed_ && frames_at_size_ > 0)
-        capture_graph();
-      if (graph_exec_)
-        check(cudaGraphLaunch(graph_exec_, stream_), "cudaGraphLaunch");
-      else
-        enqueue_frame();
+    float* in = cur_->b.host_in.as<float>();
+    run_frame(stream_, in, in + n, cur_->b.host_out.as());
+    if (!options_.host_emulation)
       check(cudaStreamSynchronize(stream_), "frame (cudaStreamSynchronize)");
-    }
-    ++frames_at_size_;
-    (void)n;
-    return stage_out();
+    stage_out(flow);
+  }
+
+  /// See cuda::compute_flow_device.
+  void compute_device(const float* i0, const float* i1, int width, int height, float* flow,
+                      cudaStream_t stream) {
+    if (options_.host_emulation)
+      throw std::runtime_error(
+          "compute_flow_device: a solver in host emulation has no device frames");
+    if (!i0 || !i1 || !flow || width < 1 || height < 1)
+      throw std::invalid_argument("compute_flow_device: null device pointer or size " +
+                                  std::to_string(width) + "x" + std::to_string(height) + " < 1");
+    select_size(width, height);
+    run_frame(stream, i0, i1, flow);
+  }
+
+  cuda::FrameCacheStats stats() const {
+    cuda::FrameCacheStats s = stats_;
+    s.cached_sizes = int(cache_.size());
+    return s;
   }
 
   /// See cuda::profile_frame.
@@ -185,8 +214,9 @@ class CudaFrameSolver final : public FlowSolver {
     if (options_.host_emulation)
       throw std::runtime_error("profile_frame: a solver in host emulation has no device to time");
     if (repeats < 1) throw std::invalid_argument("profile_frame: repeats must be >= 1");
-    compute(i0, i1);
-    compute(i0, i1);  // the second one captures the graph
+    FlowField flow;
+    compute_into(i0, i1, flow);
+    compute_into(i0, i1, flow);  // the second one captures the graph
     using clock = std::chrono::steady_clock;
     auto ms_since = [](clock::time_point t0) {
       return std::chrono::duration<double, std::milli>(clock::now() - t0).count();
@@ -197,16 +227,19 @@ class CudaFrameSolver final : public FlowSolver {
     cudaEvent_t a = nullptr, b = nullptr;
     check(cudaEventCreate(&a), "cudaEventCreate");
     check(cudaEventCreate(&b), "cudaEventCreate");
+    const std::size_t n = i0.size();
     for (int r = 0; r < repeats; ++r) {
       auto t0 = clock::now();
-      compute(i0, i1);
+      compute_into(i0, i1, flow);
       call_ms.push_back(ms_since(t0));
       t0 = clock::now();
       stage_in(i0, i1);
       in_ms.push_back(ms_since(t0));
-      if (graph_exec_) {
+      float* in = cur_->b.host_in.as<float>();
+      if (cur_->graph) {
+        // What the device spends on a graph frame: upload, the graph, download.
         check(cudaEventRecord(a, stream_), "cudaEventRecord");
-        check(cudaGraphLaunch(graph_exec_, stream_), "cudaGraphLaunch");
+        run_frame(stream_, in, in + n, cur_->b.host_out.as());
         check(cudaEventRecord(b, stream_), "cudaEventRecord");
         check(cudaEventSynchronize(b), "cudaEventSynchronize");
         float ms = 0;
@@ -216,9 +249,11 @@ class CudaFrameSolver final : public FlowSolver {
       // The direct frame, one event after each stage.
       marks_.clear();
       profiling_ = true;
-      mark("", -1);
+      mark(stream_, "", -1);
       try {
-        enqueue_frame();
+        enqueue_upload(stream_, in, in + n);
+        enqueue_core(stream_);
+        enqueue_download(stream_, cur_->b.host_out.as());
       } catch (...) {
         profiling_ = false;
         throw;
@@ -226,7 +261,7 @@ class CudaFrameSolver final : public FlowSolver {
       profiling_ = false;
       check(cudaStreamSynchronize(stream_), "profiled frame (cudaStreamSynchronize)");
       t0 = clock::now();
-      stage_out();
+      stage_out(flow);
       out_ms.push_back(ms_since(t0));
       if (r == 0) {
         stage_ms.resize(marks_.size());
@@ -261,35 +296,62 @@ class CudaFrameSolver final : public FlowSolver {
     return v[v.size() / 2];
   }
 
-  /// Host stage before the upload: the frames into the pinned buffer.
+  /// Host stage before the upload: the frames into the pinned buffer of their size.
   void stage_in(const Image& i0, const Image& i1) {
-    ensure_buffers(i0.width, i0.height);
+    select_size(i0.width, i0.height);
     const std::size_t n = i0.size();
-    float* in = b_.host_in.as<float>();
+    float* in = cur_->b.host_in.as<float>();
     copier_->copy(
         {{in, i0.data.data(), n * sizeof(float)}, {in + n, i1.data.data(), n * sizeof(float)}});
   }
 
-  /// Host stage after the download: the flow out of the pinned buffer.
-  FlowField stage_out() {
-    const std::size_t n = std::size_t(b_.width) * b_.height;
-    FlowField flow;
-    flow.width = b_.width;
-    flow.height = b_.height;
+  /// Host stage after the download: the flow out of the pinned buffer into `flow` (its
+  /// vectors keep their storage when they already have the size).
+  void stage_out(FlowField& flow) {
+    const std::size_t n = std::size_t(cur_->b.width) * cur_->b.height;
+    flow.width = cur_->b.width;
+    flow.height = cur_->b.height;
     flow.u.resize(n);
     flow.v.resize(n);
-    const float* out = b_.host_out.as<float>();
+    const float* out = cur_->b.host_out.as<float>();
     copier_->copy(
         {{flow.u.data(), out, n * sizeof(float)}, {flow.v.data(), out + n, n * sizeof(float)}});
-    return flow;
+  }
+
+  /// One frame at the current size on `s`: the frames from in0 / in1 (host_in in the host
+  /// path, the caller's device frames in the device path), the device work (the size's graph
+  /// once captured, else direct launches), the planar flow to `out`. Ordered after the
+  /// solver's previous frame whatever stream that ran on.
+  void run_frame(cudaStream_t s, const void* in0, const void* in1, void* out) {
+    SizeEntry& e = *cur_;
+    if (options_.host_emulation) {
+      enqueue_upload(s, in0, in1);
+      enqueue_core(s);
+      enqueue_download(s, out);
+      ++e.frames;
+      return;
+    }
+    if (options_.use_cuda_graph && !e.graph && !e.graph_failed && e.frames > 0) capture_graph(e);
+    if (have_done_ && s != last_stream_)
+      check(cudaStreamWaitEvent(s, done_, 0), "cudaStreamWaitEvent");
+    enqueue_upload(s, in0, in1);
+    if (e.graph)
+      check(cudaGraphLaunch(e.graph, s), "cudaGraphLaunch");
+    else
+      enqueue_core(s);
+    enqueue_download(s, out);
+    check(cudaEventRecord(done_, s), "cudaEventRecord");
+    have_done_ = true;
+    last_stream_ = s;
+    ++e.frames;
   }
 
   /// While profiling: an event after the stage that just ended on the stream.
-  void mark(const char* stage, int level) {
+  void mark(cudaStream_t s, const char* stage, int level) {
     if (!profiling_) return;
     Mark m{stage, level, nullptr};
     check(cudaEventCreate(&m.event), "cudaEventCreate");
-    check(cudaEventRecord(m.event, stream_), "cudaEventRecord");
+    check(cudaEventRecord(m.event, s), "cudaEventRecord");
     marks_.push_back(m);
   }
   void release_marks() {
@@ -301,12 +363,39 @@ class CudaFrameSolver final : public FlowSolver {
   std::size_t pair_bytes() const { return storage_ == cuda::Storage::f32 ? 8 : 4; }
   std::size_t scalar_bytes() const { return storage_ == cuda::Storage::f32 ? 4 : 2; }
 
-  void ensure_buffers(int width, int height) {
-    if (b_.width == width && b_.height == height) return;
-    reset_graph();
-    if (stream_) check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
-    b_ = FrameBuffers{};
-    frames_at_size_ = 0;
+  /// Makes the entry of width x height current: found in the cache, or allocated (evicting
+  /// the least recently used size when the cache is full).
+  void select_size(int width, int height) {
+    ++tick_;
+    if (cur_ && cur_->b.width == width && cur_->b.height == height) {
+      cur_->last_use = tick_;
+      return;
+    }
+    for (auto& e : cache_)
+      if (e->b.width == width && e->b.height == height) {
+        cur_ = e.get();
+        cur_->last_use = tick_;
+        return;
+      }
+    if (int(cache_.size()) >= options_.cached_sizes) {
+      auto lru = std::min_element(cache_.begin(), cache_.end(), [](const auto& x, const auto& y) {
+        return x->last_use < y->last_use;
+      });
+      if (done_) check(cudaEventSynchronize(done_), "cudaEventSynchronize (eviction)");
+      if ((*lru)->graph) cudaGraphExecDestroy((*lru)->graph);
+      if (lru->get() == cur_) cur_ = nullptr;
+      cache_.erase(lru);
+      ++stats_.evictions;
+    }
+    auto e = std::make_unique<SizeEntry>();
+    allocate(e->b, width, height);
+    e->last_use = tick_;
+    cur_ = e.get();
+    cache_.push_back(std::move(e));
+    ++stats_.buffer_allocations;
+  }
+
+  void allocate(FrameBuffers& b, int width, int height) const {
     const Memory dev = options_.host_emulation ? Memory::host : Memory::device;
     const Memory pin = options_.host_emulation ? Memory::host : Memory::pinned;
     const std::size_t n = std::size_t(width) * height;
@@ -326,42 +415,65 @@ class CudaFrameSolver final : public FlowSolver {
       l.height = h;
       l.i0 = Buffer(std::size_t(w) * h * sizeof(float), dev);
       l.i1 = Buffer(std::size_t(w) * h * sizeof(float), dev);
-      b_.levels.push_back(std::move(l));
+      b.levels.push_back(std::move(l));
     }
-    b_.raw = Buffer(2 * n * sizeof(float), dev);
-    b_.tmp = Buffer(2 * n * sizeof(float), dev);
-    b_.smooth = Buffer(2 * n * sizeof(float), dev);
-    b_.i1g = Buffer(n * 4 * sizeof(float), dev);
-    b_.grad = Buffer(n * pair_bytes(), dev);
-    b_.rho_c = Buffer(n * scalar_bytes(), dev);
-    b_.p1 = Buffer(n * pair_bytes(), dev);
-    b_.p2 = Buffer(n * pair_bytes(), dev);
-    b_.u[0] = Buffer(n * pair_bytes(), dev);
-    b_.u[1] = Buffer(n * pair_bytes(), dev);
-    b_.minmax_scratch = Buffer(fk::minmax_scratch_floats() * sizeof(float), dev);
-    b_.minmax = Buffer(2 * sizeof(float), dev);
-    b_.flow = Buffer(2 * n * sizeof(float), dev);
-    b_.host_in = Buffer(2 * n * sizeof(float), pin);
-    b_.host_out = Buffer(2 * n * sizeof(float), pin);
-    b_.width = width;
-    b_.height = height;
+    b.raw = Buffer(2 * n * sizeof(float), dev);
+    b.tmp = Buffer(2 * n * sizeof(float), dev);
+    b.smooth = Buffer(2 * n * sizeof(float), dev);
+    b.i1g = Buffer(n * 4 * sizeof(float), dev);
+    b.grad = Buffer(n * pair_bytes(), dev);
+    b.rho_c = Buffer(n * scalar_bytes(), dev);
+    b.p1 = Buffer(n * pair_bytes(), dev);
+    b.p2 = Buffer(n * pair_bytes(), dev);
+    b.u[0] = Buffer(n * pair_bytes(), dev);
+    b.u[1] = Buffer(n * pair_bytes(), dev);
+    b.minmax_scratch = Buffer(fk::minmax_scratch_floats() * sizeof(float), dev);
+    b.minmax = Buffer(2 * sizeof(float), dev);
+    b.flow = Buffer(2 * n * sizeof(float), dev);
+    b.host_in = Buffer(2 * n * sizeof(float), pin);
+    b.host_out = Buffer(2 * n * sizeof(float), pin);
+    b.width = width;
+    b.height = height;
   }
 
-  void copy(void* dst, const void* src, std::size_t bytes) {
+  void copy(cudaStream_t s, void* dst, const void* src, std::size_t bytes) {
     if (options_.host_emulation)
       std::memcpy(dst, src, bytes);
     else
-      check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream_), "cudaMemcpyAsync");
+      check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, s), "cudaMemcpyAsync");
   }
-  void zero(void* dst, std::size_t bytes) {
+  void zero(cudaStream_t s, void* dst, std::size_t bytes) {
     if (options_.host_emulation)
       std::memset(dst, 0, bytes);
     else
-      check(cudaMemsetAsync(dst, 0, bytes, stream_), "cudaMemsetAsync");
+      check(cudaMemsetAsync(dst, 0, bytes, s), "cudaMemsetAsync");
   }
 
-  /// The frame's work, in stream order (tvl1_multiscale.hpp step for step).
-  void enqueue_frame() {
+  /// The two frames into `raw` (one copy when they are contiguous, as in host_in).
+  void enqueue_upload(cudaStream_t s, const void* in0, const void* in1) {
+    const std::size_t n = std::size_t(cur_->b.width) * cur_->b.height;
+    float* raw = cur_->b.raw.as<float>();
+    if (static_cast<const float*>(in1) == static_cast<const float*>(in0) + n) {
+      copy(s, raw, in0, 2 * n * sizeof(float));
+    } else {
+      copy(s, raw, in0, n * sizeof(float));
+      copy(s, raw + n, in1, n * sizeof(float));
+    }
+    mark(s, "upload", -1);
+  }
+
+  /// The planar flow out of the device buffer.
+  void enqueue_download(cudaStream_t s, void* out) {
+    const std::size_t n = std::size_t(cur_->b.width) * cur_->b.height;
+    copy(s, out, cur_->b.flow.as(), 2 * n * sizeof(float));
+    mark(s, "download", -1);
+  }
+
+  /// The frame's device work from `raw` to `flow`, in stream order (tvl1_multiscale.hpp step
+  /// for step): what the size's CUDA Graph holds.
+  void enqueue_core(cudaStream_t stream) {
+    FrameBuffers& b_ = cur_->b;
+    const fk::Exec exec{stream, options_.host_emulation};
     const Tvl1Params& p = params_;
     const bool f16 = storage_ == cuda::Storage::f16;
     const int w = b_.width, h = b_.height;
@@ -370,39 +482,37 @@ class CudaFrameSolver final : public FlowSolver {
     float* tmp = b_.tmp.as<float>();
     float* smooth = b_.smooth.as<float>();
 
-    copy(raw, b_.host_in.as(), 2 * n * sizeof(float));
-    mark("upload", -1);
     // 1. Joint normalisation to [0, 255] (inside the row pass) and presmoothing.
-    fk::minmax_pair(raw, raw + n, n, b_.minmax_scratch.as<float>(), b_.minmax.as<float>(), exec_);
-    mark("normalise", -1);
+    fk::minmax_pair(raw, raw + n, n, b_.minmax_scratch.as<float>(), b_.minmax.as<float>(), exec);
+    mark(stream, "normalise", -1);
     fk::gaussian_pair(raw, raw + n, tmp, tmp + n, b_.levels[0].i0.as<float>(),
                       b_.levels[0].i1.as<float>(), w, h, presmooth_taps_, b_.minmax.as<float>(),
-                      exec_);
-    mark("presmooth", 0);
+                      exec);
+    mark(stream, "presmooth", 0);
     // 2. The pyramid by zoom_out.
     for (std::size_t s = 1; s < b_.levels.size(); ++s) {
       const Level& a = b_.levels[s - 1];
       const Level& z = b_.levels[s];
       fk::gaussian_pair(a.i0.as<float>(), a.i1.as<float>(), tmp, tmp + n, smooth, smooth + n,
-                        a.width, a.height, zoom_taps_, nullptr, exec_);
+                        a.width, a.height, zoom_taps_, nullptr, exec);
       fk::zoom_out_sample_pair(smooth, smooth + n, a.width, a.height, z.i0.as<float>(),
-                               z.i1.as<float>(), z.width, z.height, p.zoom, exec_);
-      mark("pyramid", int(s));
+                               z.i1.as<float>(), z.width, z.height, p.zoom, exec);
+      mark(stream, "pyramid", int(s));
     }
     // 3. Coarse to fine.
     int cur = 0;
     {
       const Level& c = b_.levels.back();
-      zero(b_.u[cur].as(), std::size_t(c.width) * c.height * pair_bytes());
+      zero(stream, b_.u[cur].as(), std::size_t(c.width) * c.height * pair_bytes());
     }
     const float factor = static_cast<float>(1.0 / p.zoom);
     for (int s = int(b_.levels.size()) - 1; s >= 0; --s) {
       const Level& l = b_.levels[std::size_t(s)];
       const std::size_t ln = std::size_t(l.width) * l.height;
-      fk::packed_gradient(l.i1.as<float>(), l.width, l.height, b_.i1g.as<float4>(), exec_);
-      zero(b_.p1.as(), ln * pair_bytes());
-      zero(b_.p2.as(), ln * pair_bytes());
-      mark("gradient", s);
+      fk::packed_gradient(l.i1.as<float>(), l.width, l.height, b_.i1g.as<float4>(), exec);
+      zero(stream, b_.p1.as(), ln * pair_bytes());
+      zero(stream, b_.p2.as(), ln * pair_bytes());
+      mark(stream, "gradient", s);
       cuda::DeviceFields f;
       f.width = l.width;
       f.height = l.height;
@@ -414,60 +524,56 @@ class CudaFrameSolver final : public FlowSolver {
       f.p2 = b_.p2.as();
       for (int k = 0; k < p.n_warpings; ++k) {
         fk::warp(f16, l.i0.as<float>(), b_.i1g.as<float4>(), l.width, l.height, f.u, f.grad,
-                 f.rho_c, exec_);
-        mark("warping", s);
+                 f.rho_c, exec);
+        mark(stream, "warping", s);
         if (resident_ && resident_->fits(l.width, l.height)) {
-          resident_->run(f, p.iterations, stream_);
-          mark("iterations_resident", s);
+          resident_->run(f, p.iterations, stream);
+          mark(stream, "iterations_resident", s);
         } else if (tiled_ && tiled_->takes(l.width, l.height)) {
-          tiled_->run(f, p.iterations, stream_);
-          mark("iterations_tiled", s);
+          tiled_->run(f, p.iterations, stream);
+          mark(stream, "iterations_tiled", s);
         } else {
-          schedule_->run(f, p.iterations, stream_);
-          mark("iterations", s);
+          schedule_->run(f, p.iterations, stream);
+          mark(stream, "iterations", s);
         }
       }
       if (s == 0) break;
       const Level& finer = b_.levels[std::size_t(s - 1)];
       fk::zoom_in_flow(f16, b_.u[cur].as(), l.width, l.height, b_.u[1 - cur].as(), finer.width,
-                       finer.height, factor, exec_);
-      mark("zoom_in", s - 1);
+                       finer.height, factor, exec);
+      mark(stream, "zoom_in", s - 1);
       cur = 1 - cur;
     }
-    fk::flow_to_planar(f16, b_.u[cur].as(), w, h, b_.flow.as<float>(), exec_);
-    mark("to_planar", 0);
-    copy(b_.host_out.as(), b_.flow.as(), 2 * n * sizeof(float));
-    mark("download", -1);
+    fk::flow_to_planar(f16, b_.u[cur].as(), w, h, b_.flow.as<float>(), exec);
+    mark(stream, "to_planar", 0);
   }
 
-  /// Records enqueue_frame() into a graph; on any failure leaves the stream usable, remembers
-  /// the failure and runs without a graph from then on.
-  void capture_graph() {
+  /// Records enqueue_core() of entry e (current) into a graph on the solver's stream; on any
+  /// failure leaves the stream usable, remembers the failure and runs e's size without a
+  /// graph from then on.
+  void capture_graph(SizeEntry& e) {
     check(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal),
           "cudaStreamBeginCapture");
     cudaGraph_t graph = nullptr;
     try {
-      enqueue_frame();
+      enqueue_core(stream_);
     } catch (const std::exception&) {
       cudaStreamEndCapture(stream_, &graph);
       if (graph) cudaGraphDestroy(graph);
       cudaGetLastError();
-      graph_failed_ = true;
+      e.graph_failed = true;
       return;
     }
-    const cudaError_t e = cudaStreamEndCapture(stream_, &graph);
-    if (e != cudaSuccess || !graph ||
-        cudaGraphInstantiateWithFlags(&graph_exec_, graph, 0) != cudaSuccess) {
+    const cudaError_t err = cudaStreamEndCapture(stream_, &graph);
+    if (err != cudaSuccess || !graph ||
+        cudaGraphInstantiateWithFlags(&e.graph, graph, 0) != cudaSuccess) {
       cudaGetLastError();
-      graph_exec_ = nullptr;
-      graph_failed_ = true;
+      e.graph = nullptr;
+      e.graph_failed = true;
+    } else {
+      ++stats_.graph_builds;
     }
     if (graph) cudaGraphDestroy(graph);
-  }
-
-  void reset_graph() {
-    if (graph_exec_) cudaGraphExecDestroy(graph_exec_);
-    graph_exec_ = nullptr;
   }
 
   Config config_;
@@ -480,11 +586,13 @@ class CudaFrameSolver final : public FlowSolver {
   cuda::Storage storage_ = cuda::Storage::f32;
   fk::GaussTaps presmooth_taps_, zoom_taps_;
   cudaStream_t stream_ = nullptr;
-  fk::Exec exec_;
-  FrameBuffers b_;
-  cudaGraphExec_t graph_exec_ = nullptr;
-  bool graph_failed_ = false;
-  long frames_at_size_ = 0;
+  cudaEvent_t done_ = nullptr;  ///< recorded after each frame, on the stream it ran on
+  bool have_done_ = false;
+  cudaStream_t last_stream_ = nullptr;
+  std::vector<std::unique_ptr<SizeEntry>> cache_;
+  SizeEntry* cur_ = nullptr;
+  unsigned long long tick_ = 0;
+  cuda::FrameCacheStats stats_;
   struct Mark {
     std::string stage;
     int level;
@@ -510,6 +618,19 @@ FrameTimeline profile_frame(FlowSolver& solver, const Image& i0, const Image& i1
   auto* s = dynamic_cast<CudaFrameSolver*>(&solver);
   if (!s) throw std::invalid_argument("profile_frame: the solver is not a CUDA frame solver");
   return s->profile(i0, i1, repeats);
+}
+
+void compute_flow_device(FlowSolver& solver, const float* i0, const float* i1, int width,
+                         int height, float* flow, cudaStream_t stream) {
+  auto* s = dynamic_cast<CudaFrameSolver*>(&solver);
+  if (!s) throw std::invalid_argument("compute_flow_device: the solver is not a CUDA frame solver");
+  s->compute_device(i0, i1, width, height, flow, stream);
+}
+
+FrameCacheStats frame_cache_stats(const FlowSolver& solver) {
+  const auto* s = dynamic_cast<const CudaFrameSolver*>(&solver);
+  if (!s) throw std::invalid_argument("frame_cache_stats: the solver is not a CUDA frame solver");
+  return s->stats();
 }
 
 }  // namespace flowtune::cuda

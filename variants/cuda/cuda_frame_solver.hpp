@@ -17,12 +17,18 @@ namespace cuda {
 
 /// How the frame pipeline runs; the defaults are the production path.
 struct FrameOptions {
-  /// Capture the whole frame (input copy, pyramid, every scale's warpings and iterations,
-  /// output copy) in a CUDA Graph once per frame size (after one direct warm-up frame, which
-  /// lets the schedule allocate its scratch) and replay it: one graph launch per frame
-  /// instead of ~25 + 2 x iterations x warpings x scales kernel launches. If capture fails
-  /// (a schedule that is not capturable), the solver falls back to direct launches.
+  /// Capture the frame's device work (pyramid, every scale's warpings and iterations, the
+  /// planar flow; not the input and output copies, whose ends differ between the host and the
+  /// device-pointer paths) in a CUDA Graph once per frame size (after one direct warm-up
+  /// frame at that size, which lets the schedule allocate its scratch) and replay it: one
+  /// graph launch per frame instead of ~25 + 2 x iterations x warpings x scales kernel
+  /// launches. If capture fails (a schedule that is not capturable), that size falls back to
+  /// direct launches.
   bool use_cuda_graph = true;
+  /// Frame sizes kept at once (>= 1): each has its device buffers, pinned host buffers and
+  /// CUDA Graph, so video alternating between a few sizes neither reallocates nor re-captures.
+  /// A new size beyond this evicts the least recently used one.
+  int cached_sizes = 4;
   /// Run every frame stage's per-pixel code on the host, on host memory (no GPU needed): a
   /// test seam. The schedule must then work on host pointers and ignore the stream.
   bool host_emulation = false;
@@ -67,11 +73,21 @@ struct FrameTimeline {
   double call_ms = 0;
 };
 
+/// What the per-size cache of a CUDA frame solver did so far (frame_cache_stats).
+struct FrameCacheStats {
+  long buffer_allocations = 0;  ///< sizes whose buffers were allocated (cache misses)
+  long graph_builds = 0;        ///< CUDA Graphs captured and instantiated
+  long evictions = 0;           ///< sizes dropped to make room (FrameOptions::cached_sizes)
+  int cached_sizes = 0;         ///< sizes held now
+};
+
 }  // namespace cuda
 
 /// The whole TV-L1 frame on the GPU around an iteration schedule; compute() = one host call.
 ///
-/// compute(i0, i1) copies the two frames to the device, then on the device: joint
+/// compute(i0, i1) (or compute_into, which reuses the caller's FlowField and writes no new
+/// allocation once it has the frame's size) copies the two frames through pinned buffers to
+/// the device, then on the device: joint
 /// normalisation to [0, 255], Gaussian presmoothing (config.params.presmoothing_sigma), the
 /// pyramid (n_scales levels by zoom_out: Gaussian pre-filter of sigma 0.6 sqrt(1/zoom^2 - 1)
 /// then bicubic sampling; stops before a side < 4 px), and from the coarsest scale to the
@@ -79,7 +95,9 @@ struct FrameTimeline {
 /// gradient at x + u0 (clamp-to-edge) giving grad and rho_c in the schedule's storage;
 /// schedule.run(fields, config.params.iterations)}, then the flow zoom_in-ed to the next scale
 /// times 1/zoom; finally the flow is copied back. Only the two frames and the flow cross the
-/// bus; every buffer is allocated once per frame size and reused.
+/// bus; every buffer is allocated once per frame size and kept, with the size's CUDA Graph,
+/// in a cache of FrameOptions::cached_sizes sizes. cuda::compute_flow_device runs the same
+/// frame on frames already on the device. A solver is not thread-safe (one per host thread).
 ///
 /// Unlike the CPU reference, the GPU path runs exactly the config's `iterations` per
 /// warping (no stopping test, which would need a device-to-host read per iteration):
@@ -105,5 +123,31 @@ namespace flowtune::cuda {
 /// `solver` is not a CUDA frame solver or repeats < 1, std::runtime_error on CUDA errors
 /// (or for a solver in host emulation, which has no device to time).
 FrameTimeline profile_frame(FlowSolver& solver, const Image& i0, const Image& i1, int repeats = 20);
+
+/// The device-pointer path of a solver made by make_cuda_frame_solver: the TV-L1 flow of two
+/// frames already in device memory, enqueued on the caller's `stream`, written into the
+/// caller's device buffer; nothing crosses the bus and the host never waits (asynchronous:
+/// the flow is ready when `stream` reaches this point; the frames must stay valid until then).
+///
+/// i0, i1: device pointers to width x height floats each, row-major, no pitch, any range
+/// (normalised jointly to [0, 255] as compute() does). flow: device pointer to 2 x width x
+/// height floats, planar: u (right, pixels) for every pixel row-major, then v (down, pixels).
+/// stream: any stream of the current device (nullptr = the legacy default stream). The frame
+/// is the one compute() computes, bit for bit: the same kernels and the same size's CUDA Graph
+/// (the frames are copied device-to-device into the solver's buffers, the flow out of them).
+/// Frames of one solver are ordered one after another across streams (an event recorded
+/// after each frame), so the host API and this one can be mixed on one solver. The first
+/// frame at a size allocates (cudaMalloc synchronises the device) and runs direct launches;
+/// from the second on, one graph launch.
+///
+/// Throws std::invalid_argument for a solver that is not a CUDA frame solver, null
+/// pointers or a size < 1, std::runtime_error for a solver in host emulation or on a CUDA
+/// error (message names the call).
+void compute_flow_device(FlowSolver& solver, const float* i0, const float* i1, int width,
+                         int height, float* flow, cudaStream_t stream);
+
+/// The solver's per-size cache counters. Throws std::invalid_argument if `solver` is not a
+/// CUDA frame solver.
+FrameCacheStats frame_cache_stats(const FlowSolver& solver);
 
 }  // namespace flowtune::cuda

@@ -7,6 +7,7 @@
 #include <array>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "variants/cuda/cuda_driver.hpp"
 #include "variants/cuda/cuda_variant.hpp"
@@ -177,7 +178,9 @@ class PipelineSchedule final : public ScheduleBase {
     if (global_ring_) {
       const std::size_t need = std::size_t(grid.x) * grid.y * std::size_t(ring_bytes_);
       if (need > rings_bytes_) {
-        if (rings_) cudaFree(rings_);
+        // Outgrown rings stay allocated: a frame solver's CUDA Graph of a smaller size
+        // still launches with them.
+        if (rings_) retired_rings_.push_back(rings_);
         rings_ = nullptr;
         rings_bytes_ = 0;
         check_cuda(cudaMalloc(&rings_, need), "cudaMalloc global_pipeline rings");
@@ -204,6 +207,7 @@ class PipelineSchedule final : public ScheduleBase {
   }
   ~PipelineSchedule() override {
     if (rings_) cudaFree(rings_);
+    for (void* r : retired_rings_) cudaFree(r);
   }
 
  private:
@@ -213,6 +217,7 @@ class PipelineSchedule final : public ScheduleBase {
   Scratch scratch_;
   void* rings_ = nullptr;
   std::size_t rings_bytes_ = 0;
+  std::vector<void*> retired_rings_;
 };
 
 }  // namespace

@@ -22,7 +22,9 @@ class FlowRunner final : public Runner {
       : solver_(std::move(solver)), inputs_(inputs), last_(inputs.size()) {}
   void run(std::size_t item) override {
     const Sequence& s = inputs_.sequence(item);
-    last_.at(item) = solver_->compute(s.i0, s.i1);
+    // Into the item's kept flow: after its first run no allocation (and no page faults)
+    // inside the timed call.
+    solver_->compute_into(s.i0, s.i1, last_.at(item));
   }
   std::map<std::string, double> score(std::size_t item) override {
     const Sequence& s = inputs_.sequence(item);

@@ -1,0 +1,303 @@
+// Frames per second and latency of the GPU TV-L1 frame (variants/cuda/cuda_frame_solver) at
+// constant size per stream (RubberWhale 584x388, repo data), Google Benchmark (use
+// --benchmark_out=F.json --benchmark_out_format=json; scripts/device-issue21).
+//
+// Protocols: `default` = 3 scales x 1 warping x 10 iterations; `opencv_accuracy` = 5 scales x
+// zoom 0.8, 5 warpings x 20 iterations (the issue's config at OpenCV's accuracy). Config:
+// shared_fusion f16 32x8, resident_px 1024, tiled_px 65536 (FLOWTUNE_THROUGHPUT_VARIANT /
+// _PRECISION / _BLOCK_X / _BLOCK_Y override it).
+//
+// Benchmarks, each 5 repetitions (median, min, max as aggregates):
+//  - device_ms/<p>: device time per frame: CUDA events around one graph frame (upload, graph,
+//    download) on an idle device, median of 50 (cuda::profile_frame's graph_device_ms); the
+//    bound the throughput rows are compared with is 1000 / device_ms frames/s.
+//  - latency_host/<p>/<seq> (RubberWhale, Grove2): wall time of one compute_into() (frames in
+//    through pinned buffers, flow out into the caller's FlowField), one frame at a time;
+//    counter aepe (against the sequence's ground truth).
+//  - latency_device/<p>/<seq>: wall time of one cuda::compute_flow_device() on frames already
+//    on the device, caller's stream, until the stream has synchronised.
+//  - throughput_host/<p>/streams:k (k = 1..4): measure_throughput with k solvers (k streams,
+//    k host threads), the same pair (RubberWhale) every frame (constant size), 200 frames.
+//  - throughput_device/<p>/streams:k: one host thread enqueues 200 frames round-robin on k
+//    solvers with their own streams (device-pointer API, no host copy), then synchronises.
+// Throughput rows report real time per frame (1 / frames_per_s) and counters fps, bound_fps
+// (1000 / device_ms of the same protocol, measured first) and of_bound = fps / bound_fps.
+#include <benchmark/benchmark.h>
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels/flo_io.hpp"
+#include "kernels/metrics.hpp"
+#include "kernels/png_io.hpp"
+#include "variants/cuda/cuda_frame_solver.hpp"
+#include "variants/cuda/cuda_variant.hpp"
+#include "variants/frame_throughput.hpp"
+#include "variants/tvl1_params_of.hpp"
+#include "variants/variant.hpp"
+
+namespace {
+
+using namespace flowtune;
+using clock_type = std::chrono::steady_clock;
+
+constexpr int kThroughputFrames = 200;
+constexpr int kRepetitions = 5;
+
+struct Protocol {
+  std::string name;
+  Tvl1Params params;
+};
+
+std::vector<Protocol> protocols() {
+  Tvl1Params d;
+  d.n_scales = 3;
+  d.n_warpings = 1;
+  d.iterations = 10;
+  d.epsilon = 0;
+  Tvl1Params o = d;
+  o.n_scales = 5;
+  o.zoom = 0.8;
+  o.n_warpings = 5;
+  o.iterations = 20;
+  return {{"default", d}, {"opencv_accuracy", o}};
+}
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
+
+Config config_of(const Protocol& p) {
+  Config c;
+  c.variant = env_or("FLOWTUNE_THROUGHPUT_VARIANT", "shared_fusion");
+  c.precision = env_or("FLOWTUNE_THROUGHPUT_PRECISION", "f16");
+  c.tunables = {{"block_x", std::stoi(env_or("FLOWTUNE_THROUGHPUT_BLOCK_X", "32"))},
+                {"block_y", std::stoi(env_or("FLOWTUNE_THROUGHPUT_BLOCK_Y", "8"))},
+                {"resident_px", 1024},
+                {"tiled_px", 65536}};
+  c.params = param_values_of(p.params);
+  return c;
+}
+
+std::unique_ptr<FlowSolver> make(const Config& c) {
+  const auto* v = dynamic_cast<const FlowVariant*>(find_variant(c.variant));
+  if (!v) throw std::runtime_error("bench_frame_throughput: no variant " + c.variant);
+  return v->make_solver(c);
+}
+
+struct Frames {
+  Image i0, i1;
+  FlowField gt;
+  float *d_i0 = nullptr, *d_i1 = nullptr;
+};
+std::map<std::string, Frames> g_seq;            ///< RubberWhale, Grove2
+const Frames& g_frames = g_seq["RubberWhale"];  // the throughput rows' pair
+std::map<std::string, double> g_device_ms;      ///< per protocol, measured first
+
+/// Device buffers of one stream's output.
+struct DeviceFlow {
+  float* p = nullptr;
+  explicit DeviceFlow(std::size_t floats) {
+    cudaMalloc(reinterpret_cast<void**>(&p), floats * sizeof(float));
+  }
+  ~DeviceFlow() { cudaFree(p); }
+  DeviceFlow(const DeviceFlow&) = delete;
+  DeviceFlow& operator=(const DeviceFlow&) = delete;
+};
+
+/// Min and max over the repetitions next to Google Benchmark's mean / median / stddev.
+benchmark::internal::Benchmark* with_min_max(benchmark::internal::Benchmark* b) {
+  return b
+      ->ComputeStatistics(
+          "min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); })
+      ->ComputeStatistics("max", [](const std::vector<double>& v) {
+        return *std::max_element(v.begin(), v.end());
+      });
+}
+
+void set_throughput_counters(benchmark::State& st, const Protocol& p, double fps) {
+  const double bound = 1000.0 / g_device_ms[p.name];
+  st.counters["fps"] = fps;
+  st.counters["bound_fps"] = bound;
+  st.counters["of_bound"] = fps / bound;
+}
+
+void register_protocol(const Protocol& p) {
+  const Config c = config_of(p);
+  const std::string tag = p.name;
+  with_min_max(benchmark::RegisterBenchmark(
+                   ("device_ms/" + tag).c_str(),
+                   [p, c](benchmark::State& st) {
+                     auto s = make(c);
+                     for (auto _ : st) {
+                       const auto t = cuda::profile_frame(*s, g_frames.i0, g_frames.i1, 50);
+                       st.SetIterationTime(t.graph_device_ms * 1e-3);
+                       st.counters["device_ms"] = t.graph_device_ms;
+                       st.counters["direct_ms"] = t.direct_device_ms;
+                       g_device_ms[p.name] = t.graph_device_ms;  // the last repetition's
+                     }
+                   }))
+      ->UseManualTime()
+      ->Iterations(1)
+      ->Repetitions(kRepetitions)
+      ->Unit(benchmark::kMillisecond);
+
+  for (const char* seq : {"RubberWhale", "Grove2"}) {
+    const Frames* fr = &g_seq.at(seq);
+    with_min_max(benchmark::RegisterBenchmark(
+                     ("latency_host/" + tag + "/" + seq).c_str(),
+                     [c, fr](benchmark::State& st) {
+                       auto s = make(c);
+                       FlowField flow;
+                       for (int i = 0; i < 3; ++i) s->compute_into(fr->i0, fr->i1, flow);
+                       for (auto _ : st) {
+                         const auto t0 = clock_type::now();
+                         s->compute_into(fr->i0, fr->i1, flow);
+                         st.SetIterationTime(
+                             std::chrono::duration<double>(clock_type::now() - t0).count());
+                       }
+                       st.counters["aepe"] = flow_error(flow, fr->gt).aepe;
+                     }))
+        ->UseManualTime()
+        ->MinTime(0.1)
+        ->Repetitions(kRepetitions)
+        ->Unit(benchmark::kMillisecond);
+
+    with_min_max(benchmark::RegisterBenchmark(
+                     ("latency_device/" + tag + "/" + seq).c_str(),
+                     [c, fr](benchmark::State& st) {
+                       auto s = make(c);
+                       const int w = fr->i0.width, h = fr->i0.height;
+                       DeviceFlow out(2 * std::size_t(w) * h);
+                       cudaStream_t stream = nullptr;
+                       cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+                       for (int i = 0; i < 3; ++i) {
+                         cuda::compute_flow_device(*s, fr->d_i0, fr->d_i1, w, h, out.p, stream);
+                         cudaStreamSynchronize(stream);
+                       }
+                       for (auto _ : st) {
+                         const auto t0 = clock_type::now();
+                         cuda::compute_flow_device(*s, fr->d_i0, fr->d_i1, w, h, out.p, stream);
+                         cudaStreamSynchronize(stream);
+                         st.SetIterationTime(
+                             std::chrono::duration<double>(clock_type::now() - t0).count());
+                       }
+                       cudaStreamDestroy(stream);
+                     }))
+        ->UseManualTime()
+        ->MinTime(0.1)
+        ->Repetitions(kRepetitions)
+        ->Unit(benchmark::kMillisecond);
+  }
+
+  for (int k = 1; k <= 4; ++k) {
+    with_min_max(
+        benchmark::RegisterBenchmark(
+            ("throughput_host/" + tag + "/streams:" + std::to_string(k)).c_str(),
+            [p, c, k](benchmark::State& st) {
+              std::vector<std::unique_ptr<FlowSolver>> solvers;
+              for (int i = 0; i < k; ++i) solvers.push_back(make(c));
+              const std::vector<std::pair<Image, Image>> pairs{{g_frames.i0, g_frames.i1}};
+              FlowField warm;  // warm-up, two frames each: buffers, then the graph's capture
+              for (auto& solver : solvers)
+                for (int i = 0; i < 2; ++i) solver->compute_into(g_frames.i0, g_frames.i1, warm);
+              for (auto _ : st) {
+                const auto r = measure_throughput(solvers, pairs, kThroughputFrames);
+                st.SetIterationTime(1.0 / r.frames_per_second);
+                set_throughput_counters(st, p, r.frames_per_second);
+                st.counters["latency_ms"] = r.median_latency_ms;
+              }
+            }))
+        ->UseManualTime()
+        ->Iterations(1)
+        ->Repetitions(kRepetitions)
+        ->Unit(benchmark::kMillisecond);
+
+    with_min_max(benchmark::RegisterBenchmark(
+                     ("throughput_device/" + tag + "/streams:" + std::to_string(k)).c_str(),
+                     [p, c, k](benchmark::State& st) {
+                       const int w = g_frames.i0.width, h = g_frames.i0.height;
+                       std::vector<std::unique_ptr<FlowSolver>> solvers;
+                       std::vector<std::unique_ptr<DeviceFlow>> outs;
+                       std::vector<cudaStream_t> streams(std::size_t(k), nullptr);
+                       for (int i = 0; i < k; ++i) {
+                         solvers.push_back(make(c));
+                         outs.push_back(std::make_unique<DeviceFlow>(2 * std::size_t(w) * h));
+                         cudaStreamCreateWithFlags(&streams[std::size_t(i)], cudaStreamNonBlocking);
+                       }
+                       auto run = [&](int frames) {
+                         for (int f = 0; f < frames; ++f) {
+                           const std::size_t i = std::size_t(f % k);
+                           cuda::compute_flow_device(*solvers[i], g_frames.d_i0, g_frames.d_i1, w,
+                                                     h, outs[i]->p, streams[i]);
+                         }
+                         for (auto s : streams) cudaStreamSynchronize(s);
+                       };
+                       run(2 * k);  // warm-up: buffers and graphs
+                       for (auto _ : st) {
+                         const auto t0 = clock_type::now();
+                         run(kThroughputFrames);
+                         const double s =
+                             std::chrono::duration<double>(clock_type::now() - t0).count();
+                         st.SetIterationTime(s / kThroughputFrames);
+                         set_throughput_counters(st, p, kThroughputFrames / s);
+                       }
+                       for (auto s : streams) cudaStreamDestroy(s);
+                     }))
+        ->UseManualTime()
+        ->Iterations(1)
+        ->Repetitions(kRepetitions)
+        ->Unit(benchmark::kMillisecond);
+  }
+}
+
+std::string repo_data_root() {
+  if (const char* env = std::getenv("FLOWTUNE_REPO_DATA")) return env;
+  if (std::ifstream("data/middlebury/RubberWhale/frame10.png")) return "data";
+  const std::string here = __FILE__;
+  return here.substr(0, here.rfind("tests/bench/")) + "data";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
+    std::printf("bench_frame_throughput: no CUDA device, nothing to measure\n");
+    return 0;
+  }
+  for (const char* seq : {"RubberWhale", "Grove2"}) {
+    const std::string dir = repo_data_root() + "/middlebury/" + seq + "/";
+    Frames& f = g_seq[seq];
+    f.i0 = read_png_gray(dir + "frame10.png");
+    f.i1 = read_png_gray(dir + "frame11.png");
+    f.gt = read_flo(dir + "flow10.flo");
+    const std::size_t bytes = f.i0.size() * sizeof(float);
+    cudaMalloc(reinterpret_cast<void**>(&f.d_i0), bytes);
+    cudaMalloc(reinterpret_cast<void**>(&f.d_i1), bytes);
+    cudaMemcpy(f.d_i0, f.i0.data.data(), bytes, cudaMemcpyHostToDevice);
+    cudaMemcpy(f.d_i1, f.i1.data.data(), bytes, cudaMemcpyHostToDevice);
+  }
+  for (const Protocol& p : protocols()) {
+    register_protocol(p);
+    benchmark::AddCustomContext("config_" + p.name, config_of(p).label());
+  }
+  benchmark::AddCustomContext("frames", "RubberWhale 584x388, the same pair every frame");
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  for (auto& [name, f] : g_seq) {
+    cudaFree(f.d_i0);
+    cudaFree(f.d_i1);
+  }
+  return 0;
+}
