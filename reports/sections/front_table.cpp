@@ -22,7 +22,7 @@ std::string kv_text(const std::map<std::string, int>& m) {
 
 std::string front_table_md(const std::vector<db::MeasuredConfig>& front, const db::WorkloadRow& w) {
   using detail::md_cell;
-  const std::set<std::string> varying = varying_params(front);
+  const std::set<std::string> varying = shown_params(front);
   std::ostringstream s;
   s << "| label | params | time ms | ns/" << md_cell(w.work_unit) << " | energy mJ";
   for (const auto& m : w.metrics)

@@ -15,7 +15,12 @@ std::string axes_text(const std::vector<Objective>& objectives);
 /// Parameters whose value differs between the configs (the others are the same everywhere).
 std::set<std::string> varying_params(const std::vector<db::MeasuredConfig>& configs);
 
-/// Markdown table of the configs of `front`: label, the parameters that vary among them,
+/// The parameters a table of `configs` shows: those that vary among them, or, when none
+/// varies (e.g. a front of one config), every parameter of the first config, so that the
+/// table always says what was chosen.
+std::set<std::string> shown_params(const std::vector<db::MeasuredConfig>& configs);
+
+/// Markdown table of the configs of `front`: label, shown_params(front),
 /// time ms, ns per work unit of w, energy mJ, each metric of w. Throws std::out_of_range
 /// when a config lacks a varying parameter.
 std::string front_table_md(const std::vector<db::MeasuredConfig>& front, const db::WorkloadRow& w);
