@@ -405,6 +405,12 @@ std::string detect_board_name() {
   return found.front();
 }
 
+bool gpu_present() {
+  if (Nvml::get()) return true;  // non-null only with a device
+  const std::string d = lower(device_tree_model());
+  return d.find("jetson") != std::string::npos || d.find("nvidia") != std::string::npos;
+}
+
 void check_board_matches_device(const Board& b) {
   if (b.target != "cuda") return;
   Nvml* nvml = Nvml::get();

@@ -117,6 +117,11 @@ std::string format_board(const Board& board);
 /// Throws BoardError saying what was found when no profile, or several, match.
 std::string detect_board_name();
 
+/// True when this machine shows a GPU: an NVML device, or (Jetsons have no NVML) a device
+/// tree model naming a Jetson or NVIDIA board. What `tune` checks before measuring on a
+/// cuda board, so that a machine without one gets one refusal, not a failure per config.
+bool gpu_present();
+
 /// Throws BoardError ("board agx is sm_72 but the present GPU is NVIDIA H200 (sm_90)")
 /// when a GPU is visible through NVML and its compute capability differs from a cuda
 /// board's; no-op for a cpu board or when no GPU is visible.
