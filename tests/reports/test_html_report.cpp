@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "reports/html_report.hpp"
@@ -197,6 +198,26 @@ TEST_F(HtmlReportTest, ChromiumDrawsEveryMeasuredPointWithoutErrors) {
   }
   EXPECT_EQ(plots_seen,
             (std::map<std::string, int>{{"host mb:A", 3}, {"host mb:B", 1}, {"nano mb:A", 1}}));
+
+  // Series: one Okabe-Ito colour per variant, one marker per precision, no two series alike.
+  const std::string series = attribute(dom, status, "data-series");
+  std::set<std::string> styles;
+  std::map<std::string, std::string> colour_of_variant;
+  const std::set<std::string> okabe_ito = {"#0072B2", "#E69F00", "#009E73", "#CC79A7",
+                                           "#56B4E9", "#D55E00", "#F0E442"};
+  std::regex one("([^|=]+) ([^ |=]+)=(#[0-9A-F]{6})/([a-zA-Z]+)");
+  int n_series = 0;
+  for (std::sregex_iterator it(series.begin(), series.end(), one), last; it != last; ++it) {
+    ++n_series;
+    const std::string variant = (*it)[1], colour = (*it)[3], marker = (*it)[4];
+    EXPECT_EQ(okabe_ito.count(colour), 1u) << colour;
+    EXPECT_TRUE(styles.insert(colour + "/" + marker).second) << series;
+    if (colour_of_variant.count(variant)) {
+      EXPECT_EQ(colour_of_variant[variant], colour) << series;
+    }
+    colour_of_variant[variant] = colour;
+  }
+  EXPECT_EQ(n_series, 3) << series;  // kokkos_global f16 and f32, the markup-named one f32
 
   // The tooltip text of a point names its config; DB text stayed text.
   const std::string tooltip = attribute(dom, status, "data-tooltip");
