@@ -122,8 +122,11 @@ TEST_F(ReportTest, WritesAllFilesWithTheRightRowCounts) {
         "tile_x 4096 &gt; frame width 640",
         // both pruned configs in one row: the limit, not each config's figures
         "| tile_x N &gt; frame width N | 2 | tile_x 4096 &gt; frame width 640; tile_x 8192",
-        "| time_ms | kokkos_global tile_x=8 |", "| aepe | kokkos_global tile_x=64 |",
-        "| kokkos_global tile_x=16 | lambda=0.15 |", "illegal &lt;address&gt; \\| in kernel"}) {
+        "| time_ms | kokkos_global tile_x=8 |", "#### Per item (the front's configs)",
+        "| kokkos_global tile_x=8 | Grove2 | 4.000 | 0.9000 | 1.0000 |",
+        "| kokkos_global tile_x=64 | RubberWhale | 12.000 | 0.2000 | 2.0000 |",
+        "| aepe | kokkos_global tile_x=64 |", "| kokkos_global tile_x=16 | lambda=0.15 |",
+        "illegal &lt;address&gt; \\| in kernel"}) {
     EXPECT_NE(md.find(part), std::string::npos) << "missing: " << part;
   }
 }
