@@ -92,7 +92,8 @@ class BoardError : public std::runtime_error {
 };
 
 /// The directory holding the board files: $FLOWTUNE_BOARDS_DIR if set, else the source
-/// boards/ directory compiled in.
+/// boards/ directory compiled in when it exists, else <prefix>/share/flowtune/boards of an
+/// installed `tune` (<prefix>/bin/tune).
 std::string boards_dir();
 
 /// Names (file stems) of boards_dir()/*.toml, sorted.
