@@ -9,6 +9,8 @@ include(GNUInstallDirs)
 install(TARGETS tune RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tune)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/boards/ DESTINATION ${CMAKE_INSTALL_DATADIR}/flowtune/boards
         COMPONENT tune FILES_MATCHING PATTERN "*.toml")
+install(FILES ${PROJECT_SOURCE_DIR}/cli/completion/tune.bash
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME tune COMPONENT tune)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/data/middlebury
         DESTINATION ${CMAKE_INSTALL_DATADIR}/flowtune/data COMPONENT tune)
 

@@ -84,6 +84,28 @@ TEST_F(CliCommands, BoardsAndSpaceAsJson) {
   EXPECT_GT(std::count(list.output.begin(), list.output.end(), '\n'), 100);
 }
 
+// cli/completion/tune.bash completes sub-commands, a sub-command's options (from its --help)
+// and the values of --board and --workload.
+TEST_F(CliCommands, BashCompletion) {
+  const std::string script = std::string(FLOWTUNE_TEST_SOURCE_DIR) + "/cli/completion/tune.bash";
+  const auto complete = [&](const std::string& words) {
+    const std::string cmd = "bash -c 'source \"" + script + "\"; COMP_WORDS=(" + FLOWTUNE_TUNE_EXE +
+                            " " + words +
+                            "); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); _tune; "
+                            "echo \"${COMPREPLY[*]}\"' 2>&1";
+    FILE* pipe = popen(cmd.c_str(), "r");
+    std::string out;
+    char buf[4096];
+    for (std::size_t n; pipe && (n = fread(buf, 1, sizeof buf, pipe)) > 0;) out.append(buf, n);
+    if (pipe) pclose(pipe);
+    return out;
+  };
+  EXPECT_EQ(complete("sp"), "space\n");
+  EXPECT_EQ(complete("status --s"), "--storage\n");
+  EXPECT_NE(complete("--board \"\"").find("auto agx"), std::string::npos);
+  EXPECT_EQ(complete("export --workload \"\""), "tvl1 apsp bm lk features\n");
+}
+
 // A DB without distributed runs: `tune status` says so instead of printing nothing.
 TEST_F(CliCommands, StatusWithoutDistributedRunsSaysSo) {
   const Result r = tune("status --storage " + path("k.db"));
