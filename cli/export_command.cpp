@@ -84,7 +84,7 @@ int run_export(const std::vector<std::string>& raw_args) {
       "cache file, which its simulation mode replays); see interop/KERNEL_TUNER.md")(
       "output,o", po::value(&out)->required(), "file to write (folders created)")(
       "workload", po::value(&workload),
-      "export the measurements of this workload (tvl1, bm, lk, apsp, ...); needed when the "
+      "export the measurements of this workload (`tune params` lists them); needed when the "
       "dataset holds measurements of several");
   desc.add(store_options(store, "SQLite database")).add(selection_options(selection));
   const std::vector<std::string> args = expand_max_options(raw_args, desc);
