@@ -232,6 +232,12 @@ TEST_F(CliCommands, FlowRunsOneValidConfig) {
   EXPECT_NE(ok.output.find("tile_x=32 tile_y=4"), std::string::npos) << ok.output;
   EXPECT_NE(ok.output.find("full saturation at"), std::string::npos) << ok.output;
   EXPECT_TRUE(fs::exists(path("v.png")));
+  // Block matching's image says its saturation, a percentile that outliers do not wash out.
+  const Result bm =
+      tune("flow " + frames + " --workload bm --param block=16 --viz " + path("bm.png"));
+  ASSERT_EQ(bm.exit_code, 0) << bm.output;
+  EXPECT_NE(bm.output.find("px, the 99th percentile of |flow|)"), std::string::npos) << bm.output;
+  EXPECT_TRUE(fs::exists(path("bm.png")));
   // A folder that does not exist is an error before the flow is computed.
   const Result missing = tune("flow " + frames + " --param iterations=5 -o " +
                               path("missing/dir/f.flo") + " --gt " + seq + "flow10.flo");
