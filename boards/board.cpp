@@ -32,7 +32,14 @@ std::string Board::arch() const {
 
 std::string boards_dir() {
   const char* env = std::getenv("FLOWTUNE_BOARDS_DIR");
-  return env && *env ? std::string(env) : std::string(FLOWTUNE_BOARDS_DIR);
+  if (env && *env) return env;
+  std::error_code ec;
+  if (fs::is_directory(FLOWTUNE_BOARDS_DIR, ec)) return FLOWTUNE_BOARDS_DIR;
+  // An installed `tune` (the flowtune Debian package): <prefix>/bin/tune and the profiles in
+  // <prefix>/share/flowtune/boards.
+  const fs::path installed =
+      fs::read_symlink("/proc/self/exe", ec).parent_path().parent_path() / "share/flowtune/boards";
+  return !ec && fs::is_directory(installed, ec) ? installed.string() : FLOWTUNE_BOARDS_DIR;
 }
 
 std::vector<std::string> list_boards() {
@@ -403,6 +410,12 @@ std::string detect_board_name() {
                      list);
   }
   return found.front();
+}
+
+bool gpu_present() {
+  if (Nvml::get()) return true;  // non-null only with a device
+  const std::string d = lower(device_tree_model());
+  return d.find("jetson") != std::string::npos || d.find("nvidia") != std::string::npos;
 }
 
 void check_board_matches_device(const Board& b) {

@@ -92,7 +92,8 @@ class BoardError : public std::runtime_error {
 };
 
 /// The directory holding the board files: $FLOWTUNE_BOARDS_DIR if set, else the source
-/// boards/ directory compiled in.
+/// boards/ directory compiled in when it exists, else <prefix>/share/flowtune/boards of an
+/// installed `tune` (<prefix>/bin/tune).
 std::string boards_dir();
 
 /// Names (file stems) of boards_dir()/*.toml, sorted.
@@ -116,6 +117,11 @@ std::string format_board(const Board& board);
 /// capability, or the Jetson /proc/device-tree/model), "host" when no GPU is found.
 /// Throws BoardError saying what was found when no profile, or several, match.
 std::string detect_board_name();
+
+/// True when this machine shows a GPU: an NVML device, or (Jetsons have no NVML) a device
+/// tree model naming a Jetson or NVIDIA board. What `tune` checks before measuring on a
+/// cuda board, so that a machine without one gets one refusal, not a failure per config.
+bool gpu_present();
 
 /// Throws BoardError ("board agx is sm_72 but the present GPU is NVIDIA H200 (sm_90)")
 /// when a GPU is visible through NVML and its compute capability differs from a cuda

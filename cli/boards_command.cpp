@@ -1,4 +1,5 @@
 // `tune boards`: the board profiles (boards/*.toml), one line each, as JSON, or one in full.
+#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -36,7 +37,23 @@ int run_boards(const std::vector<std::string>& args) {
     return 0;
   }
   if (args[0] == "show" && args.size() == 2) {
-    std::cout << format_board(load_board(resolve_board(args[1])));
+    const std::string name = resolve_board(args[1]);
+    std::cout << format_board(load_board(name));
+    // The sources are the profile's comments (every figure cites its source there).
+    const std::string file = name.size() > 5 && name.compare(name.size() - 5, 5, ".toml") == 0
+                                 ? name
+                                 : boards_dir() + "/" + name + ".toml";
+    std::ifstream in(file);
+    std::cout << "sources (the comments of " << file << "):\n";
+    for (std::string line; std::getline(in, line);) {
+      const std::size_t hash = line.find('#');
+      const std::size_t text =
+          hash == std::string::npos ? hash : line.find_first_not_of("# ", hash);
+      if (text == std::string::npos) continue;
+      const std::string key = line.substr(0, line.find_first_of(" =", 0));
+      const std::string comment = line.substr(text);
+      std::cout << "  " << (hash > 0 && !key.empty() ? key + ": " : "") << comment << '\n';
+    }
     return 0;
   }
   throw UsageError("usage: tune boards [--json] | tune boards show NAME");

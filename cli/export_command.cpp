@@ -66,7 +66,7 @@ Request request_of_last_run(const db::Repository& repo, const std::string& board
 int run_export(const std::vector<std::string>& raw_args) {
   bool json = false;
   std::vector<std::string> boards;
-  std::string objective = "time", out, format = "header";
+  std::string objective = "time", out, format = "header", workload;
   StoreArgs store{"flowtune.db", ""};
   SelectionArgs selection;
   po::options_description desc = command_options("export options");
@@ -82,16 +82,26 @@ int run_export(const std::vector<std::string>& raw_args) {
       "format", po::value(&format)->default_value(format),
       "header (the tuned header) | t4 (T4 results, schema 1.0.0) | kt-cache (Kernel Tuner "
       "cache file, which its simulation mode replays); see interop/KERNEL_TUNER.md")(
-      "output,o", po::value(&out)->required(), "file to write (folders created)");
+      "output,o", po::value(&out)->required(), "file to write (folders created)")(
+      "workload", po::value(&workload),
+      "export the measurements of this workload (`tune params` lists them); needed when the "
+      "dataset holds measurements of several");
   desc.add(store_options(store, "SQLite database")).add(selection_options(selection));
   const std::vector<std::string> args = expand_max_options(raw_args, desc);
   po::variables_map vm;
   if (parse(args, desc, {}, vm,
-            "tune export --board B --objective time|energy|METRIC -o tuned.h\n"
+            "tune export --board B [--workload W] --objective time|energy|METRIC -o tuned.h\n"
             "       tune export --board B --format t4|kt-cache -o space.json"))
     return 0;
   if (format != "header" && format != "t4" && format != "kt-cache")
     throw UsageError("--format: '" + format + "' is not header, t4 or kt-cache");
+  if (!workload.empty()) {
+    try {
+      find_workload(workload);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--workload: ") + e.what());
+    }
+  }
   if (boards.empty()) boards.push_back("host");
   for (std::string& b : boards) b = resolve_board(b);
   const std::string board = boards.front();
@@ -106,7 +116,7 @@ int run_export(const std::vector<std::string>& raw_args) {
     for (const std::string& b : boards) {
       const Board profile = load_board(b);
       const ExportSelection sel =
-          select_for_export(repo, b, objective, selection.dataset, constraints);
+          select_for_export(repo, b, objective, selection.dataset, constraints, workload);
       o = sel.objective;
       choices.push_back({b, profile.target == "cuda" ? profile.cc_major : 0,
                          profile.target == "cuda" ? profile.cc_minor : 0, sel.config});
@@ -145,7 +155,7 @@ int run_export(const std::vector<std::string>& raw_args) {
     }
   }
   const ExportSelection chosen =
-      select_for_export(repo, board, objective, selection.dataset, constraints);
+      select_for_export(repo, board, objective, selection.dataset, constraints, workload);
   write_text_file(out, tuned_header_text(chosen.config, board, chosen.objective));
   if (json) {
     nlohmann::json j = {{"header", out}, {"board", board}, {"objective", objective}};

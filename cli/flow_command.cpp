@@ -1,5 +1,6 @@
 // `tune run` (alias `tune flow`): one config of a workload on files given on the command line.
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 
@@ -114,6 +115,15 @@ int run_flow(const std::vector<std::string>& args) {
   if (run.output.empty() && run.visualisation.empty() && run.reference.empty())
     throw UsageError("nothing to do: give -o, --viz or --gt");
   run.max_pixels = inputs.max_pixels;
+  // Where the results go is checked before the flow is computed, not after.
+  for (const std::string& out : {run.output, run.visualisation}) {
+    if (out.empty()) continue;
+    const std::filesystem::path parent = std::filesystem::path(out).parent_path();
+    std::error_code ec;
+    if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
+      throw std::runtime_error(out + ": folder " + parent.string() +
+                               " does not exist (nothing computed)");
+  }
   if (!tuned.empty()) {
     for (const char* opt : {"variant", "precision", "tunable", "param"})
       if (vm.count(opt))

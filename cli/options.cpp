@@ -77,8 +77,10 @@ po::options_description input_options(InputArgs& a, unsigned parts) {
 
 po::options_description space_options(SpaceArgs& a) {
   po::options_description desc("space options");
+  std::string names;  // the registry's, so that --help never lists fewer than there are
+  for (const Workload* w : all_workloads()) names += (names.empty() ? "" : " | ") + w->name();
   desc.add_options()("workload", po::value(&a.workload)->default_value(a.workload),
-                     "workload to tune (`tune params` lists them)")(
+                     ("workload to tune: " + names + " (`tune params` describes them)").c_str())(
       "variant", po::value(&a.variants)->composing(),
       "variant to include (repeatable; default: all of the board's target)")(
       "precision", po::value(&a.precisions)->composing(),

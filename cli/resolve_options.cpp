@@ -18,6 +18,13 @@ SpaceOptions to_space_options(const SpaceArgs& a) {
     throw UsageError(std::string("--workload: ") + e.what());
   }
   s.workload = a.workload;
+  for (const std::string& name : a.variants) {  // a name of the command line: exit 2
+    if (find_workload_variant(*workload, name)) continue;
+    std::string names;
+    for (const Variant* v : workload->variants()) names += (names.empty() ? "" : ", ") + v->name();
+    throw UsageError("--variant: unknown variant '" + name + "' of workload '" + a.workload +
+                     "' (this build has: " + names + ")");
+  }
   s.variants = a.variants;
   s.precisions = a.precisions;
   std::vector<std::string> offered;  // precisions of the workload's (named) variants

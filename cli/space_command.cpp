@@ -1,5 +1,6 @@
 // `tune space`: the space of a board, pruned or kept with the occupancy of each config.
 #include <chrono>
+#include <cmath>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -11,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "db/repository.hpp"
+#include "select/prune_reasons.hpp"
 #include "tuner/constraint_checks.hpp"
 #include "tuner/occupancy.hpp"
 #include "variants/variant.hpp"
@@ -52,17 +54,33 @@ std::string reason_class(const Config& c, const std::string& reason) {
   return reason.rfind(prefix, 0) == 0 ? reason.substr(prefix.size()) : reason;
 }
 
+// A value of a dimension or parameter: whole numbers as JSON integers ("iterations": 50, not
+// 50.0), as db::params_json writes them.
+nlohmann::json json_number(double v) {
+  if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9.0e15)
+    return static_cast<std::int64_t>(v);
+  return v;
+}
+
 // `tune space --format json`: the summary, the dimensions and every config.
 void print_space_json(const Board& board, const Workload& workload, const ParamDimensions& dims,
                       const std::vector<Config>& configs,
                       const std::vector<const ConstraintCheck*>& results, std::size_t kept,
-                      std::size_t pruned, const std::map<std::string, std::size_t>& per_reason) {
+                      std::size_t pruned, const std::map<std::string, std::size_t>& per_reason,
+                      const std::vector<PruneClass>& classes) {
   nlohmann::json out;
   out["board"] = board.name;
   out["workload"] = workload.name();
-  for (const auto& [name, values] : dims) out["dimensions"][name] = values;
+  for (const auto& [name, values] : dims) {
+    out["dimensions"][name] = nlohmann::json::array();
+    for (double v : values) out["dimensions"][name].push_back(json_number(v));
+  }
   out["summary"] = {{"configs", configs.size()}, {"kept", kept}, {"pruned", pruned}};
   for (const auto& [reason, n] : per_reason) out["pruned_by_reason"][reason] = n;
+  out["pruned_by_class"] = nlohmann::json::array();
+  for (const PruneClass& c : classes)
+    out["pruned_by_class"].push_back(
+        {{"class", c.name}, {"configs", c.configs}, {"reasons", c.reasons}});
   out["configs"] = nlohmann::json::array();
   for (std::size_t i = 0; i < configs.size(); ++i) {
     const Config& c = configs[i];
@@ -70,7 +88,7 @@ void print_space_json(const Board& board, const Workload& workload, const ParamD
                         {"variant", c.variant},
                         {"precision", c.precision},
                         {"tunables", c.tunables},
-                        {"params", c.params},
+                        {"params", nlohmann::json::parse(db::params_json(c.params))},
                         {"clock_mhz", c.clock_mhz},
                         {"kept", !results[i]->prune_reason}};
     if (results[i]->prune_reason) j["reason"] = *results[i]->prune_reason;
@@ -132,6 +150,10 @@ int run_space(const std::vector<std::string>& args) {
   ConstraintChecks checks(
       board, workload, configs,
       board.target == "cuda" ? std::max(1u, std::thread::hardware_concurrency()) : 0u);
+  if (board.target == "cuda")
+    std::cerr << "tune space: checking " << configs.size() << " configs against " << board.name
+              << "'s limits needs each kernel's registers and shared memory, from an NVRTC "
+                 "build per config (cached; a cold cache takes minutes)\n";
   std::vector<ConstraintCheck> failed(configs.size());
   std::vector<const ConstraintCheck*> results(configs.size());
   auto last = std::chrono::steady_clock::now();
@@ -151,20 +173,23 @@ int run_space(const std::vector<std::string>& args) {
   std::size_t kept = 0, pruned = 0;
   std::map<std::string, std::pair<std::size_t, std::size_t>> per_variant;  // kept, pruned
   std::map<std::string, std::size_t> per_reason;
+  std::vector<std::pair<std::string, std::string>> label_reasons;
   for (std::size_t i = 0; i < configs.size(); ++i) {
     auto& pv = per_variant[configs[i].variant + " " + configs[i].precision];
     if (results[i]->prune_reason) {
       ++pruned;
       ++pv.second;
       ++per_reason[reason_class(configs[i], *results[i]->prune_reason)];
+      label_reasons.emplace_back(configs[i].label(), *results[i]->prune_reason);
     } else {
       ++kept;
       ++pv.first;
     }
   }
 
+  const std::vector<PruneClass> classes = group_prune_reasons(label_reasons);
   if (format == "json") {
-    print_space_json(board, workload, dims, configs, results, kept, pruned, per_reason);
+    print_space_json(board, workload, dims, configs, results, kept, pruned, per_reason, classes);
     return 0;
   }
   if (format == "csv") {
@@ -192,9 +217,22 @@ int run_space(const std::vector<std::string>& args) {
   for (const auto& [name, kp] : per_variant)
     std::cout << "  " << std::left << std::setw(28) << name << kp.first << " / " << kp.second
               << '\n';
-  if (!per_reason.empty()) {
-    std::cout << "pruned, by reason:\n";
-    for (const auto& [reason, n] : per_reason) std::cout << "  " << n << "  " << reason << '\n';
+  if (!classes.empty()) {
+    // One line per rule or limit (numbers written N), most configs first, then its reasons
+    // in numeric order ("49.5 KiB" before "108 KiB").
+    std::cout << "pruned, by reason (configs, rule; N stands for the config's figures):\n";
+    bool estimated = false;
+    for (const PruneClass& c : classes) {
+      std::cout << "  " << c.configs << "  " << c.name << '\n';
+      if (c.name.find('N') != std::string::npos || c.reasons.size() > 1)
+        std::cout << "      " << prune_class_examples(c) << '\n';
+      estimated = estimated || c.name.find("resources estimated from an") != std::string::npos;
+    }
+    if (estimated)
+      std::cout << "(resources estimated: this CUDA's NVRTC cannot build for " << board.arch()
+                << ", so the registers and shared memory of each kernel come from a build for "
+                   "the oldest architecture it supports; on the board itself they may differ "
+                   "and a config pruned here may fit)\n";
   }
   std::cout << "board " << board.name << ": " << configs.size() << " configs, " << kept << " kept, "
             << pruned << " pruned" << (list ? "" : " (--list prints every config)") << '\n';

@@ -102,6 +102,13 @@ int run_status(const std::vector<std::string>& args) {
   if (json) std::cout << out.dump(1) << '\n';
   if (run_id && out.empty())
     throw std::runtime_error(storage + ": no run with id " + std::to_string(run_id));
+  if (!json && out.empty()) {
+    // Only distributed runs (tune --workers, tune worker) have tasks and workers to show.
+    const std::size_t runs = repo.runs().size();
+    std::cout << storage << ": no distributed run (" << runs << " run" << (runs == 1 ? "" : "s")
+              << " in the DB, none with tasks or workers: `tune status` follows runs started "
+                 "with `tune --workers`; `tune report` shows what the others measured)\n";
+  }
   return 0;
 }
 

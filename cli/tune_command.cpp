@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "boards/board.hpp"
 #include "cli/cli.hpp"
@@ -13,6 +14,7 @@
 #include "reports/pareto_table.hpp"
 #include "select/config_rows.hpp"
 #include "select/export_selection.hpp"
+#include "select/prune_reasons.hpp"
 #include "tuner/strategy.hpp"
 #include "tuner/tune_run.hpp"
 
@@ -81,6 +83,46 @@ void print_summary(const TuneOptions& o, const TuneSummary& summary, bool json) 
               << " failed" << (summary.interrupted ? " (interrupted)" : "") << "\nPareto front ("
               << axes << "), dataset " << summary.dataset << ":\n"
               << reports::format_pareto_table(summary.front);
+}
+
+// A cuda board on a machine that shows no GPU: one refusal (an environment problem) before
+// anything is built, instead of every config recorded as failed. Not with --workers 0, where
+// the points are measured by workers elsewhere.
+void refuse_gpu_board_without_gpu(const TuneOptions& o) {
+  const Board board = load_board(o.board);
+  if (board.target != "cuda" || o.workers == 0 || gpu_present()) return;
+  throw std::runtime_error("board " + board.name + ": environment: it is a CUDA board (" +
+                           board.arch() +
+                           ") but this machine shows no GPU (no NVML device, no Jetson device "
+                           "tree); nothing was measured. Tune on the board itself, use --board "
+                           "host here, or --workers 0 to publish the points for `tune worker` "
+                           "on the board");
+}
+
+// Why a run measured nothing because every config it looked at was pruned: the reason classes
+// of the board's pruned configs of this workload, most configs first (select/prune_reasons.hpp);
+// "" when the DB holds no pruned config of the workload (then something else stopped it).
+std::string all_pruned_text(const TuneOptions& o, const TuneSummary& summary) {
+  const db::Repository repo(o.db_path, db::OpenMode::read_only);
+  std::vector<std::pair<std::string, std::string>> label_reasons;
+  for (const db::PrunedRow& p : repo.pruned(o.board))
+    if (p.config.workload == o.space.workload) label_reasons.emplace_back(p.config.label, p.reason);
+  if (label_reasons.empty()) return "";
+  std::ostringstream s;
+  s << "tune: nothing measured on board " << o.board << " (" << summary.n_space
+    << " configs in the space, " << label_reasons.size()
+    << " of this workload pruned); pruned by reason:\n";
+  std::size_t shown = 0;
+  for (const PruneClass& c : group_prune_reasons(label_reasons)) {
+    if (shown++ == 5) {
+      s << "  ... (`tune space --board " << o.board << "` lists them all)\n";
+      break;
+    }
+    s << "  " << c.configs << "  " << c.name << "\n      e.g. " << c.reasons.front() << '\n';
+  }
+  s << "Change the options these rules reject (`tune space` with the same options shows what "
+       "is kept; `tune params` gives each parameter's valid range).\n";
+  return s.str();
 }
 
 }  // namespace
@@ -187,11 +229,22 @@ int run_tune(const std::vector<std::string>& args) {
   o.command = "tune";
   for (const std::string& a : args) o.command += " " + a;
 
+  refuse_gpu_board_without_gpu(o);
   const TuneSummary summary = run_tuning(o, std::cerr);
   print_summary(o, summary, json);
   if (!json) print_pick(o, summary);
   if (summary.interrupted)
     return 128 + (summary.stop_signal ? summary.stop_signal : 2);  // 130, 143
+  if (summary.front.empty() && summary.n_measured + summary.n_failed == 0 &&
+      !summary.time_budget_spent && summary.n_space > 0) {
+    // Nothing measured, now or before (a resumed all-pruned run counts its pruned configs as
+    // already in the DB): say why, instead of an empty front and exit 0.
+    const std::string why = all_pruned_text(o, summary);
+    if (!why.empty()) {
+      std::cerr << why;
+      return 1;
+    }
+  }
   if (summary.n_failed > 0) {
     std::cerr << "tune: " << summary.n_failed
               << " config(s) failed in this run (see the failures table or `tune report`)\n";

@@ -66,6 +66,19 @@ double flow_viz_radius(const FlowField& flow, double max_radius) {
   return maxrad > 0 ? maxrad : 1.0;
 }
 
+double flow_viz_quantile_radius(const FlowField& flow, double quantile) {
+  std::vector<double> radii;
+  radii.reserve(flow.size());
+  for (std::size_t i = 0; i < flow.size(); ++i)
+    if (is_known_flow(flow.u[i], flow.v[i]))
+      radii.push_back(std::hypot(double(flow.u[i]), double(flow.v[i])));
+  if (radii.empty()) return 1.0;
+  const double q = std::min(1.0, std::max(0.0, quantile));
+  const auto k = static_cast<std::size_t>(std::ceil(q * double(radii.size()))) - (q > 0 ? 1 : 0);
+  std::nth_element(radii.begin(), radii.begin() + static_cast<std::ptrdiff_t>(k), radii.end());
+  return radii[k] > 0 ? radii[k] : 1.0;
+}
+
 void draw_color_wheel_key(std::vector<std::uint8_t>& rgb, int width, int height) {
   if (width < 24 || height < 24) return;
   const int r = std::max(8, std::min(width, height) / 8);

@@ -30,6 +30,12 @@ std::vector<std::uint8_t> flow_to_rgb(const FlowField& flow, double max_radius =
 /// the known vectors (1 if that is 0). In the flow's units (px).
 double flow_viz_radius(const FlowField& flow, double max_radius = 0);
 
+/// The `quantile` (in (0, 1]) of the radii of the known vectors, in px (1 if that is 0 or
+/// no vector is known): a saturation scale that a few outliers do not wash out, as block
+/// matching's mismatches do with flow_viz_radius (Baker et al. 2011 normalise by the
+/// largest radius of ground truth, which has no outliers).
+double flow_viz_quantile_radius(const FlowField& flow, double quantile = 0.99);
+
 /// Draws the colour-wheel key into an RGB image (width * height * 3 bytes) in its bottom-right
 /// corner: a disk of radius min(width, height) / 8 (at least 8 px; nothing for images under
 /// 24 px) whose pixel at offset (dx, dy) from the centre has flow_color(dx / R, dy / R), i.e.

@@ -1,6 +1,7 @@
 // SVG files of the fronts of the reported board.
 #include "reports/front_svgs.hpp"
 
+#include <cctype>
 #include <set>
 
 #include "reports/svg_plot.hpp"
@@ -50,6 +51,33 @@ std::string front_svg_name(const DatasetFront& f) {
   return name + ".svg";
 }
 
+std::vector<std::string> front_svg_names(const ReportModel& model) {
+  const auto slug = [](const std::string& text) {
+    std::string out;
+    for (char c : text) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    return out;
+  };
+  std::vector<std::string> names;
+  std::set<std::string> taken;
+  for (const DatasetFront& f : model.fronts) {
+    if (f.objectives.size() < 2) {
+      names.emplace_back();
+      continue;
+    }
+    const std::string base = front_svg_name(f);
+    std::string name = base;
+    if (taken.count(name)) {
+      const std::string stem =
+          base.substr(0, base.size() - 4) + "_" + slug(f.workload.name) + "_" + slug(f.dataset);
+      name = stem + ".svg";
+      for (int k = 2; taken.count(name); ++k) name = stem + "_" + std::to_string(k) + ".svg";
+    }
+    taken.insert(name);
+    names.push_back(name);
+  }
+  return names;
+}
+
 std::string cross_svg_name(std::size_t k) {
   return "cross_front_" + std::to_string(k + 1) + ".svg";
 }
@@ -58,11 +86,11 @@ std::vector<ReportFile> front_svgs(const ReportModel& model) {
   std::vector<ReportFile> out;
   for (std::size_t k = 0; k < model.cross.size(); ++k)
     out.push_back({cross_svg_name(k), cross_svg(model.cross[k], model.board)});
-  std::set<std::string> plotted;  // one plot per set of objectives: the first front
-  for (const DatasetFront& f : model.fronts) {
-    if (f.objectives.size() >= 2 && plotted.insert(front_svg_name(f)).second)
-      out.push_back(
-          {front_svg_name(f), front_svg(f, model.board, f.objectives[0], f.objectives[1])});
+  const std::vector<std::string> names = front_svg_names(model);
+  for (std::size_t i = 0; i < model.fronts.size(); ++i) {
+    const DatasetFront& f = model.fronts[i];
+    if (!names[i].empty())
+      out.push_back({names[i], front_svg(f, model.board, f.objectives[0], f.objectives[1])});
   }
   if (!model.fronts.empty() && model.fronts.front().has_energy) {
     const DatasetFront& f = model.fronts.front();

@@ -4,21 +4,11 @@
 #include <cstdio>
 #include <set>
 
+#include "reports/sections/parts.hpp"
 #include "reports/text_format.hpp"
 
 namespace flowtune::reports {
 namespace {
-
-// "n_warpings=5 iterations=300" for the parameters whose value differs between rows.
-std::vector<std::string> varying_params(const std::vector<db::MeasuredConfig>& rows) {
-  std::map<std::string, std::set<double>> values;
-  for (const auto& mc : rows)
-    for (const auto& [name, v] : mc.config.params) values[name].insert(v);
-  std::vector<std::string> out;
-  for (const auto& [name, set] : values)
-    if (set.size() > 1) out.push_back(name);
-  return out;
-}
 
 std::string pad(const std::string& s, std::size_t width, bool right) {
   if (s.size() >= width) return s;
@@ -29,7 +19,7 @@ std::string pad(const std::string& s, std::size_t width, bool right) {
 }  // namespace
 
 std::string format_pareto_table(const std::vector<db::MeasuredConfig>& front) {
-  const std::vector<std::string> params = varying_params(front);
+  const std::set<std::string> params = sections::shown_params(front);
   std::set<std::string> metric_names;
   for (const auto& mc : front)
     for (const auto& kv : mc.measurement.metrics) metric_names.insert(kv.first);
@@ -41,7 +31,8 @@ std::string format_pareto_table(const std::vector<db::MeasuredConfig>& front) {
     const db::MeasurementRow& m = mc.measurement;
     std::string p;
     for (const std::string& name : params)
-      p += (p.empty() ? "" : " ") + name + "=" + detail::shortest_double(mc.config.params.at(name));
+      if (const auto it = mc.config.params.find(name); it != mc.config.params.end())
+        p += (p.empty() ? "" : " ") + name + "=" + detail::shortest_double(it->second);
     std::vector<std::string> row = {mc.config.label, p, detail::fixed(m.time_ms_median, 3),
                                     detail::fixed(m.ns_per_unit, 4), detail::fixed(m.energy_mj, 3)};
     for (const std::string& name : metric_names) row.push_back(detail::fixed(m.metric(name), 4));

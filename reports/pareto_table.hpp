@@ -9,7 +9,8 @@
 namespace flowtune::reports {
 
 /// A fixed-width table, one line per config in the given order, columns: label, the
-/// parameters that differ between the rows (name=value), time per run (ms, median), ns per
+/// parameters that differ between the rows (name=value; every parameter when none differs,
+/// e.g. for one row: sections::shown_params), time per run (ms, median), ns per
 /// work unit, energy per run (mJ, "n/a" without sensor), then each metric (by name, in name
 /// order over the rows). The label column is as wide as the longest label. Ends with a
 /// newline; an empty input gives the header line and "(no configs)".

@@ -21,8 +21,10 @@ namespace flowtune::reports {
 ///                      cross-algorithm front over their shared objectives (front "cross_...",
 ///                      reports/cross_front.hpp);
 ///  - cross_front_K.svg the K-th cross-algorithm front (all workloads' configs of a dataset);
-///  - pareto_<x>_<y>.svg per pair of front objectives (e.g. pareto_time_aepe.svg), for the
-///                      dataset with the most measurements; pareto_time_energy.svg with energy;
+///  - pareto_<x>_<y>.svg the front over the first two front objectives (e.g.
+///                      pareto_time_aepe.svg) of the dataset with the most measurements, and
+///                      pareto_<x>_<y>_<workload>_<dataset>.svg of every other dataset and
+///                      workload (reports/front_svgs.hpp); pareto_time_energy.svg with energy;
 ///  - report.md         board, runs, Pareto tables per dataset and workload, best config per
 ///                      objective, the cross-algorithm fronts, pruned
 ///                      configs grouped by reason, failures;

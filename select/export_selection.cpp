@@ -2,6 +2,7 @@
 #include "select/export_selection.hpp"
 
 #include <cmath>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -10,9 +11,35 @@
 
 namespace flowtune {
 
+namespace {
+
+std::vector<db::MeasuredConfig> of_workload(std::vector<db::MeasuredConfig> measured,
+                                            const std::string& workload) {
+  if (workload.empty()) return measured;
+  std::vector<db::MeasuredConfig> out;
+  for (db::MeasuredConfig& mc : measured)
+    if (mc.config.workload == workload) out.push_back(std::move(mc));
+  return out;
+}
+
+std::set<std::string> workloads_of(const std::vector<db::MeasuredConfig>& measured) {
+  std::set<std::string> out;
+  for (const db::MeasuredConfig& mc : measured) out.insert(mc.config.workload);
+  return out;
+}
+
+std::string joined(const std::set<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+}  // namespace
+
 ExportSelection select_for_export(const db::Repository& repo, const std::string& board,
                                   const std::string& objective, const std::string& dataset,
-                                  const std::vector<Constraint>& constraints) {
+                                  const std::vector<Constraint>& constraints,
+                                  const std::string& workload_name) {
   std::string chosen = dataset;
   if (chosen.empty()) {
     const std::vector<std::string> datasets = repo.datasets(board);
@@ -24,11 +51,27 @@ ExportSelection select_for_export(const db::Repository& repo, const std::string&
           (known.empty() ? "none" : known) + "); run tune --board " + board + " first");
     }
     chosen = datasets.front();
+    // The dataset with the most measurements of the workload asked for.
+    for (const std::string& d : datasets) {
+      if (!of_workload(repo.measured(board, d), workload_name).empty()) {
+        chosen = d;
+        break;
+      }
+    }
   }
-  const std::vector<db::MeasuredConfig> measured = repo.measured(board, chosen);
+  const std::vector<db::MeasuredConfig> all = repo.measured(board, chosen);
+  const std::vector<db::MeasuredConfig> measured = of_workload(all, workload_name);
   if (measured.empty()) {
-    throw std::runtime_error(repo.path() + ": board '" + board +
-                             "' has no measurements on dataset '" + chosen + "'");
+    throw std::runtime_error(
+        repo.path() + ": board '" + board + "' has no measurements" +
+        (workload_name.empty() ? "" : " of workload '" + workload_name + "'") + " on dataset '" +
+        chosen + "'" +
+        (all.empty() ? "" : " (workloads measured there: " + joined(workloads_of(all)) + ")"));
+  }
+  if (const std::set<std::string> names = workloads_of(measured); names.size() > 1) {
+    throw std::runtime_error(repo.path() + ": board '" + board + "', dataset '" + chosen +
+                             "' has measurements of several workloads (" + joined(names) +
+                             "); choose one with --workload");
   }
   const db::WorkloadRow workload = repo.workload(measured.front().config.workload);
   const Objective o = resolve_objective(workload, objective);
@@ -60,8 +103,10 @@ ExportSelection select_for_export(const db::Repository& repo, const std::string&
 
 void export_tuned_header(const db::Repository& repo, const std::string& board,
                          const std::string& objective, const std::string& out_path,
-                         const std::string& dataset, const std::vector<Constraint>& constraints) {
-  const ExportSelection sel = select_for_export(repo, board, objective, dataset, constraints);
+                         const std::string& dataset, const std::vector<Constraint>& constraints,
+                         const std::string& workload) {
+  const ExportSelection sel =
+      select_for_export(repo, board, objective, dataset, constraints, workload);
   write_text_file(out_path, tuned_header_text(sel.config, board, sel.objective));
 }
 

@@ -17,20 +17,24 @@ struct ExportSelection {
 };
 
 /// Selects the config of `board` for `objective` (select_config with the workload's front
-/// objectives) on `dataset` ("" = the board's dataset with the most measurements).
-/// Constraints (e.g. aepe <= 0.25) restrict the candidates first. Throws std::runtime_error
-/// naming the DB when the board has no measurements (on that dataset) or when no config
-/// satisfies the constraints (with the best value of each constrained figure measured);
-/// std::invalid_argument for an unknown objective.
+/// objectives) among the measurements of `workload` ("" = any) on `dataset` ("" = the
+/// board's dataset with the most measurements of that workload). Constraints (e.g. aepe <=
+/// 0.25) restrict the candidates first. Throws std::runtime_error naming the DB when the
+/// board has no measurements (of that workload, on that dataset), when workload is "" and the
+/// dataset holds measurements of several workloads (naming them: a header of one is never
+/// chosen silently), or when no config satisfies the constraints (with the best value of
+/// each constrained figure measured); std::invalid_argument for an unknown objective.
 ExportSelection select_for_export(const db::Repository& repo, const std::string& board,
                                   const std::string& objective, const std::string& dataset = "",
-                                  const std::vector<Constraint>& constraints = {});
+                                  const std::vector<Constraint>& constraints = {},
+                                  const std::string& workload = "");
 
 /// select_for_export, then its tuned_header_text written to out_path (parent folders
 /// created). Same errors, and std::runtime_error naming out_path when it cannot be written.
 void export_tuned_header(const db::Repository& repo, const std::string& board,
                          const std::string& objective, const std::string& out_path,
                          const std::string& dataset = "",
-                         const std::vector<Constraint>& constraints = {});
+                         const std::vector<Constraint>& constraints = {},
+                         const std::string& workload = "");
 
 }  // namespace flowtune

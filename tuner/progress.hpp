@@ -8,9 +8,14 @@
 
 namespace flowtune {
 
-/// Prints "[k/n] 37% label  12.3 s elapsed, ETA 21.0 s" lines. The ETA weighs points by their
-/// cost (Workload::relative_cost): time per unit of cost measured so far times the cost left,
-/// so a space whose expensive points come last is not under-estimated. total_cost is the cost
+/// A duration in the unit a reader takes in at once: "45 s" below 2 min, "17 min" below 2 h,
+/// else "2.5 h". The run's whole-space estimate and every progress line's elapsed time and
+/// ETA use it, so they never speak in different units.
+std::string duration_text(double seconds);
+
+/// Prints "[k/n] 37% label  12 s elapsed, ETA 17 min" lines (duration_text). The ETA weighs points
+/// by their cost (Workload::relative_cost): time per unit of cost measured so far times the cost
+/// left, so a space whose expensive points come last is not under-estimated. total_cost is the cost
 /// of the n points the run will visit (e.g. the budget times the space's mean cost).
 class Progress {
  public:

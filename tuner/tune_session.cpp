@@ -39,19 +39,6 @@ double calibrated_ms_per_cost(const Workload& workload,
   return rates.empty() ? 0 : boost::math::statistics::median(rates);
 }
 
-std::string duration_text(double s) {
-  std::ostringstream os;
-  os << std::fixed << std::setprecision(0);
-  if (s < 120) {
-    os << s << " s";
-  } else if (s < 7200) {
-    os << s / 60 << " min";
-  } else {
-    os << std::setprecision(1) << s / 3600 << " h";
-  }
-  return os.str();
-}
-
 // Begins the run in the DB; refuses when an earlier run of this DB tunes the same board,
 // workload and dataset (two processes would race for the same configs).
 void begin_run(TuneSession& s, const TuneOptions& options) {

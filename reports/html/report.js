@@ -10,23 +10,29 @@
     return;
   }
   const data = JSON.parse(document.getElementById('flowtune-data').textContent);
-  const FRONT = '#d32f2f';
-  const PALETTE = ['#1f77b4', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#17becf',
-    '#e377c2', '#7f7f7f', '#bcbd22'];
+  // One colour per variant from the Okabe-Ito colour-blind-safe palette (Okabe and Ito 2008,
+  // "Color Universal Design"), one marker per precision: a series is told apart by colour
+  // and by shape, so no two variant x precision series look the same up to 7 variants. The
+  // front is black, the eighth Okabe-Ito colour.
+  const FRONT = '#000000';
+  const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442'];
+  const MARKERS = ['circle', 'triangle', 'rect', 'rectRot', 'star', 'crossRot', 'cross'];
 
   // Variants and precisions of all points; the filters show the checked ones.
   const kinds = { variant: new Set(), precision: new Set() };
-  const groups = [];  // "variant precision", in first-seen order: its index picks the colour
+  const order = { variant: [], precision: [] };  // first-seen: the index picks colour / marker
   for (const b of data.boards) {
     for (const d of b.datasets) {
       for (const p of d.points) {
-        kinds.variant.add(p.variant);
-        kinds.precision.add(p.precision);
-        const g = p.variant + ' ' + p.precision;
-        if (!groups.includes(g)) groups.push(g);
+        for (const kind of ['variant', 'precision']) {
+          kinds[kind].add(p[kind]);
+          if (!order[kind].includes(p[kind])) order[kind].push(p[kind]);
+        }
       }
     }
   }
+  const colourOf = (variant) => PALETTE[order.variant.indexOf(variant) % PALETTE.length];
+  const markerOf = (precision) => MARKERS[order.precision.indexOf(precision) % MARKERS.length];
   const shown = { variant: new Set(kinds.variant), precision: new Set(kinds.precision) };
   const visible = (p) => shown.variant.has(p.variant) && shown.precision.has(p.precision);
 
@@ -60,12 +66,13 @@
       const pt = xy(p);
       if (!visible(p) || !finite(pt)) continue;
       const g = p.variant + ' ' + p.precision;
-      if (!byGroup.has(g)) byGroup.set(g, []);
-      byGroup.get(g).push(pt);
+      if (!byGroup.has(g)) byGroup.set(g, { variant: p.variant, precision: p.precision, pts: [] });
+      byGroup.get(g).pts.push(pt);
     }
-    const sets = [...byGroup].map(([g, pts]) => ({
-      label: g, data: pts, order: 1, pointRadius: 4,
-      backgroundColor: PALETTE[groups.indexOf(g) % PALETTE.length],
+    const sets = [...byGroup].map(([g, s]) => ({
+      label: g, data: s.pts, order: 1, pointRadius: 5, pointStyle: markerOf(s.precision),
+      backgroundColor: colourOf(s.variant), borderColor: colourOf(s.variant),
+      colour: colourOf(s.variant), marker: markerOf(s.precision),
     }));
     const front = d.points.filter((p) => plot.front.includes(p.id) && visible(p)).map(xy)
       .filter(finite).sort((a, b) => a.x - b.x);
@@ -103,6 +110,7 @@
               y: { title: { display: true, text: axisTitle(plot.y) } },
             },
             plugins: {
+              legend: { labels: { usePointStyle: true } },
               title: { display: true, text: b.board + ', ' + d.dataset + ': ' + plot.x.name +
                 ' vs ' + plot.y.name },
               tooltip: { callbacks: { label: (ctx) => describe(ctx.raw.p, plot) } },
@@ -148,6 +156,12 @@
     status.dataset.charts = charts.length;
     status.dataset.points = charts.reduce((n, c) => n + drawn(c.chart), 0);
     status.dataset.errors = errors.length;
+    // "variant precision=colour/marker|..." of the first chart's series (the test checks that
+    // no two series share both).
+    if (charts.length) {
+      status.dataset.series = charts[0].chart.data.datasets.filter((s) => !s.front)
+        .map((s) => s.label + '=' + s.colour + '/' + s.marker).join('|');
+    }
     const first = charts.find((c) => c.d.points.length);
     if (first) status.dataset.tooltip = describe(first.d.points[0], first.plot).join(' | ');
     status.textContent = charts.length + ' charts, ' + status.dataset.points + ' points' +

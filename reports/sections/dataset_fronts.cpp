@@ -13,15 +13,14 @@ namespace {
 using detail::md_cell;
 using detail::xml_escape;
 
-std::string workload_front_md(const DatasetFront& f) {
+std::string workload_front_md(const DatasetFront& f, const std::string& svg_file) {
   const std::string axes = sections::axes_text(f.objectives);
   std::ostringstream s;
   s << "\n## Dataset " << md_cell(f.dataset) << " (workload " << md_cell(f.workload.name) << ", "
     << f.measured.size() << " measured configs)\n\n";
-  if (f.objectives.size() >= 2)
-    s << "![Pareto front, " << axes << "](" << front_svg_name(f) << ")\n\n";
+  if (f.objectives.size() >= 2) s << "![Pareto front, " << axes << "](" << svg_file << ")\n\n";
   s << "### Pareto front: " << axes << " (" << f.front.size() << " configs)\n\n"
-    << sections::front_table_md(f.front, f.workload);
+    << sections::front_table_md(f.front, f.workload) << sections::per_item_md(f.front, f.workload);
   if (f.has_energy) {
     s << "\n### Pareto front: time vs energy (" << f.time_energy.size() << " configs)\n\n"
       << sections::front_table_md(f.time_energy, f.workload);
@@ -32,7 +31,9 @@ std::string workload_front_md(const DatasetFront& f) {
 
 std::string dataset_fronts_md(const ReportModel& model) {
   std::string out = model.fronts.empty() ? "\nNo measurements yet.\n" : "";
-  for (const DatasetFront& f : model.fronts) out += workload_front_md(f);
+  const std::vector<std::string> svgs = front_svg_names(model);
+  for (std::size_t i = 0; i < model.fronts.size(); ++i)
+    out += workload_front_md(model.fronts[i], svgs[i]);
   return out;
 }
 

@@ -1,5 +1,6 @@
 // The table of one Pareto front, in Markdown and in HTML.
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "reports/sections/parts.hpp"
@@ -22,7 +23,7 @@ std::string kv_text(const std::map<std::string, int>& m) {
 
 std::string front_table_md(const std::vector<db::MeasuredConfig>& front, const db::WorkloadRow& w) {
   using detail::md_cell;
-  const std::set<std::string> varying = varying_params(front);
+  const std::set<std::string> varying = shown_params(front);
   std::ostringstream s;
   s << "| label | params | time ms | ns/" << md_cell(w.work_unit) << " | energy mJ";
   for (const auto& m : w.metrics)
@@ -53,7 +54,7 @@ std::string front_table_html(const DatasetFront& d) {
   if (d.has_energy) s << "<th>energy mJ</th>";
   for (const auto& m : d.workload.metrics)
     s << "<th>" << xml_escape(m.name + (m.unit.empty() ? "" : " " + m.unit)) << "</th>";
-  s << "</tr></thead><tbody>\n";
+  s << "<th>per item</th></tr></thead><tbody>\n";
   for (const auto& mc : d.front) {
     std::string params;
     for (const std::string& name : varying) {
@@ -69,9 +70,58 @@ std::string front_table_html(const DatasetFront& d) {
     if (d.has_energy) s << "<td class=\"num\">" << fixed(m.energy_mj, 3) << "</td>";
     for (const auto& spec : d.workload.metrics)
       s << "<td class=\"num\">" << fixed(m.metric(spec.name), 4) << "</td>";
-    s << "</tr>\n";
+    s << "<td>" << per_item_html(mc, d.workload) << "</td></tr>\n";
   }
   s << "</tbody></table>\n";
+  return s.str();
+}
+
+std::string per_item_md(const std::vector<db::MeasuredConfig>& front, const db::WorkloadRow& w) {
+  using detail::md_cell;
+  bool any = false;
+  for (const auto& mc : front) any = any || !mc.measurement.items.empty();
+  if (!any) return "";
+  std::ostringstream s;
+  s << "\n#### Per item (the front's configs)\n\n| label | item | time ms";
+  for (const auto& m : w.metrics)
+    s << " | " << md_cell(m.name) << (m.unit.empty() ? "" : " " + md_cell(m.unit));
+  s << " |\n|---|---|---:";
+  for (std::size_t k = 0; k < w.metrics.size(); ++k) s << "|---:";
+  s << "|\n";
+  for (const auto& mc : front) {
+    for (const db::ItemResult& item : mc.measurement.items) {
+      s << "| " << md_cell(mc.config.label) << " | " << md_cell(item.item) << " | "
+        << fixed(item.time_ms, 3);
+      for (const auto& spec : w.metrics) {
+        const auto it = item.metrics.find(spec.name);
+        s << " | " << fixed(it == item.metrics.end() ? std::optional<double>() : it->second, 4);
+      }
+      s << " |\n";
+    }
+  }
+  return s.str();
+}
+
+std::string per_item_html(const db::MeasuredConfig& mc, const db::WorkloadRow& w) {
+  using detail::xml_escape;
+  if (mc.measurement.items.empty()) return "";
+  std::ostringstream s;
+  s << "<details class=\"items\"><summary>" << mc.measurement.items.size()
+    << " items</summary><table><thead><tr><th>item</th><th>time ms</th>";
+  for (const auto& m : w.metrics)
+    s << "<th>" << xml_escape(m.name + (m.unit.empty() ? "" : " " + m.unit)) << "</th>";
+  s << "</tr></thead><tbody>";
+  for (const db::ItemResult& item : mc.measurement.items) {
+    s << "<tr class=\"item\"><td>" << xml_escape(item.item) << "</td><td class=\"num\">"
+      << fixed(item.time_ms, 3) << "</td>";
+    for (const auto& spec : w.metrics) {
+      const auto it = item.metrics.find(spec.name);
+      s << "<td class=\"num\">"
+        << fixed(it == item.metrics.end() ? std::optional<double>() : it->second, 4) << "</td>";
+    }
+    s << "</tr>";
+  }
+  s << "</tbody></table></details>";
   return s.str();
 }
 

@@ -21,4 +21,11 @@ std::set<std::string> varying_params(const std::vector<db::MeasuredConfig>& conf
   return out;
 }
 
+std::set<std::string> shown_params(const std::vector<db::MeasuredConfig>& configs) {
+  std::set<std::string> out = varying_params(configs);
+  if (!out.empty() || configs.empty()) return out;
+  for (const auto& kv : configs.front().config.params) out.insert(kv.first);
+  return out;
+}
+
 }  // namespace flowtune::reports::sections

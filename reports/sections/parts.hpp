@@ -15,13 +15,28 @@ std::string axes_text(const std::vector<Objective>& objectives);
 /// Parameters whose value differs between the configs (the others are the same everywhere).
 std::set<std::string> varying_params(const std::vector<db::MeasuredConfig>& configs);
 
-/// Markdown table of the configs of `front`: label, the parameters that vary among them,
+/// The parameters a table of `configs` shows: those that vary among them, or, when none
+/// varies (e.g. a front of one config), every parameter of the first config, so that the
+/// table always says what was chosen.
+std::set<std::string> shown_params(const std::vector<db::MeasuredConfig>& configs);
+
+/// Markdown table of the configs of `front`: label, shown_params(front),
 /// time ms, ns per work unit of w, energy mJ, each metric of w. Throws std::out_of_range
 /// when a config lacks a varying parameter.
 std::string front_table_md(const std::vector<db::MeasuredConfig>& front, const db::WorkloadRow& w);
 
+/// Markdown "Per item" table of the configs of `front`: one row per config and item of its
+/// measurement (a sequence, a graph) with the item's time ms and each metric of w; "" when
+/// no measurement has items.
+std::string per_item_md(const std::vector<db::MeasuredConfig>& front, const db::WorkloadRow& w);
+
+/// HTML <details> of one config's per-item results (item, time ms, each metric of w); ""
+/// without items.
+std::string per_item_html(const db::MeasuredConfig& mc, const db::WorkloadRow& w);
+
 /// HTML table of d.front: label, variant, precision, tunables, the parameters that vary
-/// among d.measured, time ms, energy mJ (when d.has_energy), each metric of d.workload.
+/// among d.measured, time ms, energy mJ (when d.has_energy), each metric of d.workload, and
+/// per config its per-item results (per_item_html).
 std::string front_table_html(const DatasetFront& d);
 
 /// Markdown "Best config per objective" of f: per front objective (and energy when

@@ -100,3 +100,24 @@ TEST(FlowViz, ColourWheelKeyInTheBottomRightCorner) {
 
 }  // namespace
 }  // namespace flowtune
+
+namespace flowtune {
+namespace {
+
+// 1000 vectors of radius 1 (3-4-5 scaled) and 5 outliers of radius 100: the 99th percentile
+// is 1, the largest 100 (which would wash the 1000 out to 1% saturation).
+TEST(FlowViz, QuantileRadiusIgnoresAFewOutliers) {
+  FlowField f(1005, 1);
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    const float r = i < 1000 ? 1.f : 100.f;
+    f.u[i] = 0.6f * r;
+    f.v[i] = -0.8f * r;
+  }
+  EXPECT_NEAR(flow_viz_quantile_radius(f, 0.99), 1.0, 1e-6);
+  EXPECT_NEAR(flow_viz_quantile_radius(f, 1.0), 100.0, 1e-4);
+  EXPECT_NEAR(flow_viz_radius(f), 100.0, 1e-4);
+  EXPECT_EQ(flow_viz_quantile_radius(FlowField(3, 1), 0.99), 1.0);  // all zero
+}
+
+}  // namespace
+}  // namespace flowtune

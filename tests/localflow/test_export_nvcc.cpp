@@ -13,6 +13,7 @@
 
 #include "select/export_selection.hpp"
 #include "select/tuned_header.hpp"
+#include "tests/source_root.hpp"
 #include "workloads/localflow/localflow_workload.hpp"
 
 #ifndef FLOWTUNE_TEST_NVCC
@@ -29,6 +30,9 @@ void expect_deploys(const Workload& w, const std::string& variant,
                     const std::string& precision = "f32") {
   const std::string nvcc = FLOWTUNE_TEST_NVCC;
   if (nvcc.empty() || !fs::exists(nvcc)) GTEST_SKIP() << "no nvcc found when configuring";
+  // -I the tree this test runs in (the device copy is elsewhere than the build host's).
+  const fs::path root = test::source_root_holding("kernels/cuda/" + kernel_file);
+  ASSERT_FALSE(root.empty()) << "kernels/cuda/" << kernel_file << " not found";
   db::MeasuredConfig mc;
   mc.config.board = "h200";
   mc.config.workload = w.name();
@@ -44,8 +48,7 @@ void expect_deploys(const Workload& w, const std::string& variant,
   std::ofstream(dir / "tuned.h") << tuned_header_text(mc, "h200", {"time_ms", "ms", true});
   {
     std::ofstream cu(dir / "kernel.cu");
-    cu << "#include \"tuned.h\"\n#include \"" << FLOWTUNE_TEST_SOURCE_DIR << "/kernels/cuda/"
-       << kernel_file << "\"\n";
+    cu << "#include \"tuned.h\"\n#include \"kernels/cuda/" << kernel_file << "\"\n";
     if (precision == "f16")  // the header's FT_PRECISION_F16 selects binary16 storage
       cu << "static_assert(sizeof(ft_lk_t) == 2, \"f16 storage\");\n";
     for (const auto& [name, value] : tunables) {
@@ -65,9 +68,15 @@ void expect_deploys(const Workload& w, const std::string& variant,
       cu << " == " << value << ", \"constant\");\n";
     }
   }
-  const std::string cmd = "\"" + nvcc + "\" -std=c++17 -arch=sm_90 -c " +
-                          (dir / "kernel.cu").string() + " -o " + (dir / "kernel.o").string() +
-                          " > " + (dir / "log.txt").string() + " 2>&1";
+  const std::string cmd = "\"" + nvcc + "\" -std=c++17 -arch=sm_90 -I\"" + root.string() +
+                          "\" -c " + (dir / "kernel.cu").string() + " -o " +
+                          (dir / "kernel.o").string() + " > " + (dir / "log.txt").string() +
+                          " 2>&1";
+  std::ifstream cu_in(dir / "kernel.cu");
+  const std::string cu_text((std::istreambuf_iterator<char>(cu_in)), {});
+  EXPECT_EQ(cu_text.find(FLOWTUNE_TEST_SOURCE_DIR), std::string::npos)
+      << "the kernel names the build host's source path:\n"
+      << cu_text;
   const int rc = std::system(cmd.c_str());
   std::ifstream log(dir / "log.txt");
   const std::string log_text((std::istreambuf_iterator<char>(log)), {});

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "kernels/metrics.hpp"
@@ -136,12 +137,40 @@ TEST(LocalFlowWorkloads, TuneReportAndExportOnTheHost) {
   EXPECT_NE(read_text(dir / "r" / "pareto.csv").find("cross_time_ms_aepe,middlebury:RubberWhale"),
             std::string::npos);
 
+  // Every workload section embeds its own plot, not the first section's.
+  std::set<std::string> plots;
+  for (std::size_t at = md.find("![Pareto front"); at != std::string::npos;
+       at = md.find("![Pareto front", at + 1)) {
+    const std::size_t open = md.find("](", at) + 2;
+    const std::string file = md.substr(open, md.find(')', open) - open);
+    EXPECT_TRUE(fs::exists(dir / "r" / file)) << file;
+    EXPECT_TRUE(plots.insert(file).second) << file << " embedded twice:\n" << md;
+  }
+  EXPECT_EQ(plots.size(), 3u) << md;  // bm, lk, features (features has two objectives too)
+
   const std::string header = (dir / "tuned.h").string();
-  const auto exported =
+  // Three workloads measured the dataset: export names them instead of picking one.
+  const auto ambiguous =
       test::run_tune("export --board host --db " + db + " --objective aepe -o " + header);
+  EXPECT_EQ(ambiguous.exit_code, 1) << ambiguous.output;
+  EXPECT_NE(ambiguous.output.find("several workloads (bm, features, lk); choose one with "
+                                  "--workload"),
+            std::string::npos)
+      << ambiguous.output;
+  EXPECT_FALSE(fs::exists(header));
+  const auto no_tvl1 = test::run_tune("export --board host --db " + db +
+                                      " --workload tvl1 --objective aepe -o " + header);
+  EXPECT_EQ(no_tvl1.exit_code, 1) << no_tvl1.output;
+  EXPECT_NE(no_tvl1.output.find("no measurements of workload 'tvl1'"), std::string::npos)
+      << no_tvl1.output;
+  const auto unknown = test::run_tune("export --board host --db " + db +
+                                      " --workload nope --objective aepe -o " + header);
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.output;
+  const auto exported = test::run_tune("export --board host --db " + db +
+                                       " --workload lk --objective aepe -o " + header);
   ASSERT_EQ(exported.exit_code, 0) << exported.output;
   const std::string h = read_text(header);
-  EXPECT_NE(h.find("kWorkload = \""), std::string::npos) << h;
+  EXPECT_NE(h.find("kWorkload = \"lk\""), std::string::npos) << h;
   EXPECT_NE(h.find("kLevels = "), std::string::npos) << h;
   fs::remove_all(dir);
 }

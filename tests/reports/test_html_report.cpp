@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "reports/html_report.hpp"
@@ -98,6 +99,8 @@ db::MeasurementRow measurement(std::int64_t run, const std::string& dataset, dou
   m.ns_per_unit = time_ms * 1e6 / 307200.0;
   m.energy_mj = energy_mj;
   m.metrics = {{"aepe", aepe}, {"aae_deg", aepe * 10}};
+  m.items = {{"Grove2", time_ms, {{"aepe", aepe}, {"aae_deg", 1.0}}},
+             {"RubberWhale", time_ms, {{"aepe", aepe}, {"aae_deg", 2.0}}}};
   return m;
 }
 
@@ -198,6 +201,29 @@ TEST_F(HtmlReportTest, ChromiumDrawsEveryMeasuredPointWithoutErrors) {
   EXPECT_EQ(plots_seen,
             (std::map<std::string, int>{{"host mb:A", 3}, {"host mb:B", 1}, {"nano mb:A", 1}}));
 
+  // Series: one Okabe-Ito colour per variant, one marker per precision, no two series alike.
+  const std::string series = attribute(dom, status, "data-series");
+  std::set<std::string> styles;
+  std::map<std::string, std::string> colour_of_variant;
+  const std::set<std::string> okabe_ito = {"#0072B2", "#E69F00", "#009E73", "#CC79A7",
+                                           "#56B4E9", "#D55E00", "#F0E442"};
+  std::regex one("([^|=]+) ([^ |=]+)=(#[0-9A-F]{6})/([a-zA-Z]+)");
+  int n_series = 0;
+  for (std::sregex_iterator it(series.begin(), series.end(), one), last; it != last; ++it) {
+    ++n_series;
+    const std::string variant = (*it)[1], colour = (*it)[3], marker = (*it)[4];
+    EXPECT_EQ(okabe_ito.count(colour), 1u) << colour;
+    EXPECT_TRUE(styles.insert(colour + "/" + marker).second) << series;
+    if (colour_of_variant.count(variant)) {
+      EXPECT_EQ(colour_of_variant[variant], colour) << series;
+    }
+    colour_of_variant[variant] = colour;
+  }
+  EXPECT_EQ(n_series, 3) << series;  // kokkos_global f16 and f32, the markup-named one f32
+
+  // Each front row has its per-item results.
+  EXPECT_NE(dom.find("<details class=\"items\"><summary>2 items</summary>"), std::string::npos);
+
   // The tooltip text of a point names its config; DB text stayed text.
   const std::string tooltip = attribute(dom, status, "data-tooltip");
   EXPECT_NE(tooltip.find("tunables: tile_x=32 tile_y=4"), std::string::npos) << tooltip;
@@ -230,11 +256,16 @@ TEST_F(HtmlReportTest, WithoutChartJsThePageKeepsTheTablesAndEscapesTheData) {
   EXPECT_EQ(html.find("Chart.js v"), std::string::npos);
   // Front over (time, aepe) of host mb:A: t=4, 6, 12, 20 (8 and 15 dominated).
   const auto a = html.find("data-dataset=\"mb:A\"");
-  const std::string table = html.substr(a, html.find("</table>", a) - a);
+  const std::string table = html.substr(a, html.find("</tbody></table>\n", a) - a);
   std::size_t rows = 0;
   for (auto p = table.find("<tr><td>"); p != std::string::npos; p = table.find("<tr><td>", p + 1))
     ++rows;
   EXPECT_EQ(rows, 4u);
+  std::size_t item_rows = 0;
+  for (auto p = table.find("<tr class=\"item\"><td>"); p != std::string::npos;
+       p = table.find("<tr class=\"item\"><td>", p + 1))
+    ++item_rows;
+  EXPECT_EQ(item_rows, 4u * 2u) << "2 items per front row";
   EXPECT_NE(html.find("<td>tile_x &gt; width</td><td class=\"num\">2</td>"), std::string::npos);
   EXPECT_NE(html.find("<td>runtime</td><td class=\"num\">1</td>"), std::string::npos);
   EXPECT_NE(html.find("illegal &lt;address&gt;"), std::string::npos);

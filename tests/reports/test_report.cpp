@@ -118,9 +118,15 @@ TEST_F(ReportTest, WritesAllFilesWithTheRightRowCounts) {
   const std::string md = read_all(out / "report.md");
   for (const char* part :
        {"board host", "5 measured configs, 2 pruned configs, 1 failures, 2 run(s)",
-        "Pareto front: time_ms vs aepe (3 configs)", "interrupted", "tile_x 4096 &gt; frame width 640",
-        "| time_ms | kokkos_global tile_x=8 |", "| aepe | kokkos_global tile_x=64 |",
-        "| kokkos_global tile_x=16 | lambda=0.15 |", "illegal &lt;address&gt; \\| in kernel"}) {
+        "Pareto front: time_ms vs aepe (3 configs)", "interrupted",
+        "tile_x 4096 &gt; frame width 640",
+        // both pruned configs in one row: the limit, not each config's figures
+        "| tile_x N &gt; frame width N | 2 | tile_x 4096 &gt; frame width 640; tile_x 8192",
+        "| time_ms | kokkos_global tile_x=8 |", "#### Per item (the front's configs)",
+        "| kokkos_global tile_x=8 | Grove2 | 4.000 | 0.9000 | 1.0000 |",
+        "| kokkos_global tile_x=64 | RubberWhale | 12.000 | 0.2000 | 2.0000 |",
+        "| aepe | kokkos_global tile_x=64 |", "| kokkos_global tile_x=16 | lambda=0.15 |",
+        "illegal &lt;address&gt; \\| in kernel"}) {
     EXPECT_NE(md.find(part), std::string::npos) << "missing: " << part;
   }
 }
@@ -174,6 +180,22 @@ TEST(ParetoTable, FixedWidthWithNaForMissingEnergy) {
   EXPECT_NE(t.find("3.500"), std::string::npos);
   EXPECT_NE(t.find("12.250"), std::string::npos);
   EXPECT_NE(t.find("0.2500"), std::string::npos);
+}
+
+// A front of one config says what won: all its parameters, not an empty column.
+TEST(ParetoTable, OneConfigShowsEveryParameter) {
+  db::MeasuredConfig a;
+  a.config.label = "kokkos_global tile_x=8";
+  a.config.params = {{"iterations", 30}, {"lambda", 0.15}};
+  a.measurement.time_ms_median = 1.5;
+  const std::string t = format_pareto_table({a});
+  EXPECT_NE(t.find("iterations=30 lambda=0.15"), std::string::npos) << t;
+  // Two configs: only what differs.
+  db::MeasuredConfig b = a;
+  b.config.params["iterations"] = 10;
+  const std::string t2 = format_pareto_table({a, b});
+  EXPECT_NE(t2.find("iterations=10"), std::string::npos) << t2;
+  EXPECT_EQ(t2.find("lambda"), std::string::npos) << t2;
 }
 
 TEST(SvgPlot, NiceTicksCoverTheRangeWithRoundSteps) {

@@ -51,6 +51,13 @@ TEST_F(CliCommands, HelpListsTheSubcommandsAndVersionPrintsOne) {
   EXPECT_EQ(v.output.rfind("flowtune 0.", 0), 0u) << v.output;
   EXPECT_EQ(tune("boards --help").exit_code, 0);
   EXPECT_EQ(tune("boards nonsense").exit_code, 2);
+  // `boards show` prints the sources it promises: the profile's comments.
+  const Result show = tune("boards show agx");
+  EXPECT_EQ(show.exit_code, 0) << show.output;
+  EXPECT_NE(show.output.find("sources (the comments of "), std::string::npos) << show.output;
+  EXPECT_NE(show.output.find("l2_bytes: 512 KiB GPU L2 (Jetson AGX Xavier data sheet)"),
+            std::string::npos)
+      << show.output;
 }
 
 TEST_F(CliCommands, BoardsAndSpaceAsJson) {
@@ -66,11 +73,47 @@ TEST_F(CliCommands, BoardsAndSpaceAsJson) {
   EXPECT_EQ(space.at("summary").at("kept"), 100);
   EXPECT_EQ(space.at("configs").size(), 100u);
   EXPECT_EQ(space.at("dimensions").at("iterations"), (std::vector<double>{50, 300}));
+  // Whole numbers are JSON integers ("iterations": 50, not 50.0).
+  EXPECT_TRUE(space.at("dimensions").at("iterations").at(0).is_number_integer());
+  EXPECT_TRUE(space.at("configs").at(0).at("params").at("iterations").is_number_integer());
+  EXPECT_TRUE(space.at("configs").at(0).at("params").at("lambda").is_number_float());
   // The text summary is short; --list gives every config.
   const Result text = tune("space --board host");
   EXPECT_LT(std::count(text.output.begin(), text.output.end(), '\n'), 10);
   const Result list = tune("space --board host --list");
   EXPECT_GT(std::count(list.output.begin(), list.output.end(), '\n'), 100);
+}
+
+// cli/completion/tune.bash completes sub-commands, a sub-command's options (from its --help)
+// and the values of --board and --workload.
+TEST_F(CliCommands, BashCompletion) {
+  const std::string script = std::string(FLOWTUNE_TEST_SOURCE_DIR) + "/cli/completion/tune.bash";
+  const auto complete = [&](const std::string& words) {
+    const std::string cmd = "bash -c 'source \"" + script + "\"; COMP_WORDS=(" + FLOWTUNE_TUNE_EXE +
+                            " " + words +
+                            "); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); _tune; "
+                            "echo \"${COMPREPLY[*]}\"' 2>&1";
+    FILE* pipe = popen(cmd.c_str(), "r");
+    std::string out;
+    char buf[4096];
+    for (std::size_t n; pipe && (n = fread(buf, 1, sizeof buf, pipe)) > 0;) out.append(buf, n);
+    if (pipe) pclose(pipe);
+    return out;
+  };
+  EXPECT_EQ(complete("sp"), "space\n");
+  EXPECT_EQ(complete("status --s"), "--storage\n");
+  EXPECT_NE(complete("--board \"\"").find("auto agx"), std::string::npos);
+  EXPECT_EQ(complete("export --workload \"\""), "tvl1 apsp bm lk features\n");
+}
+
+// A DB without distributed runs: `tune status` says so instead of printing nothing.
+TEST_F(CliCommands, StatusWithoutDistributedRunsSaysSo) {
+  const Result r = tune("status --storage " + path("k.db"));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("no distributed run ("), std::string::npos) << r.output;
+  EXPECT_EQ(
+      nlohmann::json::parse(tune("status --storage " + path("k.db") + " --json", false).output),
+      nlohmann::json::array());
 }
 
 // On the recorded H200 space the fastest config overall has AEPE 0.495 (10 iterations); with
@@ -196,6 +239,19 @@ TEST_F(CliCommands, FlowRunsOneValidConfig) {
   EXPECT_NE(ok.output.find("tile_x=32 tile_y=4"), std::string::npos) << ok.output;
   EXPECT_NE(ok.output.find("full saturation at"), std::string::npos) << ok.output;
   EXPECT_TRUE(fs::exists(path("v.png")));
+  // Block matching's image says its saturation, a percentile that outliers do not wash out.
+  const Result bm =
+      tune("flow " + frames + " --workload bm --param block=16 --viz " + path("bm.png"));
+  ASSERT_EQ(bm.exit_code, 0) << bm.output;
+  EXPECT_NE(bm.output.find("px, the 99th percentile of |flow|)"), std::string::npos) << bm.output;
+  EXPECT_TRUE(fs::exists(path("bm.png")));
+  // A folder that does not exist is an error before the flow is computed.
+  const Result missing = tune("flow " + frames + " --param iterations=5 -o " +
+                              path("missing/dir/f.flo") + " --gt " + seq + "flow10.flo");
+  EXPECT_EQ(missing.exit_code, 1) << missing.output;
+  EXPECT_NE(missing.output.find("missing/dir does not exist (nothing computed)"), std::string::npos)
+      << missing.output;
+  EXPECT_EQ(missing.output.find("aepe"), std::string::npos) << missing.output;
 }
 
 }  // namespace

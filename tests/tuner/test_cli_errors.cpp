@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "boards/board.hpp"
 #include "tests/tuner/tune_process.hpp"
 
 namespace flowtune {
@@ -36,6 +37,52 @@ TEST_F(CliErrors, UnknownBoard) {
   const Result r = run_tune("--board no_such_board --db " + path("a.db"));
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.output.find("no_such_board"), std::string::npos) << r.output;
+}
+
+// A run whose every config is pruned says why (the rule, with an example) and exits 1, also
+// when it is run again (its pruned configs then count as already in the DB).
+TEST_F(CliErrors, AllPrunedRunSaysWhyAndFails) {
+  const std::string cmd = "--board host --db " + path("p.db") +
+                          " --variant kokkos_global --tunable tile_x=2000,3000 --tunable "
+                          "tile_y=4 --no-default-dimensions --items RubberWhale";
+  for (int run = 0; run < 2; ++run) {
+    const Result r = run_tune(cmd);
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_NE(r.output.find("nothing measured on board host"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("2  kokkos_global: tile_x=N outside [N, N]"), std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("e.g. kokkos_global: tile_x=2000 outside [1, 1024]"), std::string::npos)
+        << r.output;
+  }
+}
+
+// A cuda board on a machine without a GPU: one environment refusal before anything is built,
+// not a compile failure recorded per config.
+TEST_F(CliErrors, GpuBoardWithoutGpuIsRefusedUpFront) {
+  if (gpu_present()) GTEST_SKIP() << "this machine has a GPU";
+  const Result r = run_tune("--board h200 --db " + path("g.db") + " --items RubberWhale");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("board h200: environment: it is a CUDA board (sm_90) but this "
+                          "machine shows no GPU"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("compile"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(path("g.db")));
+}
+
+// Exit codes as the README says: a bad command line (unknown workload, variant, precision)
+// 2, an unknown board (a file that is not there) 1.
+TEST_F(CliErrors, ExitCodesFollowTheReadme) {
+  const std::string db = " --db " + path("e.db");
+  EXPECT_EQ(run_tune("--workload nope" + db).exit_code, 2);
+  const Result variant = run_tune("--variant nope" + db);
+  EXPECT_EQ(variant.exit_code, 2) << variant.output;
+  EXPECT_NE(variant.output.find("--variant: unknown variant 'nope' of workload 'tvl1'"),
+            std::string::npos)
+      << variant.output;
+  EXPECT_EQ(run_tune("space --variant nope").exit_code, 2);
+  EXPECT_EQ(run_tune("--precision f64" + db).exit_code, 2);
+  EXPECT_EQ(run_tune("--board nope" + db).exit_code, 1);
 }
 
 TEST_F(CliErrors, UnreadableBoardFile) {
@@ -162,6 +209,27 @@ TEST(Readme, ParameterTableIsGeneratedFromTheSchema) {
   EXPECT_NE(readme.find(out), std::string::npos)
       << "README.md's parameter table differs from `tune params --markdown`; paste:\n"
       << out;
+}
+
+// `tune --help` and the README's option table name every registered workload.
+TEST(Readme, HelpAndReadmeListEveryWorkload) {
+  const std::string cmd = std::string(FLOWTUNE_TUNE_EXE) + " --help";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string help;
+  char buf[4096];
+  for (std::size_t n; (n = fread(buf, 1, sizeof buf, pipe)) > 0;) help.append(buf, n);
+  ASSERT_EQ(pclose(pipe), 0);
+  std::ifstream in(std::string(FLOWTUNE_TEST_SOURCE_DIR) + "/README.md");
+  const std::string readme((std::istreambuf_iterator<char>(in)), {});
+  const std::size_t row = readme.find("| `--workload W` |");
+  ASSERT_NE(row, std::string::npos);
+  const std::string readme_row = readme.substr(row, readme.find('\n', row) - row);
+  for (const char* w : {"tvl1", "apsp", "bm", "lk", "features"}) {
+    EXPECT_NE(help.find(w), std::string::npos) << w << " missing from tune --help";
+    EXPECT_NE(readme_row.find(std::string("`") + w + "`"), std::string::npos)
+        << w << " missing from the README's --workload row: " << readme_row;
+  }
 }
 
 }  // namespace

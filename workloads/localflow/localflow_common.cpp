@@ -86,8 +86,14 @@ std::string run_on_files(FlowSolver& solver, const Config& config, const Workloa
     os << ": wrote " << run.output;
   }
   if (!run.visualisation.empty()) {
-    write_flow_png(run.visualisation, flow, run.visualisation_scale, true);
-    os << (run.output.empty() ? ": wrote " : " and ") << run.visualisation;
+    // Block matching's mismatches are outliers: the largest radius would wash the image out,
+    // so without --max-flow the 99th percentile of the radii saturates.
+    const double radius = run.visualisation_scale > 0 ? run.visualisation_scale
+                                                      : flow_viz_quantile_radius(flow, 0.99);
+    write_flow_png(run.visualisation, flow, radius, true);
+    os << (run.output.empty() ? ": wrote " : " and ") << run.visualisation
+       << " (colour-wheel key bottom right; full saturation at " << radius << " px"
+       << (run.visualisation_scale > 0 ? "" : ", the 99th percentile of |flow|") << ")";
   }
   if (!run.reference.empty()) {
     const FlowError e = flow_error(flow, read_flo(run.reference));

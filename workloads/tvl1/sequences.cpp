@@ -13,7 +13,14 @@ namespace fs = std::filesystem;
 
 std::string default_data_dir() {
   if (const char* env = std::getenv("FLOWTUNE_DATA_DIR"); env && *env) return env;
-  return std::string(FLOWTUNE_SOURCE_DIR) + "/data/middlebury";
+  const std::string source = std::string(FLOWTUNE_SOURCE_DIR) + "/data/middlebury";
+  std::error_code ec;
+  if (fs::is_directory(source, ec)) return source;
+  // An installed `tune`: <prefix>/bin/tune and the bundled sequences in
+  // <prefix>/share/flowtune/data/middlebury.
+  const fs::path installed = fs::read_symlink("/proc/self/exe", ec).parent_path().parent_path() /
+                             "share/flowtune/data/middlebury";
+  return !ec && fs::is_directory(installed, ec) ? installed.string() : source;
 }
 
 namespace {

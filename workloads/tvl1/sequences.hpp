@@ -16,7 +16,8 @@ struct Sequence {
   std::size_t pixels() const { return std::size_t(i0.width) * i0.height; }
 };
 
-/// The repo's bundled data folder (data/middlebury), or $FLOWTUNE_DATA_DIR when set.
+/// $FLOWTUNE_DATA_DIR when set, else the repo's bundled data folder (data/middlebury) when
+/// it exists, else <prefix>/share/flowtune/data/middlebury of an installed `tune`.
 std::string default_data_dir();
 
 /// Loads <dir>/<name>/{frame10.png, frame11.png, flow10.flo} for each name (Middlebury layout,
