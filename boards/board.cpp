@@ -187,12 +187,9 @@ void read_model(const Reader& root, Board& b) {
   if (!root.has("model")) return;
   Reader m = root.table("model");
   const std::vector<std::pair<const char*, ModelFact*>> facts = {
-      {"fp32_lanes_per_sm", &b.model.fp32_lanes_per_sm},
-      {"fp16_rate", &b.model.fp16_rate},
-      {"launch_latency_us", &b.model.launch_latency_us},
-      {"idle_power_w", &b.model.idle_power_w},
-      {"load_power_w", &b.model.load_power_w},
-      {"build_seconds", &b.model.build_seconds}};
+      {"fp32_lanes_per_sm", &b.model.fp32_lanes_per_sm}, {"fp16_rate", &b.model.fp16_rate},
+      {"launch_latency_us", &b.model.launch_latency_us}, {"idle_power_w", &b.model.idle_power_w},
+      {"load_power_w", &b.model.load_power_w},           {"build_seconds", &b.model.build_seconds}};
   std::set<std::string> keys;
   for (const auto& f : facts) keys.insert(f.first);
   m.only(keys);
@@ -313,8 +310,8 @@ Board load_board(const std::string& name_or_path) {
   if (b.name != stem)
     root.fail("name", "'" + b.name + "' differs from the file name '" + stem + "'");
   if (b.target == "cuda") {
-    root.only({"name", "description", "target", "match", "gpu", "limits", "power",
-               "clock_control", "model"});
+    root.only({"name", "description", "target", "match", "gpu", "limits", "power", "clock_control",
+               "model"});
     read_gpu(root, b);
     read_model(root, b);
   } else if (b.target == "cpu") {

@@ -78,12 +78,12 @@ struct ModelFact {
 /// profile has no [model] table (then `tune predict` refuses the board, naming the file).
 struct BoardModelFacts {
   bool present = false;
-  ModelFact fp32_lanes_per_sm;   ///< FP32 CUDA cores per SM
-  ModelFact fp16_rate;           ///< half2 FLOP rate / FP32 FLOP rate
-  ModelFact launch_latency_us;   ///< one kernel launch in a frame (stream or graph node), us
-  ModelFact idle_power_w;        ///< measured rail (see [power]) at idle, W
-  ModelFact load_power_w;        ///< the same rail with a bandwidth-bound kernel at max clock, W
-  ModelFact build_seconds;       ///< one NVRTC build of a TV-L1 kernel on the board's CPU, s
+  ModelFact fp32_lanes_per_sm;  ///< FP32 CUDA cores per SM
+  ModelFact fp16_rate;          ///< half2 FLOP rate / FP32 FLOP rate
+  ModelFact launch_latency_us;  ///< one kernel launch in a frame (stream or graph node), us
+  ModelFact idle_power_w;       ///< measured rail (see [power]) at idle, W
+  ModelFact load_power_w;       ///< the same rail with a bandwidth-bound kernel at max clock, W
+  ModelFact build_seconds;      ///< one NVRTC build of a TV-L1 kernel on the board's CPU, s
 
   /// Peak FP32 FLOP/s in GFLOP/s: sm_count x lanes x 2 (FMA) x clock_mhz / 1000.
   double peak_fp32_gflops(int sm_count, int clock_mhz) const {
