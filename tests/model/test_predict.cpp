@@ -3,7 +3,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "boards/board.hpp"
 #include "model/calibration.hpp"
@@ -110,6 +112,29 @@ TEST(BoardFacts, EveryGpuProfileHasSourcedModelFacts) {
     EXPECT_FALSE(b.model.launch_latency_us.source.empty()) << name;
     EXPECT_NEAR(b.model.peak_fp32_gflops(b.sm_count, 1000),
                 b.sm_count * b.model.fp32_lanes_per_sm.value * 2.0, 1e-9);
+  }
+}
+
+TEST(BoardFacts, AnUnsourcedFactIsRejectedNamingFileAndKey) {
+  std::ifstream in(boards_dir() + "/agx.toml");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string toml = text.str();
+  const std::string from = "fp16_rate = { value = 2, source = \"guide:";
+  const auto at = toml.find(from);
+  ASSERT_NE(at, std::string::npos);
+  toml.replace(at, from.size(), "fp16_rate = { value = 2, source = \"somewhere:");
+  const std::string dir = ::testing::TempDir() + "/facts";
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/agx.toml";
+  std::ofstream(path) << toml;
+  try {
+    load_board(path);
+    FAIL() << "no error";
+  } catch (const BoardError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(path), std::string::npos) << what;
+    EXPECT_NE(what.find("model.fp16_rate.source"), std::string::npos) << what;
   }
 }
 
