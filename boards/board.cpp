@@ -189,6 +189,33 @@ void read_gpu(const Reader& root, Board& b) {
              "contradicts the " + b.arch() + " table (boards/arch_limits.cpp)");
 }
 
+// [model]: each fact an inline table { value = <number > 0>, source = "<kind>: ..." }.
+void read_model(const Reader& root, Board& b) {
+  if (!root.has("model")) return;
+  Reader m = root.table("model");
+  const std::vector<std::pair<const char*, ModelFact*>> facts = {
+      {"fp32_lanes_per_sm", &b.model.fp32_lanes_per_sm}, {"fp16_rate", &b.model.fp16_rate},
+      {"launch_latency_us", &b.model.launch_latency_us}, {"idle_power_w", &b.model.idle_power_w},
+      {"load_power_w", &b.model.load_power_w},           {"build_seconds", &b.model.build_seconds}};
+  std::set<std::string> keys;
+  for (const auto& f : facts) keys.insert(f.first);
+  m.only(keys);
+  for (const auto& [key, fact] : facts) {
+    Reader f = m.table(key);
+    f.only({"value", "source"});
+    fact->value = f.number("value");
+    fact->source = f.str("source");
+    static const char* kinds[] = {"datasheet:", "guide:", "paper:", "measured:", "assumed:"};
+    bool known = false;
+    for (const char* k : kinds) known = known || fact->source.rfind(k, 0) == 0;
+    if (!known)
+      f.fail("source", "must start with datasheet:, guide:, paper:, measured: or assumed:");
+  }
+  if (b.model.load_power_w.value < b.model.idle_power_w.value)
+    m.fail("load_power_w", "below idle_power_w");
+  b.model.present = true;
+}
+
 void read_power(const Reader& root, Board& b) {
   Reader p = root.table("power");
   b.power.kind = p.str("kind");
@@ -290,9 +317,10 @@ Board load_board(const std::string& name_or_path) {
   if (b.name != stem)
     root.fail("name", "'" + b.name + "' differs from the file name '" + stem + "'");
   if (b.target == "cuda") {
-    root.only(
-        {"name", "description", "target", "match", "gpu", "limits", "power", "clock_control"});
+    root.only({"name", "description", "target", "match", "gpu", "limits", "power", "clock_control",
+               "model"});
     read_gpu(root, b);
+    read_model(root, b);
   } else if (b.target == "cpu") {
     root.only({"name", "description", "target", "match", "power", "clock_control"});
   } else {

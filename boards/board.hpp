@@ -65,6 +65,32 @@ struct ClockControlSpec {
   std::string devfreq_path;   ///< the GPU's devfreq directory under /sys (kind devfreq)
 };
 
+/// One figure of the performance model (model/predict.hpp) with where it comes from.
+struct ModelFact {
+  double value = 0;
+  /// "datasheet: ...", "guide: ...", "paper: ...", "measured: ..." or "assumed: ..." (a figure
+  /// nobody measured on that board; a prediction leaning on it says so).
+  std::string source;
+};
+
+/// The [model] table of a cuda board profile: the architecture facts the performance model
+/// needs beyond the limits (issue 23). Each fact with its source. present = false when the
+/// profile has no [model] table (then `tune predict` refuses the board, naming the file).
+struct BoardModelFacts {
+  bool present = false;
+  ModelFact fp32_lanes_per_sm;  ///< FP32 CUDA cores per SM
+  ModelFact fp16_rate;          ///< half2 FLOP rate / FP32 FLOP rate
+  ModelFact launch_latency_us;  ///< one kernel launch in a frame (stream or graph node), us
+  ModelFact idle_power_w;       ///< measured rail (see [power]) at idle, W
+  ModelFact load_power_w;       ///< the same rail with a bandwidth-bound kernel at max clock, W
+  ModelFact build_seconds;      ///< one NVRTC build of a TV-L1 kernel on the board's CPU, s
+
+  /// Peak FP32 FLOP/s in GFLOP/s: sm_count x lanes x 2 (FMA) x clock_mhz / 1000.
+  double peak_fp32_gflops(int sm_count, int clock_mhz) const {
+    return sm_count * fp32_lanes_per_sm.value * 2.0 * clock_mhz / 1000.0;
+  }
+};
+
 /// One hardware profile, loaded from boards/<name>.toml.
 struct Board {
   std::string name, description;
@@ -80,6 +106,7 @@ struct Board {
   std::vector<int> gpu_clocks_mhz;  ///< supported graphics clocks, descending
   PowerSensorSpec power;
   ClockControlSpec clock_control;
+  BoardModelFacts model;  ///< optional [model] table (cuda boards)
 
   /// "sm_72" for compute capability 7.2; "" for a cpu board.
   std::string arch() const;

@@ -18,6 +18,7 @@ constexpr const char* kHelp =
     "  tune params [--workload W]        the parameters of each workload (defaults, ranges, "
     "sources)\n"
     "  tune space --board B              the space with the reason for every pruned config\n"
+    "  tune predict --board B            predicted front, tuning time, frame per budget (model)\n"
     "  tune search --search NAME=LO:HI:log:N --metric METRIC --train A,B --test C,D\n"
     "                                    grid + refinement search of real parameters, held out\n"
     "  tune replay --db recorded.db --strategy S --seeds 20 --budget 10%\n"
@@ -63,6 +64,7 @@ int run(const std::vector<std::string>& args) {
       if (sub == "tune") return run_tune(rest);
       if (sub == "boards") return run_boards(rest);
       if (sub == "space") return run_space(rest);
+      if (sub == "predict") return run_predict(rest);
       if (sub == "export") return run_export(rest);
       if (sub == "report") return run_report(rest);
       if (sub == "flow" || sub == "run") return run_flow(rest);

@@ -16,6 +16,8 @@ int run_boards(const std::vector<std::string>& args);
 /// `tune space`: the space of a board with the reason of every pruned config
 /// (cli/space_command.cpp).
 int run_space(const std::vector<std::string>& args);
+/// `tune predict`: the model's prediction for a board (cli/predict_command.cpp).
+int run_predict(const std::vector<std::string>& args);
 /// `tune export`: the config selected from the store as a tuned header or for Kernel Tuner
 /// (cli/export_command.cpp).
 int run_export(const std::vector<std::string>& args);

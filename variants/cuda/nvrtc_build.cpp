@@ -1,9 +1,11 @@
 #include "variants/cuda/nvrtc_build.hpp"
 
+#include <dlfcn.h>
 #include <nvrtc.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
@@ -83,12 +85,82 @@ void write_file_atomic(const std::filesystem::path& path, const std::string& dat
   if (!ok || ec) std::filesystem::remove(tmp, ec);
 }
 
+/// The NVRTC entry points nvrtc_build calls: the library linked in, or the one named by
+/// $FLOWTUNE_NVRTC_LIBRARY (dlopen), e.g. NVRTC 11.8 from PyPI for the JetPack-era archs.
+struct NvrtcApi {
+  std::string library;  ///< "" = linked in
+  decltype(&::nvrtcVersion) version = &::nvrtcVersion;
+  decltype(&::nvrtcGetErrorString) error_string = &::nvrtcGetErrorString;
+  decltype(&::nvrtcCreateProgram) create = &::nvrtcCreateProgram;
+  decltype(&::nvrtcCompileProgram) compile = &::nvrtcCompileProgram;
+  decltype(&::nvrtcGetProgramLogSize) log_size = &::nvrtcGetProgramLogSize;
+  decltype(&::nvrtcGetProgramLog) log = &::nvrtcGetProgramLog;
+  decltype(&::nvrtcGetCUBINSize) cubin_size = &::nvrtcGetCUBINSize;
+  decltype(&::nvrtcGetCUBIN) cubin = &::nvrtcGetCUBIN;
+  decltype(&::nvrtcDestroyProgram) destroy = &::nvrtcDestroyProgram;
+  decltype(&::nvrtcGetNumSupportedArchs) num_archs = &::nvrtcGetNumSupportedArchs;
+  decltype(&::nvrtcGetSupportedArchs) archs = &::nvrtcGetSupportedArchs;
+};
+
+template <typename F>
+void load_symbol(void* handle, const std::string& library, const char* name, F* f) {
+  void* p = ::dlsym(handle, name);
+  if (!p)
+    throw std::runtime_error("FLOWTUNE_NVRTC_LIBRARY=" + library + ": no symbol " + name +
+                             " (not an NVRTC 11.2+ library?)");
+  *f = reinterpret_cast<F>(p);
+}
+
+const NvrtcApi& nvrtc_api() {
+  static const NvrtcApi api = [] {
+    NvrtcApi a;
+    const char* e = std::getenv("FLOWTUNE_NVRTC_LIBRARY");
+    if (!e || !*e) return a;
+    a.library = e;
+    void* h = ::dlopen(e, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+    if (!h)
+      throw std::runtime_error("FLOWTUNE_NVRTC_LIBRARY=" + a.library + ": cannot load (" +
+                               ::dlerror() + ")");
+    load_symbol(h, a.library, "nvrtcVersion", &a.version);
+    load_symbol(h, a.library, "nvrtcGetErrorString", &a.error_string);
+    load_symbol(h, a.library, "nvrtcCreateProgram", &a.create);
+    load_symbol(h, a.library, "nvrtcCompileProgram", &a.compile);
+    load_symbol(h, a.library, "nvrtcGetProgramLogSize", &a.log_size);
+    load_symbol(h, a.library, "nvrtcGetProgramLog", &a.log);
+    load_symbol(h, a.library, "nvrtcGetCUBINSize", &a.cubin_size);
+    load_symbol(h, a.library, "nvrtcGetCUBIN", &a.cubin);
+    load_symbol(h, a.library, "nvrtcDestroyProgram", &a.destroy);
+    load_symbol(h, a.library, "nvrtcGetNumSupportedArchs", &a.num_archs);
+    load_symbol(h, a.library, "nvrtcGetSupportedArchs", &a.archs);
+    return a;
+  }();
+  return api;
+}
+
 void check(nvrtcResult r, const char* what) {
   if (r != NVRTC_SUCCESS)
-    throw std::runtime_error(std::string("nvrtc_build: ") + what + ": " + nvrtcGetErrorString(r));
+    throw std::runtime_error(std::string("nvrtc_build: ") + what + ": " +
+                             nvrtc_api().error_string(r));
 }
 
 }  // namespace
+
+std::vector<int> nvrtc_supported_archs() {
+  const NvrtcApi& api = nvrtc_api();
+  int n = 0;
+  check(api.num_archs(&n), "nvrtcGetNumSupportedArchs");
+  std::vector<int> archs(std::size_t(std::max(n, 0)));
+  if (n > 0) check(api.archs(archs.data()), "nvrtcGetSupportedArchs");
+  return archs;
+}
+
+std::string nvrtc_version_string() {
+  int major = 0, minor = 0;
+  nvrtc_api().version(&major, &minor);
+  const std::string& lib = nvrtc_api().library;
+  return std::to_string(major) + "." + std::to_string(minor) +
+         (lib.empty() ? std::string(" (linked)") : " (" + lib + ")");
+}
 
 std::string nvrtc_target_arch(const std::string& arch, bool* fallback) {
   static const std::regex re("sm_([0-9]+)a?");
@@ -96,11 +168,20 @@ std::string nvrtc_target_arch(const std::string& arch, bool* fallback) {
   if (!std::regex_match(arch, m, re))
     throw std::invalid_argument("nvrtc_target_arch: malformed arch '" + arch + "' (want sm_XY)");
   const int cc = std::stoi(m[1].str());
-  // CUDA 13's NVRTC dropped every target below Turing: compile for sm_75 instead and let
-  // the caller mark the resources as estimated.
-  const bool fb = cc < 75;
+  // CUDA 13's NVRTC dropped every target below Turing: compile for its oldest target (sm_75)
+  // instead and let the caller mark the resources as estimated. An NVRTC that lists the arch
+  // (e.g. 11.8 through FLOWTUNE_NVRTC_LIBRARY) compiles for it.
+  const std::vector<int> supported = nvrtc_supported_archs();
+  const bool fb = std::find(supported.begin(), supported.end(), cc) == supported.end();
   if (fallback) *fallback = fb;
-  return fb ? "sm_75" : arch;
+  if (!fb) return arch;
+  int oldest_above = 0;
+  for (int s : supported)
+    if (s > cc && (oldest_above == 0 || s < oldest_above)) oldest_above = s;
+  if (oldest_above == 0)
+    throw std::invalid_argument("nvrtc_target_arch: NVRTC " + nvrtc_version_string() +
+                                " has no target for " + arch + " nor a newer one");
+  return "sm_" + std::to_string(oldest_above);
 }
 
 std::vector<KernelResources> parse_ptxas_log(const std::string& log) {
@@ -173,8 +254,9 @@ std::shared_ptr<const NvrtcBuild> nvrtc_build(const std::string& main_file,
   bool fallback = false;
   const std::string target = nvrtc_target_arch(arch, &fallback);
 
+  const NvrtcApi& api = nvrtc_api();
   int major = 0, minor = 0;
-  nvrtcVersion(&major, &minor);
+  api.version(&major, &minor);
   std::vector<std::string> options = nvrtc_options(target, major, minor);
   options.push_back("-I" + cuda_include_dir());
   for (const auto& d : defines) options.push_back("-D" + d);
@@ -229,36 +311,36 @@ std::shared_ptr<const NvrtcBuild> nvrtc_build(const std::string& main_file,
     }
     nvrtcProgram prog = nullptr;
     const std::string program_name = "ft_program_" + main_file + ".cu";
-    check(nvrtcCreateProgram(&prog, program_text.c_str(), program_name.c_str(),
-                             int(header_texts.size()), header_texts.data(), header_names.data()),
+    check(api.create(&prog, program_text.c_str(), program_name.c_str(), int(header_texts.size()),
+                     header_texts.data(), header_names.data()),
           "nvrtcCreateProgram");
     std::vector<const char*> opts;
     for (const auto& o : options) opts.push_back(o.c_str());
-    const nvrtcResult r = nvrtcCompileProgram(prog, int(opts.size()), opts.data());
+    const nvrtcResult r = api.compile(prog, int(opts.size()), opts.data());
     std::size_t log_size = 0;
-    nvrtcGetProgramLogSize(prog, &log_size);
+    api.log_size(prog, &log_size);
     std::string log(log_size, '\0');
-    if (log_size) nvrtcGetProgramLog(prog, log.data());
+    if (log_size) api.log(prog, log.data());
     while (!log.empty() && log.back() == '\0') log.pop_back();
     if (r != NVRTC_SUCCESS) {
-      nvrtcDestroyProgram(&prog);
+      api.destroy(&prog);
       std::string opt_text;
       for (const auto& o : options) opt_text += " " + o;
       throw std::runtime_error("nvrtc_build: compiling " + main_file + " for " + target +
-                               " failed (" + nvrtcGetErrorString(r) + "), options" + opt_text +
-                               ":\n" + log);
+                               " failed (" + api.error_string(r) + "), options" + opt_text + ":\n" +
+                               log);
     }
     if (parse_ptxas_log(log).empty()) {
       // Never cache (nor hand out) a build without its resource report.
-      nvrtcDestroyProgram(&prog);
+      api.destroy(&prog);
       throw std::runtime_error("nvrtc_build: compiling " + main_file + " for " + target +
                                " gave no ptxas resource report; program log:\n" + log);
     }
     std::size_t cubin_size = 0;
-    check(nvrtcGetCUBINSize(prog, &cubin_size), "nvrtcGetCUBINSize");
+    check(api.cubin_size(prog, &cubin_size), "nvrtcGetCUBINSize");
     std::string cubin(cubin_size, '\0');
-    check(nvrtcGetCUBIN(prog, cubin.data()), "nvrtcGetCUBIN");
-    nvrtcDestroyProgram(&prog);
+    check(api.cubin(prog, cubin.data()), "nvrtcGetCUBIN");
+    api.destroy(&prog);
     build->cubin = std::move(cubin);
     build->log = std::move(log);
     if (!dir.empty()) {

@@ -21,12 +21,25 @@ struct NvrtcBuild {
   std::vector<KernelResources> resources;  ///< per entry kernel, from the log
 };
 
-/// The arch NVRTC compiles for when asked for `arch` ("sm_XY"). CUDA 13's NVRTC targets
-/// sm_75 and newer only: sm_72 (Xavier), sm_62 (TX2) and sm_53 (Nano) fall back to sm_75, the
-/// oldest target it has, and *fallback is set; the resources are then an estimate (register
-/// allocation differs a little between archs). Throws std::invalid_argument for a malformed
-/// arch name.
+/// The arch NVRTC compiles for when asked for `arch` ("sm_XY"): arch itself when the NVRTC in
+/// use lists it (nvrtc_supported_archs), else the oldest listed target above it, and
+/// *fallback is set; the resources are then an estimate (register allocation differs a little
+/// between archs). CUDA 13's NVRTC targets sm_75 and newer only, so sm_72 (Xavier), sm_62
+/// (TX2) and sm_53 (Nano) fall back to sm_75; NVRTC 11.8 (FLOWTUNE_NVRTC_LIBRARY) compiles
+/// them natively. Throws std::invalid_argument for a malformed arch name or an arch above
+/// every target.
 std::string nvrtc_target_arch(const std::string& arch, bool* fallback);
+
+/// Compute capabilities (e.g. 53, 72, 90) the NVRTC in use can target (nvrtcGetSupportedArchs).
+/// The NVRTC in use is the one linked in, or the library named by $FLOWTUNE_NVRTC_LIBRARY
+/// (a path to libnvrtc.so of NVRTC 11.2 or newer, loaded once with dlopen), e.g. NVRTC 11.8
+/// from PyPI for the JetPack-era archs (scripts/toolchain-matrix); set FLOWTUNE_CUDA_INCLUDE
+/// to that toolkit's include directory with it. Throws std::runtime_error when that library
+/// cannot be loaded or lacks an entry point.
+std::vector<int> nvrtc_supported_archs();
+
+/// "11.8 (/path/libnvrtc.so.11.2)" or "13.0 (linked)": the NVRTC in use.
+std::string nvrtc_version_string();
 
 /// Parses a ptxas -v report ("Compiling entry function 'k' for 'sm_90'", "Used N registers,
 /// ... M bytes smem", "S bytes stack frame, A bytes spill stores, B bytes spill loads") into
