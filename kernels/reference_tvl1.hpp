@@ -29,9 +29,10 @@ WarpingData<Real> prepare_warping(const Plane<Real>& i0, const Plane<Real>& i1,
 ///   p = (p + tau/theta * grad u) / (1 + tau/theta * |grad u|) for p1 with u1 and p2 with u2
 ///   (forward differences, 0 on the last column / row).
 /// If p.epsilon > 0 it stops after the first iteration whose mean over pixels of
-/// |u - u_prev|^2 is <= epsilon^2 (IPOL's criterion). Uses p.tau, p.lambda, p.theta,
-/// p.epsilon; ignores p.iterations (the argument rules). Returns the iterations done.
-/// Throws std::invalid_argument if w and s differ in shape.
+/// |u - u_prev|^2 is <= epsilon^2 (IPOL's criterion), tested after every
+/// p.epsilon_check_every-th iteration only (k, 2k, ...: the GPU's check interval). Uses p.tau,
+/// p.lambda, p.theta, p.epsilon, p.epsilon_check_every; ignores p.iterations (the argument rules).
+/// Returns the iterations done. Throws std::invalid_argument if w and s differ in shape.
 int tvl1_iterate_reference(const WarpingData<double>& w, Tvl1State<double>& s, const Tvl1Params& p,
                            int iterations);
 

@@ -13,7 +13,9 @@
 #include "kernels/cancellation.hpp"
 #include "kernels/image.hpp"
 #include "kernels/image_ops.hpp"
+#include "kernels/median_filter.hpp"
 #include "kernels/reference_tvl1.hpp"
+#include "kernels/structure_texture.hpp"
 #include "kernels/tvl1_params.hpp"
 #include "kernels/tvl1_warping.hpp"
 
@@ -32,18 +34,26 @@ inline void check_tvl1_params(const Tvl1Params& p) {
         ", iterations " + std::to_string(p.iterations));
   if (!(p.theta > 0) || !(p.tau > 0) || !(p.lambda >= 0))
     throw std::invalid_argument("Tvl1Params: need theta > 0, tau > 0, lambda >= 0");
+  if (p.epsilon_check_every < 1)
+    throw std::invalid_argument("Tvl1Params: need epsilon_check_every >= 1, got " +
+                                std::to_string(p.epsilon_check_every));
+  check_median_window(p.median_window, "Tvl1Params");
+  check_structure_texture(p.texture_alpha, p.rof_theta, p.rof_iterations, "Tvl1Params");
 }
 }  // namespace detail
 
 /// Multiscale TV-L1 (IPOL Dual_TVL1_optic_flow_multiscale):
-///  1. i0, i1 converted to Real and normalised jointly to [0, 255] (normalize_pair), then
-///     smoothed with a Gaussian of sigma p.presmoothing_sigma;
+///  1. i0, i1 converted to Real and normalised jointly to [0, 255] (normalize_pair); if
+///     p.texture_alpha > 0 each replaced by its texture part (structure_texture.hpp) and the
+///     pair normalised again; then smoothed with a Gaussian of sigma p.presmoothing_sigma;
 ///  2. pyramids of effective_n_scales(p, w, h) levels built with zoom_out(p.zoom); building stops
 ///  early if the
 ///     next level's smaller side would drop below 4 px (the bicubic stencil's width);
 ///  3. from the coarsest level (flow 0) to the finest: the centred gradient of I1 once per
 ///     scale, the dual variables p reset to 0 (as IPOL), then p.n_warpings times
-///     { prepare_warping(I0, I1, I1x, I1y, state); iterate(warping_data, state); };
+///     { prepare_warping(I0, I1, I1x, I1y, state); iterate(warping_data, state);
+///       if p.median_window > 0: u1, u2 = median_filter(u1, u2, p.median_window) (Wedel et
+///       al. 2009, sec. 3; the duals p are kept) };
 ///     between levels the flow is zoom_in-ed to the finer size and multiplied by 1 / p.zoom.
 /// `iterate` is any callable void(const WarpingData<Real>&, Tvl1State<Real>&) running the
 /// inner iterations in place. Real: float or double.
@@ -67,6 +77,11 @@ FlowField tvl1_multiscale(const Image& i0, const Image& i1, const Tvl1Params& p,
   {
     Plane<Real> a = plane_cast<Real>(i0), b = plane_cast<Real>(i1);
     normalize_pair(a, b);
+    if (p.texture_alpha > 0) {  // Wedel et al. 2009, sec. 2.3, then normalised again
+      a = structure_texture(a, p.texture_alpha, p.rof_theta, p.rof_iterations);
+      b = structure_texture(b, p.texture_alpha, p.rof_theta, p.rof_iterations);
+      normalize_pair(a, b);
+    }
     i0s.push_back(gaussian_smooth(a, p.presmoothing_sigma));
     i1s.push_back(gaussian_smooth(b, p.presmoothing_sigma));
   }
@@ -91,6 +106,10 @@ FlowField tvl1_multiscale(const Image& i0, const Image& i1, const Tvl1Params& p,
       throw_if_cancelled();
       const WarpingData<Real> w = prepare_warping(f0, f1, i1x, i1y, state);
       iterate(w, state);
+      if (p.median_window > 0) {
+        state.u1 = median_filter(state.u1, state.width, state.height, p.median_window);
+        state.u2 = median_filter(state.u2, state.width, state.height, p.median_window);
+      }
     }
     if (s == 0) break;
     const Plane<Real>& finer = i0s[std::size_t(s - 1)];

@@ -81,9 +81,13 @@ struct FrameTimeline {
 /// times 1/zoom; finally the flow is copied back. Only the two frames and the flow cross the
 /// bus; every buffer is allocated once per frame size and reused.
 ///
-/// Unlike the CPU reference, the GPU path runs exactly the config's `iterations` per
-/// warping (no stopping test, which would need a device-to-host read per iteration):
-/// CudaVariant::invalid_reason rejects epsilon > 0, so no config silently ignores it.
+/// With epsilon > 0 each warping stops as the CPU reference's (IPOL's test, checked every
+/// epsilon_check_every iterations): the statistic is reduced on the device and read back
+/// (cuda/epsilon_stop.hpp), so such a frame runs with direct launches, not a CUDA Graph.
+/// With texture_alpha > 0 both frames are replaced by their texture part after the joint
+/// normalisation and normalised again (Wedel et al. 2009, sec. 2.3; cuda/texture_stage.hpp).
+/// With median_window > 0 the flow is median-filtered after each warping (Wedel et al. 2009,
+/// sec. 3; kernels/cuda/frame/flow_filters.hpp), as tvl1_multiscale does.
 ///
 /// Precision: the images, pyramid and gradients are float; grad, rho_c, u, p are stored as
 /// the schedule's storage (storage_of(config.precision): float2/float or half2/half),

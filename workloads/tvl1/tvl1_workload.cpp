@@ -82,6 +82,12 @@ class Tvl1Workload final : public Workload {
         levels > 0 ? (1 - std::pow(z * z, levels)) / (1 - z * z) : 1 / (1 - z * z);
     return config.param("n_warpings") * config.param("iterations") * pyramid;
   }
+  std::optional<std::string> invalid_reason(const Config& config) const override {
+    const auto m = config.params.find("median_window");
+    if (m != config.params.end() && m->second != 0 && m->second != 3 && m->second != 5)
+      return "tvl1: median_window=" + shortest_decimal(m->second) + " must be 0 (off), 3 or 5";
+    return std::nullopt;
+  }
   std::unique_ptr<InputSet> load_inputs(const InputOptions& o) const override {
     if (o.max_pixels > 0) set_default_image_limits({o.max_pixels});
     return std::make_unique<SequenceSet>(
