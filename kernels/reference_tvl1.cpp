@@ -148,11 +148,14 @@ int tvl1_iterate_reference(const WarpingData<double>& w, Tvl1State<double>& s, c
   return done;
 }
 
-FlowField tvl1_reference(const Image& i0, const Image& i1, const Tvl1Params& p) {
-  return tvl1_multiscale<double>(i0, i1, p,
-                                 [&p](const WarpingData<double>& w, Tvl1State<double>& s) {
-                                   tvl1_iterate_reference(w, s, p, p.iterations);
-                                 });
+FlowField tvl1_reference(const Image& i0, const Image& i1, const Tvl1Params& p,
+                         const FlowField* init_flow) {
+  return tvl1_multiscale<double>(
+      i0, i1, p,
+      [&p](const WarpingData<double>& w, Tvl1State<double>& s) {
+        tvl1_iterate_reference(w, s, p, p.iterations);
+      },
+      init_flow);
 }
 
 int n_scales_for_min_size(int width, int height, double zoom, int min_side) {

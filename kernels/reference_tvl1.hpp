@@ -38,9 +38,12 @@ int tvl1_iterate_reference(const WarpingData<double>& w, Tvl1State<double>& s, c
 
 /// The full reference: tvl1_multiscale<double> (tvl1_multiscale.hpp) with
 /// tvl1_iterate_reference doing p.iterations per warping. Input frames: same size, any range
-/// (normalised jointly to [0, 255]). Returns the flow from i0 to i1 in pixels.
-/// Throws std::invalid_argument for frames of different sizes or invalid parameters.
-FlowField tvl1_reference(const Image& i0, const Image& i1, const Tvl1Params& p);
+/// (normalised jointly to [0, 255]). Returns the flow from i0 to i1 in pixels. init_flow:
+/// optional flow to start from (tvl1_multiscale's init_flow).
+/// Throws std::invalid_argument for frames of different sizes, an initial flow of another
+/// size, or invalid parameters.
+FlowField tvl1_reference(const Image& i0, const Image& i1, const Tvl1Params& p,
+                         const FlowField* init_flow = nullptr);
 
 /// Number of pyramid scales such that the coarsest level's smaller side is the smallest
 /// value >= min_side reachable by repeated zoom_size (at least 1 scale; if the image's smaller

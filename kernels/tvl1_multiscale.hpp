@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -57,12 +58,16 @@ inline void check_tvl1_params(const Tvl1Params& p) {
 ///     between levels the flow is zoom_in-ed to the finer size and multiplied by 1 / p.zoom.
 /// `iterate` is any callable void(const WarpingData<Real>&, Tvl1State<Real>&) running the
 /// inner iterations in place. Real: float or double.
+/// init_flow (optional, i0's size): the flow to start from instead of 0 (for video, the
+/// previous pair's flow): its components are zoom_out-ed with the frames' pyramid and
+/// multiplied by zoom per level, so the coarsest level starts from it (values that are not
+/// finite or above 1e9, the .flo "unknown", count as 0).
 /// Returns i0's width x height flow (float, pixels) from i0 to i1.
 /// Throws std::invalid_argument for frames of different sizes (message gives both), empty
 /// frames or invalid parameters.
 template <typename Real, typename IterateFn>
 FlowField tvl1_multiscale(const Image& i0, const Image& i1, const Tvl1Params& p,
-                          IterateFn&& iterate) {
+                          IterateFn&& iterate, const FlowField* init_flow = nullptr) {
   if (i0.width != i1.width || i0.height != i1.height)
     throw std::invalid_argument("TV-L1: frames differ in size: " + std::to_string(i0.width) + "x" +
                                 std::to_string(i0.height) + " vs " + std::to_string(i1.width) +
@@ -72,6 +77,11 @@ FlowField tvl1_multiscale(const Image& i0, const Image& i1, const Tvl1Params& p,
     throw std::invalid_argument("TV-L1: empty or inconsistent frame (" + std::to_string(i0.width) +
                                 "x" + std::to_string(i0.height) + ")");
   detail::check_tvl1_params(p);
+  if (init_flow && (init_flow->width != i0.width || init_flow->height != i0.height ||
+                    init_flow->u.size() != i0.size() || init_flow->v.size() != i0.size()))
+    throw std::invalid_argument("TV-L1: initial flow is " + std::to_string(init_flow->width) + "x" +
+                                std::to_string(init_flow->height) + ", frames are " +
+                                std::to_string(i0.width) + "x" + std::to_string(i0.height));
 
   std::vector<Plane<Real>> i0s, i1s;
   {
@@ -95,6 +105,24 @@ FlowField tvl1_multiscale(const Image& i0, const Image& i1, const Tvl1Params& p,
 
   const int coarsest = static_cast<int>(i0s.size()) - 1;
   Tvl1State<Real> state(i0s[std::size_t(coarsest)].width, i0s[std::size_t(coarsest)].height);
+  if (init_flow) {  // its pyramid, as the frames' (zoom_out), scaled by zoom per level
+    Plane<Real> a(i0.width, i0.height), b(i0.width, i0.height);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const double u = init_flow->u[i], v = init_flow->v[i];
+      const bool known =
+          std::isfinite(u) && std::isfinite(v) && std::fabs(u) <= 1e9 && std::fabs(v) <= 1e9;
+      a.data[i] = known ? static_cast<Real>(u) : Real(0);
+      b.data[i] = known ? static_cast<Real>(v) : Real(0);
+    }
+    for (int s = 1; s <= coarsest; ++s) {
+      a = zoom_out(a, p.zoom);
+      b = zoom_out(b, p.zoom);
+      for (auto& x : a.data) x *= static_cast<Real>(p.zoom);
+      for (auto& x : b.data) x *= static_cast<Real>(p.zoom);
+    }
+    state.u1 = std::move(a.data);
+    state.u2 = std::move(b.data);
+  }
   Plane<Real> i1x, i1y;
   for (int s = coarsest; s >= 0; --s) {
     const Plane<Real>& f0 = i0s[std::size_t(s)];

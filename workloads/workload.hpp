@@ -130,6 +130,7 @@ class Workload {
     std::string reference;            ///< ground truth to score against ("" = none)
     double visualisation_scale = 0;   ///< e.g. the flow magnitude of full saturation; 0 = auto
     std::size_t max_pixels = 0;       ///< largest image read; 0 = the default (64 Mpx)
+    std::string init_flow;  ///< optical flow: a .flo to start from instead of 0 ("" = none)
   };
   /// Runs config once on files and writes what `run` asks for; returns a one-line summary
   /// (with the metrics when a reference is given). Throws std::runtime_error naming the file

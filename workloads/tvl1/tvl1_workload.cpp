@@ -109,7 +109,22 @@ class Tvl1Workload final : public Workload {
       throw std::runtime_error(run.inputs[1] + ": frames of different sizes (" +
                                std::to_string(i0.width) + "x" + std::to_string(i0.height) + " vs " +
                                std::to_string(i1.width) + "x" + std::to_string(i1.height) + ")");
-    const FlowField flow = solver_for(config)->compute(i0, i1);
+    FlowField flow;
+    if (run.init_flow.empty()) {
+      flow = solver_for(config)->compute(i0, i1);
+    } else {
+      const FlowField init = read_flo(run.init_flow);
+      if (init.width != i0.width || init.height != i0.height)
+        throw std::runtime_error(run.init_flow + ": initial flow is " + std::to_string(init.width) +
+                                 "x" + std::to_string(init.height) + ", the frames are " +
+                                 std::to_string(i0.width) + "x" + std::to_string(i0.height));
+      try {
+        flow = solver_for(config)->compute_from(i0, i1, init);
+      } catch (const std::invalid_argument& e) {
+        throw std::runtime_error(run.init_flow + ": " + e.what() + " (variant " + config.variant +
+                                 ")");
+      }
+    }
     std::ostringstream os;
     os << config.label() << " (" << config.params_text() << ")";
     if (!run.output.empty()) {
