@@ -1,6 +1,7 @@
 // The epsilon stopping test on the GPU path (variants/cuda/epsilon_stop.hpp) against the CPU
 // reference: the same warping data, the same epsilon and check interval, the same number of
 // iterations done (host emulation everywhere; on the device when there is one).
+#include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <cstdio>

@@ -2,6 +2,7 @@
 // the flow against hand-computed medians, the flow-change reduction against a double sum, and
 // the whole frame with median filtering and epsilon stopping against the CPU reference (host
 // emulation everywhere; the device when there is one).
+#include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <cmath>

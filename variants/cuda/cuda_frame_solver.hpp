@@ -44,8 +44,9 @@ struct FrameOptions {
 /// One stage of a profiled frame: its name, the pyramid level it worked on (0 = finest, -1
 /// for stages outside the pyramid loop) and its median device time.
 struct StageTime {
-  std::string stage;  ///< upload, normalise, presmooth, pyramid, gradient, warping,
-                      ///< iterations (or iterations_resident), zoom_in, to_planar, download
+  std::string stage;  ///< upload, normalise, structure_texture, presmooth, pyramid, gradient,
+                      ///< warping, iterations (or iterations_resident), median, zoom_in,
+                      ///< to_planar, download
   int level = -1;
   double ms = 0;  ///< median over the profiled frames, CUDA events (ms)
 };

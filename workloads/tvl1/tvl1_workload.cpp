@@ -66,7 +66,9 @@ class Tvl1Workload final : public Workload {
     return out;
   }
   ParamDimensions default_dimensions(const std::string& target) const override {
-    if (target == "cuda")  // the GPU path has no stopping test: fixed iterations (epsilon 0)
+    // GPU: fixed iterations (epsilon 0), whose frame is one CUDA Graph; epsilon > 0 runs too
+    // (its stopping test reads back, so no graph), `--param epsilon=...` asks for it.
+    if (target == "cuda")
       return {{"iterations", {10, 30, 100}},
               {"n_warpings", {1, 5}},
               {"zoom", {0.5, 0.8}},
