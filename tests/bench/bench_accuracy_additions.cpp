@@ -87,11 +87,12 @@ std::vector<Named> configs() {
                                       p.epsilon_check_every = 10;
                                       p.median_window = 5;
                                     })},
-      {"zoom0.8+median5", with(d,
-                               [](Tvl1Params& p) {
-                                 p.zoom = 0.8;
-                                 p.median_window = 5;
-                               })},
+      {"zoom0.8_k10+median5", with(d,
+                                   [](Tvl1Params& p) {
+                                     p.zoom = 0.8;
+                                     p.epsilon_check_every = 10;
+                                     p.median_window = 5;
+                                   })},
       {"defaults+texture", with(d, [](Tvl1Params& p) { p.texture_alpha = 0.95; })},
       {"defaults+median5+texture", with(d,
                                         [](Tvl1Params& p) {
@@ -111,12 +112,13 @@ std::vector<Named> configs() {
                                       p.median_window = 5;
                                       p.texture_alpha = 0.95;
                                     })},
-      {"zoom0.8+median5+texture", with(d,
-                                       [](Tvl1Params& p) {
-                                         p.zoom = 0.8;
-                                         p.median_window = 5;
-                                         p.texture_alpha = 0.95;
-                                       })},
+      {"zoom0.8_k10+median5+texture", with(d,
+                                           [](Tvl1Params& p) {
+                                             p.zoom = 0.8;
+                                             p.epsilon_check_every = 10;
+                                             p.median_window = 5;
+                                             p.texture_alpha = 0.95;
+                                           })},
       {"fast+median3", with(fast, [](Tvl1Params& p) { p.median_window = 3; })},
       {"fast+median5", with(fast, [](Tvl1Params& p) { p.median_window = 5; })},
       {"fast+eps0.005_k10", with(fast,
@@ -172,7 +174,9 @@ int main() {
       Config c;
       if (variant != "reference") {
         c = gpu_config(variant, n.p);
-        solver = find_variant(variant)->make_solver(c);
+        const FlowVariant* fv = find_flow_variant(variant);
+        if (!fv) throw std::runtime_error("not a TV-L1 variant: " + variant);
+        solver = fv->make_solver(c);
       }
       for (const std::string& s : sequences) {
         const std::string d = data + "/" + s + "/";
