@@ -100,8 +100,10 @@ int run_flow(const std::vector<std::string>& args) {
       "--viz: value of full saturation (optical flow: magnitude in px; 0 = the largest)")(
       "gt", po::value(&run.reference),
       "reference to score against (optical flow: ground-truth .flo)")(
-      "inputs", po::value(&run.inputs)->composing(),
-      "input files (positional; optical flow: I0.png I1.png)");
+      "init-flow", po::value(&run.init_flow),
+      "optical flow: a .flo to start from instead of 0 (e.g. the previous pair's flow; "
+      "CPU variants)")("inputs", po::value(&run.inputs)->composing(),
+                       "input files (positional; optical flow: I0.png I1.png)");
   desc.add(board_options(tuned_board, "--tuned: the board of a header exported for several boards"))
       .add(input_options(inputs, kInputMaxPixels))
       .add(space_options(space));

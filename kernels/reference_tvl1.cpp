@@ -1,4 +1,3 @@
-#include "kernels/cancellation.hpp"
 #include "kernels/reference_tvl1.hpp"
 
 #include <cmath>
@@ -6,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernels/cancellation.hpp"
 #include "kernels/image_ops.hpp"
 #include "kernels/tvl1_multiscale.hpp"
 
@@ -143,16 +143,19 @@ int tvl1_iterate_reference(const WarpingData<double>& w, Tvl1State<double>& s, c
         p22[i] = (p22[i] + taut * u2y) / ng2;
       }
     }
-    if (p.epsilon > 0 && change2 / double(n) <= eps2) break;
+    if (p.epsilon > 0 && done % p.epsilon_check_every == 0 && change2 / double(n) <= eps2) break;
   }
   return done;
 }
 
-FlowField tvl1_reference(const Image& i0, const Image& i1, const Tvl1Params& p) {
-  return tvl1_multiscale<double>(i0, i1, p,
-                                 [&p](const WarpingData<double>& w, Tvl1State<double>& s) {
-                                   tvl1_iterate_reference(w, s, p, p.iterations);
-                                 });
+FlowField tvl1_reference(const Image& i0, const Image& i1, const Tvl1Params& p,
+                         const FlowField* init_flow) {
+  return tvl1_multiscale<double>(
+      i0, i1, p,
+      [&p](const WarpingData<double>& w, Tvl1State<double>& s) {
+        tvl1_iterate_reference(w, s, p, p.iterations);
+      },
+      init_flow);
 }
 
 int n_scales_for_min_size(int width, int height, double zoom, int min_side) {

@@ -29,17 +29,21 @@ WarpingData<Real> prepare_warping(const Plane<Real>& i0, const Plane<Real>& i1,
 ///   p = (p + tau/theta * grad u) / (1 + tau/theta * |grad u|) for p1 with u1 and p2 with u2
 ///   (forward differences, 0 on the last column / row).
 /// If p.epsilon > 0 it stops after the first iteration whose mean over pixels of
-/// |u - u_prev|^2 is <= epsilon^2 (IPOL's criterion). Uses p.tau, p.lambda, p.theta,
-/// p.epsilon; ignores p.iterations (the argument rules). Returns the iterations done.
-/// Throws std::invalid_argument if w and s differ in shape.
+/// |u - u_prev|^2 is <= epsilon^2 (IPOL's criterion), tested after every
+/// p.epsilon_check_every-th iteration only (k, 2k, ...: the GPU's check interval). Uses p.tau,
+/// p.lambda, p.theta, p.epsilon, p.epsilon_check_every; ignores p.iterations (the argument rules).
+/// Returns the iterations done. Throws std::invalid_argument if w and s differ in shape.
 int tvl1_iterate_reference(const WarpingData<double>& w, Tvl1State<double>& s, const Tvl1Params& p,
                            int iterations);
 
 /// The full reference: tvl1_multiscale<double> (tvl1_multiscale.hpp) with
 /// tvl1_iterate_reference doing p.iterations per warping. Input frames: same size, any range
-/// (normalised jointly to [0, 255]). Returns the flow from i0 to i1 in pixels.
-/// Throws std::invalid_argument for frames of different sizes or invalid parameters.
-FlowField tvl1_reference(const Image& i0, const Image& i1, const Tvl1Params& p);
+/// (normalised jointly to [0, 255]). Returns the flow from i0 to i1 in pixels. init_flow:
+/// optional flow to start from (tvl1_multiscale's init_flow).
+/// Throws std::invalid_argument for frames of different sizes, an initial flow of another
+/// size, or invalid parameters.
+FlowField tvl1_reference(const Image& i0, const Image& i1, const Tvl1Params& p,
+                         const FlowField* init_flow = nullptr);
 
 /// Number of pyramid scales such that the coarsest level's smaller side is the smallest
 /// value >= min_side reachable by repeated zoom_size (at least 1 scale; if the image's smaller

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -13,7 +14,9 @@
 #include "kernels/cancellation.hpp"
 #include "kernels/image.hpp"
 #include "kernels/image_ops.hpp"
+#include "kernels/median_filter.hpp"
 #include "kernels/reference_tvl1.hpp"
+#include "kernels/structure_texture.hpp"
 #include "kernels/tvl1_params.hpp"
 #include "kernels/tvl1_warping.hpp"
 
@@ -32,27 +35,39 @@ inline void check_tvl1_params(const Tvl1Params& p) {
         ", iterations " + std::to_string(p.iterations));
   if (!(p.theta > 0) || !(p.tau > 0) || !(p.lambda >= 0))
     throw std::invalid_argument("Tvl1Params: need theta > 0, tau > 0, lambda >= 0");
+  if (p.epsilon_check_every < 1)
+    throw std::invalid_argument("Tvl1Params: need epsilon_check_every >= 1, got " +
+                                std::to_string(p.epsilon_check_every));
+  check_median_window(p.median_window, "Tvl1Params");
+  check_structure_texture(p.texture_alpha, p.rof_theta, p.rof_iterations, "Tvl1Params");
 }
 }  // namespace detail
 
 /// Multiscale TV-L1 (IPOL Dual_TVL1_optic_flow_multiscale):
-///  1. i0, i1 converted to Real and normalised jointly to [0, 255] (normalize_pair), then
-///     smoothed with a Gaussian of sigma p.presmoothing_sigma;
+///  1. i0, i1 converted to Real and normalised jointly to [0, 255] (normalize_pair); if
+///     p.texture_alpha > 0 each replaced by its texture part (structure_texture.hpp) and the
+///     pair normalised again; then smoothed with a Gaussian of sigma p.presmoothing_sigma;
 ///  2. pyramids of effective_n_scales(p, w, h) levels built with zoom_out(p.zoom); building stops
 ///  early if the
 ///     next level's smaller side would drop below 4 px (the bicubic stencil's width);
 ///  3. from the coarsest level (flow 0) to the finest: the centred gradient of I1 once per
 ///     scale, the dual variables p reset to 0 (as IPOL), then p.n_warpings times
-///     { prepare_warping(I0, I1, I1x, I1y, state); iterate(warping_data, state); };
+///     { prepare_warping(I0, I1, I1x, I1y, state); iterate(warping_data, state);
+///       if p.median_window > 0: u1, u2 = median_filter(u1, u2, p.median_window) (Wedel et
+///       al. 2009, sec. 3; the duals p are kept) };
 ///     between levels the flow is zoom_in-ed to the finer size and multiplied by 1 / p.zoom.
 /// `iterate` is any callable void(const WarpingData<Real>&, Tvl1State<Real>&) running the
 /// inner iterations in place. Real: float or double.
+/// init_flow (optional, i0's size): the flow to start from instead of 0 (for video, the
+/// previous pair's flow): its components are zoom_out-ed with the frames' pyramid and
+/// multiplied by zoom per level, so the coarsest level starts from it (values that are not
+/// finite or above 1e9, the .flo "unknown", count as 0).
 /// Returns i0's width x height flow (float, pixels) from i0 to i1.
 /// Throws std::invalid_argument for frames of different sizes (message gives both), empty
 /// frames or invalid parameters.
 template <typename Real, typename IterateFn>
 FlowField tvl1_multiscale(const Image& i0, const Image& i1, const Tvl1Params& p,
-                          IterateFn&& iterate) {
+                          IterateFn&& iterate, const FlowField* init_flow = nullptr) {
   if (i0.width != i1.width || i0.height != i1.height)
     throw std::invalid_argument("TV-L1: frames differ in size: " + std::to_string(i0.width) + "x" +
                                 std::to_string(i0.height) + " vs " + std::to_string(i1.width) +
@@ -62,11 +77,21 @@ FlowField tvl1_multiscale(const Image& i0, const Image& i1, const Tvl1Params& p,
     throw std::invalid_argument("TV-L1: empty or inconsistent frame (" + std::to_string(i0.width) +
                                 "x" + std::to_string(i0.height) + ")");
   detail::check_tvl1_params(p);
+  if (init_flow && (init_flow->width != i0.width || init_flow->height != i0.height ||
+                    init_flow->u.size() != i0.size() || init_flow->v.size() != i0.size()))
+    throw std::invalid_argument("TV-L1: initial flow is " + std::to_string(init_flow->width) + "x" +
+                                std::to_string(init_flow->height) + ", frames are " +
+                                std::to_string(i0.width) + "x" + std::to_string(i0.height));
 
   std::vector<Plane<Real>> i0s, i1s;
   {
     Plane<Real> a = plane_cast<Real>(i0), b = plane_cast<Real>(i1);
     normalize_pair(a, b);
+    if (p.texture_alpha > 0) {  // Wedel et al. 2009, sec. 2.3, then normalised again
+      a = structure_texture(a, p.texture_alpha, p.rof_theta, p.rof_iterations);
+      b = structure_texture(b, p.texture_alpha, p.rof_theta, p.rof_iterations);
+      normalize_pair(a, b);
+    }
     i0s.push_back(gaussian_smooth(a, p.presmoothing_sigma));
     i1s.push_back(gaussian_smooth(b, p.presmoothing_sigma));
   }
@@ -80,6 +105,24 @@ FlowField tvl1_multiscale(const Image& i0, const Image& i1, const Tvl1Params& p,
 
   const int coarsest = static_cast<int>(i0s.size()) - 1;
   Tvl1State<Real> state(i0s[std::size_t(coarsest)].width, i0s[std::size_t(coarsest)].height);
+  if (init_flow) {  // its pyramid, as the frames' (zoom_out), scaled by zoom per level
+    Plane<Real> a(i0.width, i0.height), b(i0.width, i0.height);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const double u = init_flow->u[i], v = init_flow->v[i];
+      const bool known =
+          std::isfinite(u) && std::isfinite(v) && std::fabs(u) <= 1e9 && std::fabs(v) <= 1e9;
+      a.data[i] = known ? static_cast<Real>(u) : Real(0);
+      b.data[i] = known ? static_cast<Real>(v) : Real(0);
+    }
+    for (int s = 1; s <= coarsest; ++s) {
+      a = zoom_out(a, p.zoom);
+      b = zoom_out(b, p.zoom);
+      for (auto& x : a.data) x *= static_cast<Real>(p.zoom);
+      for (auto& x : b.data) x *= static_cast<Real>(p.zoom);
+    }
+    state.u1 = std::move(a.data);
+    state.u2 = std::move(b.data);
+  }
   Plane<Real> i1x, i1y;
   for (int s = coarsest; s >= 0; --s) {
     const Plane<Real>& f0 = i0s[std::size_t(s)];
@@ -91,6 +134,10 @@ FlowField tvl1_multiscale(const Image& i0, const Image& i1, const Tvl1Params& p,
       throw_if_cancelled();
       const WarpingData<Real> w = prepare_warping(f0, f1, i1x, i1y, state);
       iterate(w, state);
+      if (p.median_window > 0) {
+        state.u1 = median_filter(state.u1, state.width, state.height, p.median_window);
+        state.u2 = median_filter(state.u2, state.width, state.height, p.median_window);
+      }
     }
     if (s == 0) break;
     const Plane<Real>& finer = i0s[std::size_t(s - 1)];

@@ -21,6 +21,17 @@ struct Tvl1Params {
       0.0;  ///< stopping threshold on mean squared |u - u_prev|; 0 = run all iterations
   double presmoothing_sigma =
       0.8;  ///< Gaussian sigma applied to both frames before the pyramid (IPOL)
+  /// Iterations between two stopping tests when epsilon > 0: the test runs after iterations
+  /// k, 2k, 3k, ... on the change of that iteration (1 = every iteration, IPOL's loop).
+  int epsilon_check_every = 1;
+  /// Median filter of the flow after each warping (Wedel et al. 2009, sec. 3; Sun, Roth,
+  /// Black 2010, sec. 3.3): window 3 or 5, 0 = off (IPOL 2013 has none).
+  int median_window = 0;
+  /// Structure-texture decomposition of both frames before the pyramid (Wedel et al. 2009,
+  /// sec. 2.3): I_texture = I - texture_alpha * ROF(I); 0 = off (Wedel: 0.95).
+  double texture_alpha = 0.0;
+  double rof_theta = 0.125;  ///< ROF weight theta (Wedel et al. 2009: 1/8)
+  int rof_iterations = 100;  ///< Chambolle projection iterations of the ROF (Wedel: 100)
 };
 
 /// Pyramid levels used for a width x height frame: p.n_scales when > 0; when 0, IPOL 2013's

@@ -26,12 +26,20 @@ class KokkosGlobalSolver final : public FlowSolver {
   KokkosGlobalSolver(const Tvl1Params& params, KokkosTiles tiles)
       : params_(params), tiles_(tiles) {}
 
-  FlowField compute(const Image& i0, const Image& i1) override {
+  FlowField compute(const Image& i0, const Image& i1) override { return run(i0, i1, nullptr); }
+  FlowField compute_from(const Image& i0, const Image& i1, const FlowField& init) override {
+    return run(i0, i1, &init);
+  }
+
+ private:
+  FlowField run(const Image& i0, const Image& i1, const FlowField* init) {
     ensure_kokkos_initialized();
-    return tvl1_multiscale<float>(i0, i1, params_,
-                                  [this](const WarpingData<float>& w, Tvl1State<float>& s) {
-                                    tvl1_iterate_kokkos(w, s, params_, params_.iterations, tiles_);
-                                  });
+    return tvl1_multiscale<float>(
+        i0, i1, params_,
+        [this](const WarpingData<float>& w, Tvl1State<float>& s) {
+          tvl1_iterate_kokkos(w, s, params_, params_.iterations, tiles_);
+        },
+        init);
   }
 
  private:

@@ -22,6 +22,12 @@ int need_int(const Config& c, const char* name) {
   return static_cast<int>(v);
 }
 
+/// A parameter added after the schema's first version: absent = its default (older DB rows
+/// and tuned headers keep their meaning).
+int optional_int(const Config& c, const char* name, int absent) {
+  return c.params.count(name) ? need_int(c, name) : absent;
+}
+
 }  // namespace
 
 Tvl1Params tvl1_params_of(const Config& c) {
@@ -35,6 +41,11 @@ Tvl1Params tvl1_params_of(const Config& c) {
   p.iterations = need_int(c, "iterations");
   p.epsilon = need(c, "epsilon");
   p.presmoothing_sigma = need(c, "presmoothing_sigma");
+  p.epsilon_check_every = optional_int(c, "epsilon_check_every", 1);
+  p.median_window = optional_int(c, "median_window", 0);
+  p.texture_alpha = c.params.count("texture_alpha") ? need(c, "texture_alpha") : 0.0;
+  p.rof_theta = c.params.count("rof_theta") ? need(c, "rof_theta") : 0.125;
+  p.rof_iterations = optional_int(c, "rof_iterations", 100);
   return p;
 }
 
@@ -47,7 +58,12 @@ ParamValues param_values_of(const Tvl1Params& p) {
           {"n_warpings", p.n_warpings},
           {"iterations", p.iterations},
           {"epsilon", p.epsilon},
-          {"presmoothing_sigma", p.presmoothing_sigma}};
+          {"presmoothing_sigma", p.presmoothing_sigma},
+          {"epsilon_check_every", p.epsilon_check_every},
+          {"median_window", p.median_window},
+          {"texture_alpha", p.texture_alpha},
+          {"rof_theta", p.rof_theta},
+          {"rof_iterations", p.rof_iterations}};
 }
 
 }  // namespace flowtune

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,15 @@ class FlowSolver {
   /// allocating when flow already has that size). Default: flow = compute(i0, i1).
   virtual void compute_into(const Image& i0, const Image& i1, FlowField& flow) {
     flow = compute(i0, i1);
+  }
+  /// compute() starting from init_flow (i0's size, pixels; e.g. the previous pair's flow in a
+  /// video) instead of 0 (tvl1_multiscale's init_flow). The default throws
+  /// std::invalid_argument: a solver that supports it overrides this.
+  virtual FlowField compute_from(const Image& i0, const Image& i1, const FlowField& init_flow) {
+    (void)i0;
+    (void)i1;
+    (void)init_flow;
+    throw std::invalid_argument("this TV-L1 solver does not take an initial flow");
   }
 };
 

@@ -40,7 +40,10 @@ std::optional<std::string> Workload::check_params(const Config& config) const {
   }
   for (const ParamSpec& p : params()) {
     const auto it = config.params.find(p.name);
-    if (it == config.params.end()) return this->name() + ": parameter '" + p.name + "' missing";
+    if (it == config.params.end()) {
+      if (p.absent_means_default) continue;
+      return this->name() + ": parameter '" + p.name + "' missing";
+    }
     if (auto why = p.invalid_reason(it->second)) return this->name() + ": " + *why;
   }
   return invalid_reason(config);

@@ -28,6 +28,9 @@ struct ParamSpec {
   bool min_open = false, max_open = false;  ///< true: the bound itself is excluded
   std::string doc;                          ///< one line
   std::string source;                       ///< paper and section, e.g. "IPOL 2013, sec. 4.1"
+  /// true: a config without this parameter (a DB row or tuned header written before it
+  /// existed) means its default_value, which must then reproduce the older behaviour.
+  bool absent_means_default = false;
   /// nullopt when `value` is valid, else "lambda=-1 outside (0, 10]" (with the range).
   std::optional<std::string> invalid_reason(double value) const;
   /// The valid range as text: "[1, 1000]", "(0, 0.25]" (integers without decimals).
@@ -127,6 +130,7 @@ class Workload {
     std::string reference;            ///< ground truth to score against ("" = none)
     double visualisation_scale = 0;   ///< e.g. the flow magnitude of full saturation; 0 = auto
     std::size_t max_pixels = 0;       ///< largest image read; 0 = the default (64 Mpx)
+    std::string init_flow;  ///< optical flow: a .flo to start from instead of 0 ("" = none)
   };
   /// Runs config once on files and writes what `run` asks for; returns a one-line summary
   /// (with the metrics when a reference is given). Throws std::runtime_error naming the file

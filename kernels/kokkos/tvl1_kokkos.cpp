@@ -1,4 +1,3 @@
-#include "kernels/cancellation.hpp"
 #include "kernels/kokkos/tvl1_kokkos.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -7,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cancellation.hpp"
 #include "kernels/kokkos/tvl1_kokkos_functors.hpp"
 
 namespace flowtune {
@@ -102,7 +102,7 @@ int tvl1_iterate_kokkos(const WarpingData<float>& w, Tvl1State<float>& s, const 
   while (done < iterations) {
     throw_if_cancelled();
     ++done;
-    if (use_epsilon) {
+    if (use_epsilon && done % p.epsilon_check_every == 0) {
       double change_sum = 0.0;
       Kokkos::parallel_reduce("tvl1_update_u", policy, kokkos_tvl1::UpdateUWithChange{update_u},
                               change_sum);

@@ -26,7 +26,8 @@ struct KokkosTiles {
 ///   kernel "update p": p = (p + tau/theta * grad u) / (1 + tau/theta * |grad u|) per
 ///     component, grad u by forward differences that are 0 on the last column/row.
 /// When p.epsilon > 0 the "update u" kernel also reduces the mean over pixels of
-/// |u - u_prev|^2, and the loop stops after the first iteration where it is <= epsilon^2
+/// |u - u_prev|^2 (on every p.epsilon_check_every-th iteration), and the loop stops after the
+/// first such iteration where it is <= epsilon^2
 /// (IPOL's stopping rule); p is updated in that last iteration too.
 ///
 /// Shapes: w and s are width x height row-major, all vectors of size width*height.

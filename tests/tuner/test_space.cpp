@@ -37,7 +37,7 @@ TEST(Space, DefaultDimensionsOfTheWorkloadSpanTheParametersThatMatter) {
   const ParamDimensions dims = parameter_dimensions(w, load_board("h200"), SpaceOptions{});
   EXPECT_GE(dims.at("iterations").size(), 2u);
   EXPECT_GE(dims.at("n_warpings").size(), 2u);
-  EXPECT_EQ(dims.at("epsilon"), std::vector<double>{0});  // the GPU path has no stopping test
+  EXPECT_EQ(dims.at("epsilon"), std::vector<double>{0});  // GPU default: fixed iterations
   SpaceOptions o;
   o.param_values = {{"n_warpings", {3}}};
   EXPECT_EQ(parameter_dimensions(w, load_board("host"), o).at("n_warpings"),

@@ -14,12 +14,15 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/cuda/frame/flow_filters.hpp"
 #include "kernels/cuda/frame/frame_kernels.hpp"
 #include "kernels/image_ops.hpp"
 #include "kernels/tvl1_multiscale.hpp"
 #include "variants/cuda/cuda_variant.hpp"
+#include "variants/cuda/epsilon_stop.hpp"
 #include "variants/cuda/host_copy.hpp"
 #include "variants/cuda/resident_levels.hpp"
+#include "variants/cuda/texture_stage.hpp"
 #include "variants/cuda/tiled_levels.hpp"
 #include "variants/tvl1_params_of.hpp"
 
@@ -150,6 +153,9 @@ class CudaFrameSolver final : public FlowSolver {
           options_.tiled_max_pixels >= 0 ? options_.tiled_max_pixels : cuda::tiled_px_of(config_);
       if (tiled_px > 0) tiled_ = std::make_unique<cuda::TiledLevels>(config_, tiled_px);
     }
+    if (params_.epsilon > 0) stop_ = std::make_unique<cuda::EpsilonStop>(options_.host_emulation);
+    if (params_.texture_alpha > 0)
+      texture_ = std::make_unique<cuda::TextureStage>(params_, options_.host_emulation);
     int copy_threads = options_.host_copy_threads;
     if (copy_threads < 0)
       copy_threads = std::max(1, std::min(4, int(std::thread::hardware_concurrency()) / 2));
@@ -331,7 +337,9 @@ class CudaFrameSolver final : public FlowSolver {
       ++e.frames;
       return;
     }
-    if (options_.use_cuda_graph && !e.graph && !e.graph_failed && e.frames > 0) capture_graph(e);
+    // A stopping test reads back (EpsilonStop): such a frame is never captured.
+    if (options_.use_cuda_graph && !stop_ && !e.graph && !e.graph_failed && e.frames > 0)
+      capture_graph(e);
     if (have_done_ && s != last_stream_)
       check(cudaStreamWaitEvent(s, done_, 0), "cudaStreamWaitEvent");
     enqueue_upload(s, in0, in1);
@@ -485,6 +493,11 @@ class CudaFrameSolver final : public FlowSolver {
     // 1. Joint normalisation to [0, 255] (inside the row pass) and presmoothing.
     fk::minmax_pair(raw, raw + n, n, b_.minmax_scratch.as<float>(), b_.minmax.as<float>(), exec);
     mark(stream, "normalise", -1);
+    if (texture_) {  // Wedel et al. 2009, sec. 2.3: the texture frames, normalised again
+      texture_->run(raw, raw + n, w, h, b_.minmax.as<float>(), exec);
+      fk::minmax_pair(raw, raw + n, n, b_.minmax_scratch.as<float>(), b_.minmax.as<float>(), exec);
+      mark(stream, "structure_texture", -1);
+    }
     fk::gaussian_pair(raw, raw + n, tmp, tmp + n, b_.levels[0].i0.as<float>(),
                       b_.levels[0].i1.as<float>(), w, h, presmooth_taps_, b_.minmax.as<float>(),
                       exec);
@@ -526,15 +539,28 @@ class CudaFrameSolver final : public FlowSolver {
         fk::warp(f16, l.i0.as<float>(), b_.i1g.as<float4>(), l.width, l.height, f.u, f.grad,
                  f.rho_c, exec);
         mark(stream, "warping", s);
-        if (resident_ && resident_->fits(l.width, l.height)) {
-          resident_->run(f, p.iterations, stream);
-          mark(stream, "iterations_resident", s);
-        } else if (tiled_ && tiled_->takes(l.width, l.height)) {
-          tiled_->run(f, p.iterations, stream);
-          mark(stream, "iterations_tiled", s);
-        } else {
-          schedule_->run(f, p.iterations, stream);
-          mark(stream, "iterations", s);
+        const bool resident = resident_ && resident_->fits(l.width, l.height);
+        const bool tiled = !resident && tiled_ && tiled_->takes(l.width, l.height);
+        const auto run_iterations = [&](int n_it) {
+          if (resident)
+            resident_->run(f, n_it, stream);
+          else if (tiled)
+            tiled_->run(f, n_it, stream);
+          else
+            schedule_->run(f, n_it, stream);
+        };
+        if (stop_)
+          stop_->run(f, p.iterations, p.epsilon, p.epsilon_check_every, run_iterations, stream);
+        else
+          run_iterations(p.iterations);
+        mark(stream, resident ? "iterations_resident" : (tiled ? "iterations_tiled" : "iterations"),
+             s);
+        if (p.median_window > 0) {  // Wedel et al. 2009, sec. 3: into the other flow buffer
+          fk::median_flow(f16, b_.u[cur].as(), b_.u[1 - cur].as(), l.width, l.height,
+                          p.median_window, exec);
+          cur = 1 - cur;
+          f.u = b_.u[cur].as();
+          mark(stream, "median", s);
         }
       }
       if (s == 0) break;
@@ -583,6 +609,8 @@ class CudaFrameSolver final : public FlowSolver {
   std::unique_ptr<cuda::ResidentLevels> resident_;
   std::unique_ptr<cuda::TiledLevels> tiled_;
   std::unique_ptr<cuda::HostCopier> copier_;
+  std::unique_ptr<cuda::EpsilonStop> stop_;      ///< when params_.epsilon > 0
+  std::unique_ptr<cuda::TextureStage> texture_;  ///< when params_.texture_alpha > 0
   cuda::Storage storage_ = cuda::Storage::f32;
   fk::GaussTaps presmooth_taps_, zoom_taps_;
   cudaStream_t stream_ = nullptr;

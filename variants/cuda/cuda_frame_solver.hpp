@@ -50,8 +50,9 @@ struct FrameOptions {
 /// One stage of a profiled frame: its name, the pyramid level it worked on (0 = finest, -1
 /// for stages outside the pyramid loop) and its median device time.
 struct StageTime {
-  std::string stage;  ///< upload, normalise, presmooth, pyramid, gradient, warping,
-                      ///< iterations (or iterations_resident), zoom_in, to_planar, download
+  std::string stage;  ///< upload, normalise, structure_texture, presmooth, pyramid, gradient,
+                      ///< warping, iterations (or iterations_resident), median, zoom_in,
+                      ///< to_planar, download
   int level = -1;
   double ms = 0;  ///< median over the profiled frames, CUDA events (ms)
 };
@@ -99,9 +100,13 @@ struct FrameCacheStats {
 /// in a cache of FrameOptions::cached_sizes sizes. cuda::compute_flow_device runs the same
 /// frame on frames already on the device. A solver is not thread-safe (one per host thread).
 ///
-/// Unlike the CPU reference, the GPU path runs exactly the config's `iterations` per
-/// warping (no stopping test, which would need a device-to-host read per iteration):
-/// CudaVariant::invalid_reason rejects epsilon > 0, so no config silently ignores it.
+/// With epsilon > 0 each warping stops as the CPU reference's (IPOL's test, checked every
+/// epsilon_check_every iterations): the statistic is reduced on the device and read back
+/// (cuda/epsilon_stop.hpp), so such a frame runs with direct launches, not a CUDA Graph.
+/// With texture_alpha > 0 both frames are replaced by their texture part after the joint
+/// normalisation and normalised again (Wedel et al. 2009, sec. 2.3; cuda/texture_stage.hpp).
+/// With median_window > 0 the flow is median-filtered after each warping (Wedel et al. 2009,
+/// sec. 3; kernels/cuda/frame/flow_filters.hpp), as tvl1_multiscale does.
 ///
 /// Precision: the images, pyramid and gradients are float; grad, rho_c, u, p are stored as
 /// the schedule's storage (storage_of(config.precision): float2/float or half2/half),

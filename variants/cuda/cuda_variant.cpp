@@ -67,14 +67,8 @@ std::optional<std::string> CudaVariant::invalid_reason(const Config& config) con
       return name() + ": tunable '" + domain.name + "' must be positive, got " +
              std::to_string(it->second);
   }
-  // The GPU path runs exactly `iterations` per warping: it has no stopping test, so a
-  // config asking for one is rejected rather than silently run without it. (Completeness
-  // of the parameters is the workload's check; a build needs none of them.)
-  const auto eps = config.params.find("epsilon");
-  if (eps != config.params.end() && eps->second > 0)
-    return name() + ": epsilon=" + shortest_decimal(eps->second) +
-           " is not supported by the CUDA variants (they run exactly `iterations` per "
-           "warping, no stopping test); use epsilon=0";
+  // epsilon > 0 is supported: the frame solver tests it on the device every
+  // epsilon_check_every iterations (variants/cuda/epsilon_stop.hpp).
   return scheme_invalid_reason(config);
 }
 

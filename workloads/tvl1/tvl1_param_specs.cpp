@@ -32,6 +32,24 @@ const std::vector<ParamSpec>& tvl1_param_specs() {
        "IPOL 2013, sec. 4 (IPOL: 0.01; see README)"},
       {"presmoothing_sigma", T::real, "px", 0.8, 0, 3, false, false,
        "Gaussian sigma applied to both frames before the pyramid", "IPOL 2013, tvl1flow_lib.c"},
+      // Added after the first schema: absent from a DB row or tuned header = the default,
+      // which computes what the older config computed.
+      {"epsilon_check_every", T::integer, "", 1, 1, 1000, false, false,
+       "iterations between two epsilon stopping tests (tested after k, 2k, ...); the GPU reads "
+       "one value back per test",
+       "IPOL 2013, sec. 4 (k = 1); this project (GPU check interval)", true},
+      {"median_window", T::integer, "px", 0, 0, 5, false, false,
+       "median filter of the flow after each warping, window 3 or 5; 0 = off",
+       "Wedel et al. 2009, sec. 3; Sun, Roth, Black 2010, sec. 3.3", true},
+      {"texture_alpha", T::real, "", 0, 0, 1, false, false,
+       "structure-texture decomposition before the pyramid: I - texture_alpha * ROF(I); 0 = off",
+       "Wedel et al. 2009, sec. 2.3 (0.95)", true},
+      {"rof_theta", T::real, "", 0.125, 0, 10, true, false,
+       "weight of the ROF denoising of the decomposition (larger: smoother structure)",
+       "Wedel et al. 2009, sec. 2.3 (1/8); Rudin, Osher, Fatemi 1992", true},
+      {"rof_iterations", T::integer, "", 100, 0, 10000, false, false,
+       "Chambolle projection iterations of the ROF denoising",
+       "Wedel et al. 2009, sec. 2.3 (100); Chambolle 2004, eq. 9", true},
   };
   return specs;
 }

@@ -68,10 +68,12 @@ class Tvl1Workload final : public Workload {
     return out;
   }
   ParamDimensions default_dimensions(const std::string& target) const override {
-    // The GPU path has no stopping test: fixed iterations (epsilon 0). The pyramid is two
-    // dimensions, its depth with its zoom: n_scales 0 (automatic, down to ~16 px) or 5
-    // (zoom 0.8 x 5 levels is the hand-chosen pyramid of reports/main_job_h200.md; automatic
-    // at zoom 0.8 builds ~17 levels); warpings x iterations as a practitioner picks them.
+    // GPU: fixed iterations (epsilon 0), whose frame is one CUDA Graph; epsilon > 0 runs too
+    // (its stopping test reads back, so no graph), `--param epsilon=...` asks for it. The
+    // pyramid is two dimensions, its depth with its zoom: n_scales 0 (automatic, down to ~16
+    // px) or 5 (zoom 0.8 x 5 levels is the hand-chosen pyramid of reports/main_job_h200.md;
+    // automatic at zoom 0.8 builds ~17 levels); warpings x iterations as a practitioner
+    // picks them.
     if (target == "cuda")
       return {{"iterations", {10, 20, 30, 100}},
               {"n_warpings", {1, 5}},
@@ -88,6 +90,12 @@ class Tvl1Workload final : public Workload {
     const double pyramid =
         levels > 0 ? (1 - std::pow(z * z, levels)) / (1 - z * z) : 1 / (1 - z * z);
     return config.param("n_warpings") * config.param("iterations") * pyramid;
+  }
+  std::optional<std::string> invalid_reason(const Config& config) const override {
+    const auto m = config.params.find("median_window");
+    if (m != config.params.end() && m->second != 0 && m->second != 3 && m->second != 5)
+      return "tvl1: median_window=" + shortest_decimal(m->second) + " must be 0 (off), 3 or 5";
+    return std::nullopt;
   }
   std::unique_ptr<InputSet> load_inputs(const InputOptions& o) const override {
     if (o.max_pixels > 0) set_default_image_limits({o.max_pixels});
@@ -110,7 +118,22 @@ class Tvl1Workload final : public Workload {
       throw std::runtime_error(run.inputs[1] + ": frames of different sizes (" +
                                std::to_string(i0.width) + "x" + std::to_string(i0.height) + " vs " +
                                std::to_string(i1.width) + "x" + std::to_string(i1.height) + ")");
-    const FlowField flow = solver_for(config)->compute(i0, i1);
+    FlowField flow;
+    if (run.init_flow.empty()) {
+      flow = solver_for(config)->compute(i0, i1);
+    } else {
+      const FlowField init = read_flo(run.init_flow);
+      if (init.width != i0.width || init.height != i0.height)
+        throw std::runtime_error(run.init_flow + ": initial flow is " + std::to_string(init.width) +
+                                 "x" + std::to_string(init.height) + ", the frames are " +
+                                 std::to_string(i0.width) + "x" + std::to_string(i0.height));
+      try {
+        flow = solver_for(config)->compute_from(i0, i1, init);
+      } catch (const std::invalid_argument& e) {
+        throw std::runtime_error(run.init_flow + ": " + e.what() + " (variant " + config.variant +
+                                 ")");
+      }
+    }
     std::ostringstream os;
     os << config.label() << " (" << config.params_text() << ")";
     if (!run.output.empty()) {

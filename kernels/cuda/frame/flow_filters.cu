@@ -1,0 +1,148 @@
+// Kernels and host emulation of flow_filters.hpp: the median filter (one thread per pixel,
+// 32 x 8 blocks) and the two-pass reduction of the epsilon stopping test.
+#include <stdexcept>
+#include <string>
+
+#include "kernels/cuda/frame/flow_filters.hpp"
+#include "kernels/cuda/frame/frame_pixels.cuh"
+#include "kernels/median_filter.hpp"
+
+namespace flowtune::cuda::frame {
+
+namespace {
+
+constexpr int kBlockX = 32, kBlockY = 8;
+constexpr int kSumThreads = 256, kSumBlocks = 512;
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess)
+    throw std::runtime_error(std::string("kernels/cuda/frame/flow_filters.cu: ") + what + ": " +
+                             cudaGetErrorString(e));
+}
+
+/// Component c (0: x, 1: y) of a flow of pairs, as a texel loader for median_px.
+template <class T2>
+struct ComponentLoad {
+  const T2* p;
+  int w;
+  int c;
+  FT_HD float operator()(int i, int j) const {
+    const float2 v = load2(p, std::size_t(j) * w + i);
+    return c ? v.y : v.x;
+  }
+};
+
+template <class T2>
+FT_HD void median_px_pair(const T2* in, T2* out, int w, int h, int window, int x, int y) {
+  const float a = median_px<float>(ComponentLoad<T2>{in, w, 0}, w, h, x, y, window);
+  const float b = median_px<float>(ComponentLoad<T2>{in, w, 1}, w, h, x, y, window);
+  store2(out, std::size_t(y) * w + x, make_float2(a, b));
+}
+
+template <class T2>
+__global__ void median_kernel(const T2* in, T2* out, int w, int h, int window) {
+  const int x = int(blockIdx.x * blockDim.x + threadIdx.x);
+  const int y = int(blockIdx.y * blockDim.y + threadIdx.y);
+  if (x < w && y < h) median_px_pair(in, out, w, h, window, x, y);
+}
+
+template <class T2>
+void median_impl(const void* u_in, void* u_out, int w, int h, int window, Exec exec) {
+  const T2* in = static_cast<const T2*>(u_in);
+  T2* out = static_cast<T2*>(u_out);
+  if (exec.on_host) {
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x) median_px_pair(in, out, w, h, window, x, y);
+    return;
+  }
+  const dim3 block(kBlockX, kBlockY);
+  const dim3 grid(unsigned((w + kBlockX - 1) / kBlockX), unsigned((h + kBlockY - 1) / kBlockY));
+  median_kernel<<<grid, block, 0, exec.stream>>>(in, out, w, h, window);
+  check(cudaGetLastError(), "median_flow");
+}
+
+template <class T2>
+FT_HD double change_at(const T2* u, const T2* prev, std::size_t i) {
+  const float2 a = load2(u, i), b = load2(prev, i);
+  const double dx = double(a.x) - b.x, dy = double(a.y) - b.y;
+  return dx * dx + dy * dy;
+}
+
+template <class T2>
+__global__ void change_partial_kernel(const T2* u, const T2* prev, std::size_t n, double* partial) {
+  __shared__ double s[kSumThreads];
+  double acc = 0;
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    acc += change_at(u, prev, i);
+  s[threadIdx.x] = acc;
+  __syncthreads();
+  for (unsigned k = blockDim.x / 2; k > 0; k /= 2) {
+    if (threadIdx.x < k) s[threadIdx.x] += s[threadIdx.x + k];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) partial[blockIdx.x] = s[0];
+}
+
+__global__ void change_final_kernel(const double* partial, int n_partials, std::size_t n,
+                                    double* mean_out) {
+  __shared__ double s[kSumThreads];
+  double acc = 0;
+  for (int i = int(threadIdx.x); i < n_partials; i += int(blockDim.x)) acc += partial[i];
+  s[threadIdx.x] = acc;
+  __syncthreads();
+  for (unsigned k = blockDim.x / 2; k > 0; k /= 2) {
+    if (threadIdx.x < k) s[threadIdx.x] += s[threadIdx.x + k];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) mean_out[0] = s[0] / double(n);
+}
+
+template <class T2>
+void change_impl(const void* u_, const void* prev_, int w, int h, double* scratch, double* mean_out,
+                 Exec exec) {
+  const T2* u = static_cast<const T2*>(u_);
+  const T2* prev = static_cast<const T2*>(prev_);
+  const std::size_t n = std::size_t(w) * h;
+  if (exec.on_host) {
+    double acc = 0;
+    for (std::size_t i = 0; i < n; ++i) acc += change_at(u, prev, i);
+    mean_out[0] = n ? acc / double(n) : 0.0;
+    return;
+  }
+  const std::size_t want = (n + kSumThreads - 1) / kSumThreads;
+  const int blocks = int(want < std::size_t(kSumBlocks) ? (want > 0 ? want : 1) : kSumBlocks);
+  change_partial_kernel<<<blocks, kSumThreads, 0, exec.stream>>>(u, prev, n, scratch);
+  check(cudaGetLastError(), "flow_change_partial");
+  change_final_kernel<<<1, kSumThreads, 0, exec.stream>>>(scratch, blocks, n, mean_out);
+  check(cudaGetLastError(), "flow_change_final");
+}
+
+}  // namespace
+
+void median_flow(bool f16, const void* u_in, void* u_out, int w, int h, int window, Exec exec) {
+  if (window != 3 && window != 5)
+    throw std::invalid_argument(
+        "kernels/cuda/frame/flow_filters: median window must be 3 or 5, "
+        "got " +
+        std::to_string(window));
+  if (w <= 0 || h <= 0) return;
+  if (f16)
+    median_impl<__half2>(u_in, u_out, w, h, window, exec);
+  else
+    median_impl<float2>(u_in, u_out, w, h, window, exec);
+}
+
+std::size_t flow_change_scratch_doubles() {
+  return std::size_t(kSumBlocks);
+}
+
+void flow_change_mean(bool f16, const void* u, const void* u_prev, int w, int h, double* scratch,
+                      double* mean_out, Exec exec) {
+  if (f16)
+    change_impl<__half2>(u, u_prev, w, h, scratch, mean_out, exec);
+  else
+    change_impl<float2>(u, u_prev, w, h, scratch, mean_out, exec);
+}
+
+}  // namespace flowtune::cuda::frame

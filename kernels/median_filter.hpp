@@ -1,0 +1,78 @@
+// Median filtering of the flow after each warping (Wedel, Pock, Zach, Bischof, Cremers, "An
+// improved algorithm for TV-L1 optical flow", 2009, sec. 3; Sun, Roth, Black, "Secrets of
+// optical flow estimation and their principles", CVPR 2010, sec. 3.3): each flow component is
+// replaced by the median of its window x window neighbourhood. The per-pixel code is written
+// once for the host and the device: the CPU reference (double) and the GPU frame kernel
+// (kernels/cuda/frame/median_kernels.cu, float) both call median_px.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#if defined(__CUDACC__)
+#define FT_MEDIAN_HD __host__ __device__ inline
+#else
+#define FT_MEDIAN_HD inline
+#endif
+
+namespace flowtune {
+
+/// Largest median window supported (5 x 5 = 25 samples kept in registers).
+constexpr int kMaxMedianWindow = 5;
+
+/// Median of the window x window neighbourhood centred on (x, y) of a w x h row-major plane
+/// whose texel (i, j) is load(i, j); clamp-to-edge reads at the borders (each out-of-image
+/// sample repeats the nearest edge texel). window: odd, 1..kMaxMedianWindow (1 = the texel
+/// itself); not checked here (see check_median_window). The window's samples are sorted by
+/// insertion sort and the middle one, sample (window^2 - 1) / 2, is returned: for an odd
+/// count the median is exact (no averaging).
+template <class Real, class Load>
+FT_MEDIAN_HD Real median_px(const Load& load, int w, int h, int x, int y, int window) {
+  Real s[kMaxMedianWindow * kMaxMedianWindow];
+  const int r = window / 2;
+  int n = 0;
+  for (int dy = -r; dy <= r; ++dy) {
+    const int yy = y + dy < 0 ? 0 : (y + dy > h - 1 ? h - 1 : y + dy);
+    for (int dx = -r; dx <= r; ++dx) {
+      const int xx = x + dx < 0 ? 0 : (x + dx > w - 1 ? w - 1 : x + dx);
+      const Real v = load(xx, yy);
+      int k = n++;
+      while (k > 0 && s[k - 1] > v) {
+        s[k] = s[k - 1];
+        --k;
+      }
+      s[k] = v;
+    }
+  }
+  return s[(n - 1) / 2];
+}
+
+/// Throws std::invalid_argument naming `who` unless window is 0 (off), 3 or 5.
+inline void check_median_window(int window, const char* who) {
+  if (window != 0 && window != 3 && window != 5)
+    throw std::invalid_argument(std::string(who) + ": median_window must be 0 (off), 3 or 5, got " +
+                                std::to_string(window));
+}
+
+/// The median filter of one w x h row-major plane (out of place): out[y w + x] =
+/// median_px(in, x, y, window). Throws std::invalid_argument if in.size() != w h or the
+/// window is not 0, 3 or 5 (0 copies the plane).
+template <class Real>
+std::vector<Real> median_filter(const std::vector<Real>& in, int w, int h, int window) {
+  check_median_window(window, "median_filter");
+  if (w < 0 || h < 0 || in.size() != std::size_t(w) * std::size_t(h))
+    throw std::invalid_argument("median_filter: plane of " + std::to_string(in.size()) +
+                                " values is not " + std::to_string(w) + "x" + std::to_string(h));
+  if (window == 0) return in;
+  std::vector<Real> out(in.size());
+  const Real* p = in.data();
+  const auto load = [p, w](int i, int j) { return p[std::size_t(j) * w + i]; };
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      out[std::size_t(y) * w + x] = median_px<Real>(load, w, h, x, y, window);
+  return out;
+}
+
+}  // namespace flowtune

@@ -1,0 +1,96 @@
+// The GPU structure-texture stage (kernels/cuda/frame/texture_kernels.hpp, float) against the
+// double-precision CPU decomposition (kernels/structure_texture.hpp), and the whole frame with
+// it against the CPU reference (host emulation everywhere; the device when there is one).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "kernels/cuda/frame/texture_kernels.hpp"
+#include "kernels/flo_io.hpp"
+#include "kernels/image_ops.hpp"
+#include "kernels/metrics.hpp"
+#include "kernels/png_io.hpp"
+#include "kernels/reference_tvl1.hpp"
+#include "kernels/structure_texture.hpp"
+#include "tests/cuda/test_frame_support.hpp"
+#include "variants/cuda/cuda_frame_solver.hpp"
+#include "variants/tvl1_params_of.hpp"
+
+namespace flowtune {
+namespace {
+
+void check_against_double(bool on_host) {
+  const int w = 70, h = 45;
+  const std::size_t n = std::size_t(w) * h;
+  const Image a = test::random_image(w, h, 11, 10.f, 90.f), b = test::random_image(w, h, 12);
+  // The double oracle: joint normalisation to [0, 255], then the decomposition.
+  Plane<double> da = plane_cast<double>(a), db = plane_cast<double>(b);
+  normalize_pair(da, db);
+  const Plane<double> ta = structure_texture(da, 0.95, 0.125, 100);
+  const Plane<double> tb = structure_texture(db, 0.95, 0.125, 100);
+  std::vector<float> frames(a.data);
+  frames.insert(frames.end(), b.data.begin(), b.data.end());
+  const auto [lo, hi] = std::minmax_element(frames.begin(), frames.end());
+  test::TestBuffer<float> f(2 * n, on_host), p(4 * n, on_host), v(2 * n, on_host), mm(2, on_host);
+  f.upload(frames);
+  mm.upload({*lo, *hi});
+  cuda::frame::structure_texture_pair(f.get(), f.get() + n, w, h, p.get(), v.get(), mm.get(), 0.95f,
+                                      0.125f, 100, {nullptr, on_host});
+  const std::vector<float> got = f.download();
+  double worst = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    worst = std::max(worst, std::abs(got[i] - ta.data[i]));
+    worst = std::max(worst, std::abs(got[n + i] - tb.data[i]));
+  }
+  std::printf("structure-texture %s vs double: max |diff| %.3e (values in [0, 255])\n",
+              on_host ? "host emulation" : "GPU", worst);
+  EXPECT_LT(worst, 2e-3);
+}
+
+TEST(TextureStage, MatchesDoubleReferenceHostEmulation) {
+  check_against_double(true);
+}
+TEST(TextureStage, MatchesDoubleReferenceGpu) {
+  if (!test::have_cuda_device()) GTEST_SKIP() << "no CUDA device";
+  check_against_double(false);
+}
+
+void check_frame(bool on_host) {
+  const std::string d = test::repo_middlebury_dir() + "/RubberWhale/";
+  const Image i0 = read_png_gray(d + "frame10.png"), i1 = read_png_gray(d + "frame11.png");
+  const FlowField gt = read_flo(d + "flow10.flo");
+  Tvl1Params p;
+  p.n_scales = 3;
+  p.n_warpings = 1;
+  p.iterations = 50;
+  p.texture_alpha = 0.95;
+  Config c;
+  c.variant = "plain";
+  c.precision = "f32";
+  c.params = param_values_of(p);
+  cuda::FrameOptions o;
+  o.host_emulation = on_host;
+  const FlowField got =
+      make_cuda_frame_solver(
+          c, std::make_unique<test::PlainSchedule>(p, cuda::Storage::f32, on_host), o)
+          ->compute(i0, i1);
+  const FlowField ref = tvl1_reference(i0, i1, p);
+  const double a_ref = flow_error(ref, gt).aepe, a_got = flow_error(got, gt).aepe;
+  std::printf("RubberWhale structure-texture: AEPE reference %.5f, %s %.5f\n", a_ref,
+              on_host ? "host emulation" : "GPU", a_got);
+  EXPECT_LT(std::abs(a_got - a_ref), 0.01);
+}
+
+TEST(TextureStage, FrameMatchesReferenceHostEmulation) {
+  check_frame(true);
+}
+TEST(TextureStage, FrameMatchesReferenceGpu) {
+  if (!test::have_cuda_device()) GTEST_SKIP() << "no CUDA device";
+  check_frame(false);
+}
+
+}  // namespace
+}  // namespace flowtune
