@@ -3,6 +3,8 @@
 // Used where a SIMD target has no conversion instruction (Highway 1.0.3 truncates there).
 #pragma once
 
+#include <hwy/base.h>
+
 #include <cstdint>
 #include <cstring>
 
@@ -51,6 +53,20 @@ inline float binary16_to_float(std::uint16_t h) {
   float f;
   std::memcpy(&f, &bits, sizeof f);
   return f;
+}
+
+/// The bit pattern of a hwy::float16_t (a struct of uint16_t on x86, __fp16 on aarch64).
+inline std::uint16_t bits_of(hwy::float16_t h) {
+  std::uint16_t bits;
+  std::memcpy(&bits, &h, sizeof bits);
+  return bits;
+}
+
+/// The hwy::float16_t of a bit pattern.
+inline hwy::float16_t binary16_of_bits(std::uint16_t bits) {
+  hwy::float16_t h;
+  std::memcpy(&h, &bits, sizeof h);
+  return h;
 }
 
 }  // namespace flowtune

@@ -32,13 +32,13 @@ HWY_INLINE float load1(const float* p) {
   return *p;
 }
 HWY_INLINE float load1(const hwy::float16_t* p) {
-  return binary16_to_float(p->bits);
+  return binary16_to_float(bits_of(*p));
 }
 HWY_INLINE void store1(float* p, float v) {
   *p = v;
 }
 HWY_INLINE void store1(hwy::float16_t* p, float v) {
-  p->bits = binary16_bits_rne(v);
+  *p = binary16_of_bits(binary16_bits_rne(v));
 }
 
 HWY_INLINE VF load(DF d, const float* p) {
@@ -47,7 +47,7 @@ HWY_INLINE VF load(DF d, const float* p) {
 HWY_INLINE VF load(DF d, const hwy::float16_t* p) {
   if constexpr (kSoftBinary16) {
     HWY_ALIGN float lanes[HWY_MAX_BYTES / sizeof(float)];
-    for (std::size_t i = 0; i < hn::Lanes(d); ++i) lanes[i] = binary16_to_float(p[i].bits);
+    for (std::size_t i = 0; i < hn::Lanes(d); ++i) lanes[i] = binary16_to_float(bits_of(p[i]));
     return hn::Load(d, lanes);
   } else {
     const hn::Rebind<hwy::float16_t, DF> dh;
@@ -61,7 +61,8 @@ HWY_INLINE void store(DF d, VF v, hwy::float16_t* p) {
   if constexpr (kSoftBinary16) {
     HWY_ALIGN float lanes[HWY_MAX_BYTES / sizeof(float)];
     hn::Store(v, d, lanes);
-    for (std::size_t i = 0; i < hn::Lanes(d); ++i) p[i].bits = binary16_bits_rne(lanes[i]);
+    for (std::size_t i = 0; i < hn::Lanes(d); ++i)
+      p[i] = binary16_of_bits(binary16_bits_rne(lanes[i]));
   } else {
     const hn::Rebind<hwy::float16_t, DF> dh;
     hn::StoreU(hn::DemoteTo(dh, v), dh, p);
@@ -200,7 +201,7 @@ void ToBinary16(const float* in, hwy::float16_t* out, std::size_t count) {
   const std::size_t n = hn::Lanes(d);
   std::size_t i = 0;
   for (; i + n <= count; i += n) store(d, hn::LoadU(d, in + i), out + i);
-  for (; i < count; ++i) out[i].bits = binary16_bits_rne(in[i]);
+  for (; i < count; ++i) out[i] = binary16_of_bits(binary16_bits_rne(in[i]));
 }
 
 void FromBinary16(const hwy::float16_t* in, float* out, std::size_t count) {
@@ -208,7 +209,7 @@ void FromBinary16(const hwy::float16_t* in, float* out, std::size_t count) {
   const std::size_t n = hn::Lanes(d);
   std::size_t i = 0;
   for (; i + n <= count; i += n) hn::StoreU(load(d, in + i), d, out + i);
-  for (; i < count; ++i) out[i] = binary16_to_float(in[i].bits);
+  for (; i < count; ++i) out[i] = binary16_to_float(bits_of(in[i]));
 }
 
 }  // namespace HWY_NAMESPACE

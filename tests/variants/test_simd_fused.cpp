@@ -236,7 +236,7 @@ TEST(Binary16, RoundsToNearestEvenLikeTheCompilerOnEveryTarget) {
     std::vector<float> back(values.size());
     simd_tvl1::from_binary16(out.data(), back.data(), values.size());
     for (std::size_t i = 0; i < values.size(); ++i) {
-      ASSERT_EQ(out[i].bits, float16_bits(values[i])) << "value " << values[i];
+      ASSERT_EQ(bits_of(out[i]), float16_bits(values[i])) << "value " << values[i];
       ASSERT_EQ(back[i], static_cast<float>(static_cast<_Float16>(values[i])))
           << "value " << values[i];
     }
