@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/cancellation.hpp"
@@ -60,7 +61,8 @@ int iterate_bands(const Fields<S>& f, int width, int height, const Tvl1Params& p
                     y > 0 ? f.p22 + o - row : nullptr,
                     width,
                     lambda_theta,
-                    theta};
+                    theta,
+                    use_epsilon};
     return simd_tvl1::update_u_row(r);
   };
   auto update_p = [&](int y) {
@@ -121,24 +123,13 @@ int iterate_bands(const Fields<S>& f, int width, int height, const Tvl1Params& p
   return done;
 }
 
-template <typename S>
-std::vector<S> to_storage(const std::vector<float>& v);
-
-template <>
-std::vector<hwy::float16_t> to_storage(const std::vector<float>& v) {
+std::vector<hwy::float16_t> to_binary16(const std::vector<float>& v) {
   std::vector<hwy::float16_t> out(v.size());
   simd_tvl1::to_binary16(v.data(), out.data(), v.size());
   return out;
 }
 
-void from_storage(const std::vector<hwy::float16_t>& h, std::vector<float>& v) {
-  simd_tvl1::from_binary16(h.data(), v.data(), v.size());
-}
-
-}  // namespace
-
-int tvl1_iterate_simd(const WarpingData<float>& w, Tvl1State<float>& s, const Tvl1Params& p,
-                      int iterations, SimdSchedule schedule, SimdStorage storage) {
+void check_shapes(const WarpingData<float>& w, const Tvl1State<float>& s) {
   if (w.width < 1 || w.height < 1) fail("empty warping data");
   if (s.width != w.width || s.height != w.height)
     fail("state is " + std::to_string(s.width) + "x" + std::to_string(s.height) +
@@ -153,33 +144,78 @@ int tvl1_iterate_simd(const WarpingData<float>& w, Tvl1State<float>& s, const Tv
   check_size(s.p12, n, "p12");
   check_size(s.p21, n, "p21");
   check_size(s.p22, n, "p22");
+}
+
+void check_run(const Tvl1Params& p, int iterations, SimdSchedule schedule) {
   if (iterations < 0) fail("iterations " + std::to_string(iterations) + " < 0");
   if (schedule.threads < 1 || schedule.band_rows < 1)
     fail("threads " + std::to_string(schedule.threads) + " and band_rows " +
          std::to_string(schedule.band_rows) + " must be >= 1");
   if (!(p.theta > 0.0) || !(p.tau > 0.0)) fail("theta and tau must be > 0");
-  throw_if_cancelled();
+}
 
+}  // namespace
+
+Binary16Fields to_binary16_fields(const WarpingData<float>& w, const Tvl1State<float>& s) {
+  check_shapes(w, s);
+  Binary16Fields f;
+  f.width = w.width;
+  f.height = w.height;
+  f.grad_x = to_binary16(w.grad_x);
+  f.grad_y = to_binary16(w.grad_y);
+  f.rho_c = to_binary16(w.rho_c);
+  f.u1 = to_binary16(s.u1);
+  f.u2 = to_binary16(s.u2);
+  f.p11 = to_binary16(s.p11);
+  f.p12 = to_binary16(s.p12);
+  f.p21 = to_binary16(s.p21);
+  f.p22 = to_binary16(s.p22);
+  return f;
+}
+
+void from_binary16_fields(const Binary16Fields& f, Tvl1State<float>& s) {
+  const std::size_t n = std::size_t(f.width) * std::size_t(f.height);
+  if (s.width != f.width || s.height != f.height || s.u1.size() != n || s.u2.size() != n ||
+      s.p11.size() != n || s.p12.size() != n || s.p21.size() != n || s.p22.size() != n)
+    throw std::invalid_argument("from_binary16_fields (kernels/simd/tvl1_simd.cpp): state is not " +
+                                std::to_string(f.width) + "x" + std::to_string(f.height));
+  const std::pair<const std::vector<hwy::float16_t>*, std::vector<float>*> planes[] = {
+      {&f.u1, &s.u1},   {&f.u2, &s.u2},   {&f.p11, &s.p11},
+      {&f.p12, &s.p12}, {&f.p21, &s.p21}, {&f.p22, &s.p22}};
+  for (const auto& [from, to] : planes) simd_tvl1::from_binary16(from->data(), to->data(), n);
+}
+
+int tvl1_iterate_simd_binary16(Binary16Fields& f, const Tvl1Params& p, int iterations,
+                               SimdSchedule schedule) {
+  const std::size_t n = std::size_t(f.width) * std::size_t(f.height);
+  if (f.width < 1 || f.height < 1) fail("empty binary16 fields");
+  for (const auto* plane :
+       {&f.grad_x, &f.grad_y, &f.rho_c, &f.u1, &f.u2, &f.p11, &f.p12, &f.p21, &f.p22})
+    if (plane->size() != n)
+      fail("a binary16 field has " + std::to_string(plane->size()) + " elements, expected " +
+           std::to_string(n));
+  check_run(p, iterations, schedule);
+  throw_if_cancelled();
+  const Fields<hwy::float16_t> fields{f.grad_x.data(), f.grad_y.data(), f.rho_c.data(),
+                                      f.u1.data(),     f.u2.data(),     f.p11.data(),
+                                      f.p12.data(),    f.p21.data(),    f.p22.data()};
+  return iterate_bands(fields, f.width, f.height, p, iterations, schedule);
+}
+
+int tvl1_iterate_simd(const WarpingData<float>& w, Tvl1State<float>& s, const Tvl1Params& p,
+                      int iterations, SimdSchedule schedule, SimdStorage storage) {
+  check_shapes(w, s);
+  check_run(p, iterations, schedule);
+  throw_if_cancelled();
   if (storage == SimdStorage::f32) {
     const Fields<float> f{w.grad_x.data(), w.grad_y.data(), w.rho_c.data(),
                           s.u1.data(),     s.u2.data(),     s.p11.data(),
                           s.p12.data(),    s.p21.data(),    s.p22.data()};
     return iterate_bands(f, w.width, w.height, p, iterations, schedule);
   }
-  using H = hwy::float16_t;
-  const std::vector<H> grad_x = to_storage<H>(w.grad_x), grad_y = to_storage<H>(w.grad_y),
-                       rho_c = to_storage<H>(w.rho_c);
-  std::vector<H> u1 = to_storage<H>(s.u1), u2 = to_storage<H>(s.u2), p11 = to_storage<H>(s.p11),
-                 p12 = to_storage<H>(s.p12), p21 = to_storage<H>(s.p21), p22 = to_storage<H>(s.p22);
-  const Fields<H> f{grad_x.data(), grad_y.data(), rho_c.data(), u1.data(), u2.data(),
-                    p11.data(),    p12.data(),    p21.data(),   p22.data()};
-  const int done = iterate_bands(f, w.width, w.height, p, iterations, schedule);
-  from_storage(u1, s.u1);
-  from_storage(u2, s.u2);
-  from_storage(p11, s.p11);
-  from_storage(p12, s.p12);
-  from_storage(p21, s.p21);
-  from_storage(p22, s.p22);
+  Binary16Fields f = to_binary16_fields(w, s);
+  const int done = tvl1_iterate_simd_binary16(f, p, iterations, schedule);
+  from_binary16_fields(f, s);
   return done;
 }
 

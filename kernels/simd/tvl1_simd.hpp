@@ -3,6 +3,10 @@
 // over the bands, Google Highway vectors along the rows; float or binary16 storage.
 #pragma once
 
+#include <hwy/base.h>
+
+#include <vector>
+
 #include "kernels/tvl1_params.hpp"
 #include "kernels/tvl1_warping.hpp"
 
@@ -44,5 +48,26 @@ struct SimdSchedule {
 /// and throws Cancelled after the iteration in progress.
 int tvl1_iterate_simd(const WarpingData<float>& w, Tvl1State<float>& s, const Tvl1Params& p,
                       int iterations, SimdSchedule schedule, SimdStorage storage);
+
+/// The nine fields of one warping in binary16 (width x height row-major each), as
+/// tvl1_iterate_simd holds them with SimdStorage::binary16.
+struct Binary16Fields {
+  int width = 0, height = 0;
+  std::vector<hwy::float16_t> grad_x, grad_y, rho_c, u1, u2, p11, p12, p21, p22;
+};
+
+/// w and s rounded to binary16 (ties to even). Throws std::invalid_argument as
+/// tvl1_iterate_simd does for mismatched shapes.
+Binary16Fields to_binary16_fields(const WarpingData<float>& w, const Tvl1State<float>& s);
+
+/// Widens u and p of f back into s (exact). Throws std::invalid_argument when s is not
+/// f.width x f.height.
+void from_binary16_fields(const Binary16Fields& f, Tvl1State<float>& s);
+
+/// tvl1_iterate_simd with SimdStorage::binary16 on fields already in binary16 (no
+/// conversion: what a solver keeping its state in binary16 runs, and what the benchmark
+/// times). Same schedule, rules, errors and return value.
+int tvl1_iterate_simd_binary16(Binary16Fields& f, const Tvl1Params& p, int iterations,
+                               SimdSchedule schedule);
 
 }  // namespace flowtune

@@ -132,6 +132,7 @@ double update_u_row_t(const URow<S>& r) {
     const VF n2 = hn::MulAdd(theta, div2, hn::MulAdd(scale, gy, u2));
     store(d, n1, r.u1 + x);
     store(d, n2, r.u2 + x);
+    if (!r.track_change) continue;
     if constexpr (sizeof(S) == sizeof(float)) {
       const VF c1 = hn::Sub(n1, u1), c2 = hn::Sub(n2, u2);
       change = hn::MulAdd(c1, c1, hn::MulAdd(c2, c2, change));

@@ -32,6 +32,7 @@ struct URow {
   int width;
   float lambda_theta;  ///< lambda * theta
   float theta;
+  bool track_change;  ///< compute the returned change (else 0 is returned)
 };
 
 /// Inputs and outputs of "update p" on row y (Forward Gradient, Estimate P). u1 / u2 are row
@@ -52,7 +53,8 @@ struct PRow {
 
 /// Updates u on one row in place (numerics contract, ARCHITECTURE.md): rho = rho_c + grad.u,
 /// v = u + TH(rho, grad) (v = u where |grad|^2 < 1e-10), u = v + theta * div(p) with
-/// backward differences. Returns the row's sum of |u_new - u_old|^2 (IPOL's stopping rule).
+/// backward differences. Returns the row's sum of |u_new - u_old|^2 (IPOL's stopping rule)
+/// when row.track_change, else 0.
 double update_u_row(const URow<float>& row);
 double update_u_row(const URow<hwy::float16_t>& row);
 
