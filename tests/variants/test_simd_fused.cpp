@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <random>
 #include <stdexcept>
@@ -274,6 +275,22 @@ TEST(SimdFusedVariant, RegisteredWithHostThreadCountsAndRules) {
   EXPECT_TRUE(v->invalid_reason(simd_config("f16", 1, 16)).has_value());
   EXPECT_TRUE(v->invalid_reason(simd_config("f32", 1, 0)).has_value());
   EXPECT_THROW(v->make_solver(simd_config("f32", 0, 16)), std::invalid_argument);
+}
+
+TEST(SimdFusedVariant, HostBoardShowsTheCpusCachesAndSimdTargets) {
+  const std::string command = std::string(FLOWTUNE_TUNE_EXE) + " boards show host 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string out;
+  char buffer[512];
+  while (std::fgets(buffer, sizeof buffer, pipe)) out += buffer;
+  ASSERT_EQ(pclose(pipe), 0) << out;
+  EXPECT_NE(out.find("CPUs (this system):  " + std::to_string(host_cpu().cpus) + " "),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("dispatched: " + simd_tvl1::dispatched_target() + ")"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("L2 "), std::string::npos) << out;
 }
 
 }  // namespace
