@@ -1,42 +1,13 @@
 // `tune boards`: the board profiles (boards/*.toml), one line each, as JSON, or one in full.
-#include <cstdint>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <string>
 
 #include "boards/board.hpp"
 #include "cli/cli.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
-#include "kernels/simd/host_cpu.hpp"
-#include "kernels/simd/tvl1_simd_rows.hpp"
 
 namespace flowtune::cli {
-namespace {
-
-/// The facts of this host's CPU that the simd_fused variant prunes with (read from the
-/// system, not from the profile): appended to `tune boards show` for a cpu board.
-std::string format_host_cpu() {
-  const HostCpu& cpu = host_cpu();
-  auto size = [](std::int64_t bytes) {
-    return bytes == 0                         ? std::string("n/a")
-           : bytes >= (std::int64_t(1) << 20) ? std::to_string(bytes >> 20) + " MiB"
-                                              : std::to_string(bytes >> 10) + " KiB";
-  };
-  std::string targets;
-  for (const std::string& t : cpu.simd_targets) targets += " " + t;
-  return "  CPUs (this system):  " + std::to_string(cpu.cpus) +
-         " this process may run on (sched_getaffinity)\n"
-         "  caches (CPU 0):      L1d " +
-         size(cpu.l1d_bytes) + ", L2 " + size(cpu.l2_bytes) + ", L3 " + size(cpu.l3_bytes) +
-         " (/sys/devices/system/cpu/cpu0/cache)\n"
-         "  SIMD targets:       " +
-         targets +
-         " (Highway, compiled in and supported; dispatched: " + simd_tvl1::dispatched_target() +
-         ")\n";
-}
-
-}  // namespace
 
 int run_boards(const std::vector<std::string>& args) {
   if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
@@ -65,9 +36,7 @@ int run_boards(const std::vector<std::string>& args) {
     return 0;
   }
   if (args[0] == "show" && args.size() == 2) {
-    const Board board = load_board(resolve_board(args[1]));
-    std::cout << format_board(board);
-    if (board.target == "cpu") std::cout << format_host_cpu();
+    std::cout << format_board(load_board(resolve_board(args[1])));
     return 0;
   }
   throw UsageError("usage: tune boards [--json] | tune boards show NAME");

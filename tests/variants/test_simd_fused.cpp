@@ -288,7 +288,8 @@ TEST(SimdFusedVariant, HostBoardShowsTheCpusCachesAndSimdTargets) {
   EXPECT_NE(out.find("CPUs (this system):  " + std::to_string(host_cpu().cpus) + " "),
             std::string::npos)
       << out;
-  EXPECT_NE(out.find("dispatched: " + simd_tvl1::dispatched_target() + ")"), std::string::npos)
+  EXPECT_NE(out.find("SIMD targets:        " + simd_tvl1::dispatched_target() + " "),
+            std::string::npos)
       << out;
   EXPECT_NE(out.find("L2 "), std::string::npos) << out;
 }
