@@ -1,6 +1,6 @@
 // flowtune's deployment API (api/flowtune/flowtune.hpp): the tuned config read back and the
-// TV-L1 solver of its variant, as `tune flow --tuned` runs it: the CPU variant kokkos_global
-// always, the CUDA variants (NVRTC + the GPU frame pipeline) when built with CUDA.
+// TV-L1 solver of its variant, as `tune flow --tuned` runs it: the CPU variants kokkos_global
+// and simd_fused always, the CUDA variants (NVRTC + the GPU frame pipeline) when built with CUDA.
 #include "flowtune/flowtune.hpp"
 
 #include <stdexcept>
@@ -10,6 +10,7 @@
 #include "select/tuned_header_reader.hpp"
 #include "variants/cuda/tvl1_schemes.hpp"
 #include "variants/kokkos_global.hpp"
+#include "variants/simd/simd_fused.hpp"
 
 #ifdef FLOWTUNE_HAVE_CUDA
 #include "variants/cuda/cuda_driver.hpp"
@@ -25,6 +26,7 @@ namespace {
 /// attempted without one; the frame pipeline checks again when it starts.
 const FlowVariant* deployed_variant(const std::string& name) {
   if (name == kokkos_global_variant().name()) return &kokkos_global_variant();
+  if (name == simd_fused_variant().name()) return &simd_fused_variant();
   if (!cuda::is_tvl1_cuda_scheme(name)) return nullptr;
 #ifdef FLOWTUNE_HAVE_CUDA
   if (!cuda::device_available())
@@ -64,10 +66,11 @@ Tvl1Solver::Tvl1Solver(const TunedConfig& config) : config_(config) {
                                 "', not tvl1");
   const FlowVariant* variant = deployed_variant(config.variant);
   if (!variant)
-    throw std::invalid_argument("compute_flow: variant '" + config.variant +
-                                "' is not a TV-L1 variant of this library (kokkos_global; with "
-                                "CUDA also " +
-                                cuda::tvl1_cuda_scheme_list() + ")");
+    throw std::invalid_argument(
+        "compute_flow: variant '" + config.variant +
+        "' is not a TV-L1 variant of this library (kokkos_global, simd_fused; with "
+        "CUDA also " +
+        cuda::tvl1_cuda_scheme_list() + ")");
   // make_solver checks the tunables and parameters (invalid_reason) and throws
   // std::invalid_argument naming the first problem; a CUDA solver builds its kernels with
   // NVRTC (cached as for `tune`) and throws std::runtime_error when the GPU fails.

@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "boards/cpu_facts.hpp"
 #include "boards/nvml.hpp"
 #include "boards/sysfs.hpp"
 
@@ -363,6 +364,7 @@ std::string format_board(const Board& b) {
     for (int c : b.gpu_clocks_mhz) os << " " << c;
     os << "\n";
   }
+  if (b.target == "cpu") os << format_cpu_facts(read_cpu_facts());
   os << "  power sensor:        " << b.power.kind;
   for (const auto& r : b.power.rails) os << " " << r;
   os << "\n";

@@ -16,6 +16,10 @@ find_package(tomlplusplus REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)
 find_package(Boost REQUIRED COMPONENTS program_options)
 find_package(Kokkos MODULE REQUIRED)  # cmake/FindKokkos.cmake: see there why not CONFIG
+# The SIMD CPU variant (kernels/simd/): Google Highway (libhwy-dev; a shared library: its
+# run-time dispatch lives in libhwy.so) and OpenMP (GCC's libgomp).
+find_package(hwy REQUIRED)
+find_package(OpenMP REQUIRED COMPONENTS CXX)
 
 # CUDA: the toolkit (NVRTC + the static runtime) is optional; host-only parts build without it.
 # It needs CMake 3.18 (FindCUDAToolkit, CUDA_ARCHITECTURES, CUDA C++17); older CMake (JetPack 5's

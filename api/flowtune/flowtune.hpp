@@ -1,7 +1,7 @@
 // flowtune's deployment API: TV-L1 optical flow with a config tuned by `tune` and exported by
-// `tune export` as a header (flowtune::tuned), on the CPU (the kokkos_global variant) or, in a
-// flowtune built with CUDA, on the GPU (the CUDA variants, as `tune flow` runs them).
-// The one public header of the CMake package `flowtune` (target flowtune::tvl1):
+// `tune export` as a header (flowtune::tuned), on the CPU (the kokkos_global and simd_fused
+// variants) or, in a flowtune built with CUDA, on the GPU (the CUDA variants, as `tune flow` runs
+// them). The one public header of the CMake package `flowtune` (target flowtune::tvl1):
 //
 //   #include <flowtune/flowtune.hpp>
 //   #include "tuned.h"  // from `tune export --board host -o tuned.h` (or --board h200)
@@ -41,9 +41,10 @@ TunedConfig read_tuned_config(const std::string& header_path);
 
 /// TV-L1 flow I0 -> I1 with `config`, exactly as `tune flow --tuned` computes it (the same
 /// solver of config.variant: for "kokkos_global" pyramid, warpings and Kokkos iterations in
-/// float on the host, tiles from tile_x/tile_y; for a CUDA variant ("global",
-/// "shared_fusion", "global_pipeline", "shared_pipeline"; precision f32, f16 or mixed) the
-/// GPU frame pipeline with the variant's kernels built by NVRTC for the current device,
+/// float on the host, tiles from tile_x/tile_y; for "simd_fused" the same driver with the
+/// SIMD iterations on `threads` OpenMP threads (f32, or mixed: binary16 storage); for a CUDA
+/// variant ("global", "shared_fusion", "global_pipeline", "shared_pipeline"; precision f32, f16 or
+/// mixed) the GPU frame pipeline with the variant's kernels built by NVRTC for the current device,
 /// cached under $FLOWTUNE_CACHE_DIR or ~/.cache/flowtune as `tune` caches them).
 /// i0, i1: grayscale frames, intensities in [0, 255], of equal width x height. Returns the
 /// flow (u right, v down, in pixels), width x height.

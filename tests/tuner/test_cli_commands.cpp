@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "kernels/simd/host_cpu.hpp"
 #include "tests/tuner/tune_process.hpp"
 
 namespace flowtune {
@@ -66,12 +67,14 @@ TEST_F(CliCommands, BoardsAndSpaceAsJson) {
   bool have_host = false;
   for (const auto& b : boards) have_host = have_host || b.at("name") == "host";
   EXPECT_TRUE(have_host);
-  // The default host space: 100 configs, none pruned; 4 parameter points x 25 tiles.
+  // The default host space, none pruned: 4 parameter points x (25 tiles of kokkos_global +
+  // simd_fused's thread counts of this host x 3 band heights x 2 precisions).
+  const int configs = 4 * (25 + int(host_thread_counts().size()) * 3 * 2);
   const nlohmann::json space =
       nlohmann::json::parse(tune("space --board host --json", false).output);
-  EXPECT_EQ(space.at("summary").at("configs"), 100);
-  EXPECT_EQ(space.at("summary").at("kept"), 100);
-  EXPECT_EQ(space.at("configs").size(), 100u);
+  EXPECT_EQ(space.at("summary").at("configs"), configs);
+  EXPECT_EQ(space.at("summary").at("kept"), configs);
+  EXPECT_EQ(space.at("configs").size(), std::size_t(configs));
   EXPECT_EQ(space.at("dimensions").at("iterations"), (std::vector<double>{50, 300}));
   // Whole numbers are JSON integers ("iterations": 50, not 50.0).
   EXPECT_TRUE(space.at("dimensions").at("iterations").at(0).is_number_integer());

@@ -16,6 +16,7 @@ namespace {
 TEST(Space, CartesianProductOfTunablesAndParameters) {
   const Board host = load_board("host");
   SpaceOptions o;
+  o.variants = {"kokkos_global"};
   o.tunable_values = {{"tile_x", {16, 32}}, {"tile_y", {1, 2, 4}}};
   o.param_values = {{"iterations", {10, 20}}, {"lambda", {0.1, 0.2, 0.4}}};
   o.default_dimensions = false;

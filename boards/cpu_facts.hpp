@@ -1,0 +1,31 @@
+// The host CPU's facts a cpu board profile records at run time (they vary from machine to
+// machine, so they are read from the system, not written in boards/host.toml): CPUs, data
+// caches, SIMD targets. kernels/simd/host_cpu.hpp reads the same for the SIMD variant's
+// pruning; both exist because boards/ and kernels/ include no other folder (ARCHITECTURE.md,
+// Layers).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace flowtune {
+
+/// The CPU this process runs on.
+struct CpuFacts {
+  int cpus = 1;  ///< logical CPUs this process may run on (sched_getaffinity)
+  /// Cache sizes of CPU 0 in bytes (L1 data, L2, L3; 0 where the kernel reports none):
+  /// /sys/devices/system/cpu/cpu0/cache/index*/{level,type,size}.
+  std::int64_t l1d_bytes = 0, l2_bytes = 0, l3_bytes = 0;
+  /// Google Highway's SIMD targets this CPU supports among those compiled into flowtune, best
+  /// first (hwy::SupportedTargets, hwy::TargetName), e.g. {"AVX3", "AVX2", "SSE4"}.
+  std::vector<std::string> simd_targets;
+};
+
+/// Reads the facts (sysfs and Highway's CPU detection; no error: unknown facts stay 0).
+CpuFacts read_cpu_facts();
+
+/// Three lines for `tune boards show` of a cpu board ("  CPUs (this system): ...").
+std::string format_cpu_facts(const CpuFacts& facts);
+
+}  // namespace flowtune

@@ -1,0 +1,67 @@
+#include "kernels/simd/host_cpu.hpp"
+
+#include <sched.h>
+
+#include <cctype>
+#include <fstream>
+#include <string>
+
+#include "kernels/simd/tvl1_simd_rows.hpp"
+
+namespace flowtune {
+namespace {
+
+std::string read_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+/// "48K", "2048K", "32M" (sysfs cache size) in bytes; 0 when unreadable.
+std::int64_t parse_size(const std::string& text) {
+  std::size_t i = 0;
+  std::int64_t value = 0;
+  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
+    value = value * 10 + (text[i++] - '0');
+  if (i < text.size() && (text[i] == 'K' || text[i] == 'k')) value *= 1024;
+  if (i < text.size() && (text[i] == 'M' || text[i] == 'm')) value *= 1024 * 1024;
+  return value;
+}
+
+HostCpu read_host_cpu() {
+  HostCpu cpu;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+    cpu.cpus = CPU_COUNT(&set);
+  for (int index = 0; index < 8; ++index) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
+    const std::string level = read_line(dir + "/level"), type = read_line(dir + "/type");
+    if (level.empty()) continue;
+    if (type == "Instruction") continue;
+    const std::int64_t bytes = parse_size(read_line(dir + "/size"));
+    if (level == "1") cpu.l1d_bytes = bytes;
+    if (level == "2") cpu.l2_bytes = bytes;
+    if (level == "3") cpu.l3_bytes = bytes;
+  }
+  cpu.simd_targets = simd_tvl1::supported_targets();
+  return cpu;
+}
+
+}  // namespace
+
+const HostCpu& host_cpu() {
+  static const HostCpu cpu = read_host_cpu();
+  return cpu;
+}
+
+std::vector<int> host_thread_counts() {
+  const int cpus = host_cpu().cpus;
+  std::vector<int> counts;
+  for (int t = 1; t < cpus; t *= 2) counts.push_back(t);
+  counts.push_back(cpus);
+  return counts;
+}
+
+}  // namespace flowtune

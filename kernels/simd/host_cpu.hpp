@@ -1,0 +1,28 @@
+// Facts about the host CPU that the SIMD variant prunes its tunables with: the CPUs this
+// process may run on, the data cache sizes and the SIMD targets, read from the system.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace flowtune {
+
+/// The host CPU as this process sees it.
+struct HostCpu {
+  int cpus = 1;  ///< logical CPUs this process may run on (sched_getaffinity; >= 1)
+  /// Data/unified cache sizes in bytes of CPU 0 by level (L1d, L2, L3), 0 where the kernel
+  /// does not report one (/sys/devices/system/cpu/cpu0/cache/index*/{level,type,size}).
+  std::int64_t l1d_bytes = 0, l2_bytes = 0, l3_bytes = 0;
+  /// SIMD targets compiled in and supported here, best first (Highway names, e.g. "AVX3").
+  std::vector<std::string> simd_targets;
+};
+
+/// Reads the host's facts once per process (later calls return the first result).
+const HostCpu& host_cpu();
+
+/// Thread counts worth trying on this host: the powers of two below host_cpu().cpus and
+/// cpus itself, ascending (e.g. {1, 2, 4, 8, 16} for 16 CPUs, {1, 2, 4, 6} for 6).
+std::vector<int> host_thread_counts();
+
+}  // namespace flowtune

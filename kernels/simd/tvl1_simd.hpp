@@ -1,0 +1,73 @@
+// TV-L1 inner iterations on every core with SIMD: the five steps of one iteration fused in
+// one sweep per row band (the CPU analogue of the paper's fused GPU schemes), OpenMP threads
+// over the bands, Google Highway vectors along the rows; float or binary16 storage.
+#pragma once
+
+#include <hwy/base.h>
+
+#include <vector>
+
+#include "kernels/tvl1_params.hpp"
+#include "kernels/tvl1_warping.hpp"
+
+namespace flowtune {
+
+/// Storage of the nine fields during the iterations; the arithmetic is float in both.
+enum class SimdStorage {
+  f32,      ///< float
+  binary16  ///< IEEE binary16, rounded to nearest even on every store (as CUDA's __half)
+};
+
+/// How the iterations are scheduled. Changes only speed, never the result (the bands
+/// exchange no approximations: see tvl1_iterate_simd).
+struct SimdSchedule {
+  int threads = 1;    ///< OpenMP threads (>= 1)
+  int band_rows = 8;  ///< rows per band, the unit of work a thread sweeps (>= 1)
+};
+
+/// Runs up to `iterations` TV-L1 inner iterations of one warping, updating s in place.
+///
+/// Numerics contract of ARCHITECTURE.md, the formulas of tvl1_iterate_reference (Zach et al.
+/// 2007; Sanchez Perez et al., IPOL 2013; Romera et al. 2023, Algorithm 1 and eq. 2-3).
+/// Schedule of one iteration: the rows are cut into bands of `band_rows`; each thread sweeps
+/// its bands top to bottom doing "update u" on row y, then "update p" on row y - 1 (which
+/// needs u of rows y - 1 and y, both new): the five steps fused in one pass over memory.
+/// "update u" on the first row of a band reads p of the row above, which its band updates
+/// only after a barrier, so every band's last row gets "update p" in a second phase. Two
+/// barriers per iteration; the result does not depend on threads or band_rows.
+/// With SimdStorage::binary16 the warping data and the state are rounded to binary16 on
+/// entry (ties to even), every update is computed in float and rounded on store, and s is
+/// widened back to float on return.
+/// When p.epsilon > 0 the loop stops after the first iteration whose mean over pixels of
+/// |u - u_prev|^2 is <= epsilon^2 (IPOL's stopping rule; p is updated in it too).
+///
+/// Shapes: w and s are width x height row-major, all vectors of size width*height.
+/// Returns the number of iterations run. Throws std::invalid_argument (message names this
+/// function and the problem) on mismatched shapes, iterations < 0, threads or band_rows < 1,
+/// or theta/tau <= 0. Cancellation (kernels/cancellation.hpp) is checked once per iteration
+/// and throws Cancelled after the iteration in progress.
+int tvl1_iterate_simd(const WarpingData<float>& w, Tvl1State<float>& s, const Tvl1Params& p,
+                      int iterations, SimdSchedule schedule, SimdStorage storage);
+
+/// The nine fields of one warping in binary16 (width x height row-major each), as
+/// tvl1_iterate_simd holds them with SimdStorage::binary16.
+struct Binary16Fields {
+  int width = 0, height = 0;
+  std::vector<hwy::float16_t> grad_x, grad_y, rho_c, u1, u2, p11, p12, p21, p22;
+};
+
+/// w and s rounded to binary16 (ties to even). Throws std::invalid_argument as
+/// tvl1_iterate_simd does for mismatched shapes.
+Binary16Fields to_binary16_fields(const WarpingData<float>& w, const Tvl1State<float>& s);
+
+/// Widens u and p of f back into s (exact). Throws std::invalid_argument when s is not
+/// f.width x f.height.
+void from_binary16_fields(const Binary16Fields& f, Tvl1State<float>& s);
+
+/// tvl1_iterate_simd with SimdStorage::binary16 on fields already in binary16 (no
+/// conversion: what a solver keeping its state in binary16 runs, and what the benchmark
+/// times). Same schedule, rules, errors and return value.
+int tvl1_iterate_simd_binary16(Binary16Fields& f, const Tvl1Params& p, int iterations,
+                               SimdSchedule schedule);
+
+}  // namespace flowtune

@@ -1,0 +1,298 @@
+// simd_fused / tvl1_iterate_simd against the double reference (ARCHITECTURE.md numerics
+// contract: F32 variants match the reference to relative L2 < 1e-4 after 10 iterations on
+// random texture) on every SIMD target this CPU supports; the schedule (threads, band_rows)
+// changes nothing; binary16 rounding against the compiler's _Float16 (ties to even); the
+// adaptor's validity rules.
+#include <gtest/gtest.h>
+#include <hwy/targets.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kernels/image_ops.hpp"
+#include "kernels/reference_tvl1.hpp"
+#include "kernels/simd/binary16.hpp"
+#include "kernels/simd/host_cpu.hpp"
+#include "kernels/simd/tvl1_simd.hpp"
+#include "kernels/simd/tvl1_simd_rows.hpp"
+#include "variants/tvl1_params_of.hpp"
+#include "variants/variant.hpp"
+
+namespace flowtune {
+namespace {
+
+constexpr int kWidth = 203;  // not a multiple of any vector length
+constexpr int kHeight = 97;  // not a multiple of any band_rows tested
+
+/// Smooth random texture in [0, 255]: uniform noise, Gaussian sigma 1.5, rescaled.
+Plane<double> random_texture(int width, int height, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> noise(0.0, 255.0);
+  Plane<double> raw(width, height);
+  for (double& v : raw.data) v = noise(rng);
+  Plane<double> smooth = gaussian_smooth(raw, 1.5);
+  const auto [lo, hi] = std::minmax_element(smooth.data.begin(), smooth.data.end());
+  const double min_v = *lo, scale = 255.0 / (*hi - *lo);
+  for (double& v : smooth.data) v = (v - min_v) * scale;
+  return smooth;
+}
+
+struct Problem {
+  WarpingData<double> warping;
+  Tvl1State<double> start;
+};
+
+/// I1(x) = I0(x - d(x)) for a smooth flow d; start flow 0.5 d; warping data from the
+/// reference's prepare_warping.
+Problem make_problem() {
+  const Plane<double> i0 = random_texture(kWidth, kHeight, 20251124u);
+  Plane<double> i1(kWidth, kHeight);
+  Tvl1State<double> start(kWidth, kHeight);
+  for (int y = 0; y < kHeight; ++y) {
+    for (int x = 0; x < kWidth; ++x) {
+      const double dx = 0.8 + 0.5 * std::sin(0.05 * x), dy = -0.4 + 0.3 * std::cos(0.07 * y);
+      i1.at(x, y) = bicubic_at(i0, x - dx, y - dy);
+      const std::size_t i = std::size_t(y) * kWidth + x;
+      start.u1[i] = 0.5 * dx;
+      start.u2[i] = 0.5 * dy;
+    }
+  }
+  Plane<double> i1x, i1y;
+  centered_gradient(i1, i1x, i1y);
+  return {prepare_warping(i0, i1, i1x, i1y, start), start};
+}
+
+std::vector<float> to_float(const std::vector<double>& v) {
+  return std::vector<float>(v.begin(), v.end());
+}
+
+WarpingData<float> to_float(const WarpingData<double>& w) {
+  WarpingData<float> f(w.width, w.height);
+  f.grad_x = to_float(w.grad_x);
+  f.grad_y = to_float(w.grad_y);
+  f.rho_c = to_float(w.rho_c);
+  return f;
+}
+
+Tvl1State<float> to_float(const Tvl1State<double>& s) {
+  Tvl1State<float> f(s.width, s.height);
+  f.u1 = to_float(s.u1);
+  f.u2 = to_float(s.u2);
+  f.p11 = to_float(s.p11);
+  f.p12 = to_float(s.p12);
+  f.p21 = to_float(s.p21);
+  f.p22 = to_float(s.p22);
+  return f;
+}
+
+double relative_l2(const Tvl1State<float>& u, const Tvl1State<double>& ref) {
+  double diff2 = 0, ref2 = 0;
+  for (std::size_t i = 0; i < ref.u1.size(); ++i) {
+    const double d1 = u.u1[i] - ref.u1[i], d2 = u.u2[i] - ref.u2[i];
+    diff2 += d1 * d1 + d2 * d2;
+    ref2 += ref.u1[i] * ref.u1[i] + ref.u2[i] * ref.u2[i];
+  }
+  return std::sqrt(diff2 / ref2);
+}
+
+/// Runs fn once per SIMD target compiled in and supported here, with the dispatch forced to
+/// it (Highway's SetSupportedTargetsForTest), then restores the normal dispatch.
+template <typename Fn>
+void for_each_target(Fn&& fn) {
+  const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
+  ASSERT_FALSE(targets.empty());
+  for (const std::int64_t target : targets) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(std::string("SIMD target ") + hwy::TargetName(target));
+    fn();
+  }
+  hwy::SetSupportedTargetsForTest(0);
+}
+
+TEST(SimdTvl1, MatchesReferenceAfter10IterationsOnEveryTargetAndSchedule) {
+  const Problem problem = make_problem();
+  Tvl1Params params;  // tau 0.25, lambda 0.15, theta 0.3, epsilon 0
+  Tvl1State<double> ref = problem.start;
+  ASSERT_EQ(tvl1_iterate_reference(problem.warping, ref, params, 10), 10);
+  const WarpingData<float> w = to_float(problem.warping);
+  // The iterations must move the flow, or the comparison would prove nothing.
+  ASSERT_GT(relative_l2(to_float(problem.start), ref), 1e-2);
+
+  for_each_target([&] {
+    Tvl1State<float> first;
+    for (const SimdSchedule schedule :
+         {SimdSchedule{1, 4}, SimdSchedule{2, 1}, SimdSchedule{2, 16}, SimdSchedule{3, 200}}) {
+      SCOPED_TRACE("threads " + std::to_string(schedule.threads) + ", band_rows " +
+                   std::to_string(schedule.band_rows));
+      Tvl1State<float> s = to_float(problem.start);
+      ASSERT_EQ(tvl1_iterate_simd(w, s, params, 10, schedule, SimdStorage::f32), 10);
+      EXPECT_LT(relative_l2(s, ref), 1e-4);
+      // Every pixel is computed by the same code whatever the bands: bitwise equal.
+      if (first.u1.empty()) {
+        first = s;
+      } else {
+        EXPECT_EQ(s.u1, first.u1);
+        EXPECT_EQ(s.u2, first.u2);
+        EXPECT_EQ(s.p11, first.p11);
+        EXPECT_EQ(s.p22, first.p22);
+      }
+    }
+  });
+}
+
+TEST(SimdTvl1, EpsilonStopsAtTheReferencesIteration) {
+  const Problem problem = make_problem();
+  Tvl1Params params;
+  params.epsilon = 0.05;
+  Tvl1State<double> ref = problem.start;
+  const int ref_done = tvl1_iterate_reference(problem.warping, ref, params, 200);
+  ASSERT_GT(ref_done, 1);
+  ASSERT_LT(ref_done, 200);
+  Tvl1State<float> s = to_float(problem.start);
+  const int done =
+      tvl1_iterate_simd(to_float(problem.warping), s, params, 200, {2, 8}, SimdStorage::f32);
+  EXPECT_EQ(done, ref_done);
+}
+
+TEST(SimdTvl1, Binary16StorageStaysCloseToTheReference) {
+  const Problem problem = make_problem();
+  Tvl1Params params;
+  Tvl1State<double> ref = problem.start;
+  tvl1_iterate_reference(problem.warping, ref, params, 10);
+  for_each_target([&] {
+    Tvl1State<float> s = to_float(problem.start);
+    tvl1_iterate_simd(to_float(problem.warping), s, params, 10, {2, 8}, SimdStorage::binary16);
+    // binary16 has an 11-bit significand (relative rounding 2^-11 = 4.9e-4 per store); ten
+    // iterations of rounded stores stay within a few of those, far above f32's 1e-4 bound.
+    const double error = relative_l2(s, ref);
+    EXPECT_LT(error, 5e-3);
+    EXPECT_GT(error, 1e-6);  // it really is stored in binary16
+  });
+}
+
+TEST(SimdTvl1, RejectsBadShapesAndSchedules) {
+  const Problem problem = make_problem();
+  const WarpingData<float> w = to_float(problem.warping);
+  Tvl1State<float> s = to_float(problem.start);
+  EXPECT_THROW(tvl1_iterate_simd(w, s, {}, 1, {0, 8}, SimdStorage::f32), std::invalid_argument);
+  EXPECT_THROW(tvl1_iterate_simd(w, s, {}, 1, {1, 0}, SimdStorage::f32), std::invalid_argument);
+  EXPECT_THROW(tvl1_iterate_simd(w, s, {}, -1, {1, 8}, SimdStorage::f32), std::invalid_argument);
+  s.u1.pop_back();
+  EXPECT_THROW(tvl1_iterate_simd(w, s, {}, 1, {1, 8}, SimdStorage::f32), std::invalid_argument);
+}
+
+std::uint16_t float16_bits(float f) {
+  const _Float16 h = static_cast<_Float16>(f);  // GCC: IEEE roundTiesToEven
+  std::uint16_t bits;
+  std::memcpy(&bits, &h, sizeof bits);
+  return bits;
+}
+
+TEST(Binary16, RoundsToNearestEvenLikeTheCompilerOnEveryTarget) {
+  // Ties at several exponents, subnormals, their ties, overflow to infinity, random values.
+  std::vector<float> values = {0.f,
+                               -0.f,
+                               1.f,
+                               1.0004883f,
+                               1.0009766f,
+                               1.0014648f,
+                               2049.f,
+                               2051.f,
+                               65504.f,
+                               65519.f,
+                               65520.f,
+                               1e6f,
+                               -70000.f,
+                               6.1035156e-05f,
+                               6.0975552e-05f,
+                               5.9604645e-08f,
+                               2.9802322e-08f,
+                               8.940697e-08f,
+                               1e-9f,
+                               -3.0e-6f};
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> exponent(-26.f, 17.f);
+  std::uniform_int_distribution<int> sign(0, 1);
+  for (int i = 0; i < 4000; ++i)
+    values.push_back((sign(rng) ? -1.f : 1.f) * std::exp2(exponent(rng)));
+  for (std::uint32_t m = 0; m < 64; ++m) {  // exact ties: mantissa bit 12 set, lower bits 0
+    const std::uint32_t bits = (127u << 23) | (m << 13) | 0x1000u;
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    values.push_back(f);
+  }
+  for (const float v : values)
+    ASSERT_EQ(binary16_bits_rne(v), float16_bits(v)) << "scalar, value " << v;
+  for_each_target([&] {
+    std::vector<hwy::float16_t> out(values.size());
+    simd_tvl1::to_binary16(values.data(), out.data(), values.size());
+    std::vector<float> back(values.size());
+    simd_tvl1::from_binary16(out.data(), back.data(), values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      ASSERT_EQ(bits_of(out[i]), float16_bits(values[i])) << "value " << values[i];
+      ASSERT_EQ(back[i], static_cast<float>(static_cast<_Float16>(values[i])))
+          << "value " << values[i];
+    }
+  });
+}
+
+Config simd_config(const std::string& precision, int threads, int band_rows) {
+  Config config;
+  config.variant = "simd_fused";
+  config.precision = precision;
+  config.tunables = {{"threads", threads}, {"band_rows", band_rows}};
+  config.params = param_values_of(Tvl1Params{});
+  return config;
+}
+
+TEST(SimdFusedVariant, RegisteredWithHostThreadCountsAndRules) {
+  const FlowVariant* v = find_flow_variant("simd_fused");
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->target(), "cpu");
+  EXPECT_EQ(v->precisions(), (std::vector<std::string>{"f32", "mixed"}));
+  const int cpus = host_cpu().cpus;
+  ASSERT_GE(cpus, 1);
+  const std::vector<TunableDomain> tunables = v->tunables();
+  ASSERT_EQ(tunables.size(), 2u);
+  EXPECT_EQ(tunables[0].name, "threads");
+  EXPECT_EQ(tunables[0].values.front(), 1);
+  EXPECT_EQ(tunables[0].values.back(), cpus);  // all cores are in the space
+  EXPECT_FALSE(host_cpu().simd_targets.empty());
+
+  EXPECT_EQ(v->invalid_reason(simd_config("f32", cpus, 16)), std::nullopt);
+  EXPECT_EQ(v->invalid_reason(simd_config("mixed", 1, 4)), std::nullopt);
+  const auto too_many = v->invalid_reason(simd_config("f32", cpus + 1, 16));
+  ASSERT_TRUE(too_many.has_value());
+  EXPECT_NE(too_many->find("exceeds the " + std::to_string(cpus) + " CPUs"), std::string::npos);
+  EXPECT_TRUE(v->invalid_reason(simd_config("f16", 1, 16)).has_value());
+  EXPECT_TRUE(v->invalid_reason(simd_config("f32", 1, 0)).has_value());
+  EXPECT_THROW(v->make_solver(simd_config("f32", 0, 16)), std::invalid_argument);
+}
+
+TEST(SimdFusedVariant, HostBoardShowsTheCpusCachesAndSimdTargets) {
+  const std::string command = std::string(FLOWTUNE_TUNE_EXE) + " boards show host 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string out;
+  char buffer[512];
+  while (std::fgets(buffer, sizeof buffer, pipe)) out += buffer;
+  ASSERT_EQ(pclose(pipe), 0) << out;
+  EXPECT_NE(out.find("CPUs (this system):  " + std::to_string(host_cpu().cpus) + " "),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("SIMD targets:        " + simd_tvl1::dispatched_target() + " "),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("L2 "), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace flowtune
