@@ -70,6 +70,8 @@ ImportOutcome ImportStore::record_import(const RunInfo& info,
                      "SELECT 1 FROM failures f JOIN configs c ON c.id = f.config_id "
                      "WHERE c.board = ? AND c.config_key = ? AND f.dataset = ? "
                      "AND f.failure_class = ? AND f.message = ?");
+    MeasurementInserter measurements(c);
+    ConfigUpserter configs(c);
     Statement pruned(c,
                      "INSERT INTO pruned(config_id, run_id, reason) VALUES (?, ?, ?) "
                      "ON CONFLICT(config_id) DO NOTHING");
@@ -93,7 +95,7 @@ ImportOutcome ImportStore::record_import(const RunInfo& info,
           }
           MeasurementRow m = e.measurement;
           m.run_id = run_id;
-          insert_measurement(c, e.config, m);
+          measurements.insert(e.config, m);
           ++out.measured;
           break;
         }
@@ -114,7 +116,7 @@ ImportOutcome ImportStore::record_import(const RunInfo& info,
           break;
         }
         case ImportedEntry::Kind::pruned: {
-          pruned.bind(1, upsert_config(c, e.config));
+          pruned.bind(1, configs.id(e.config));
           pruned.bind(2, run_id);
           pruned.bind(3, e.message);
           if (pruned.exec() == 1)

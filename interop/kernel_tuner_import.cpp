@@ -115,61 +115,70 @@ std::string close_open_cache(std::string text) {
   return text;
 }
 
+/// What rebuilding a config from coordinates needs, computed once per file.
+struct RebuildContext {
+  const Header& header;
+  std::string workload;
+  std::set<std::string> named;        ///< options.tunable_names
+  std::set<std::string> any_variant;  ///< tunables of some variant (the file's header)
+};
+
 /// The config of coordinates (checked: variant and precision strings, tunables integers,
 /// parameters and clock numbers; a coordinate that is none of these is an error).
-db::ConfigRow rebuild(const std::string& where, const ojson& coords, const Header& h,
-                      const std::string& workload, const KernelTunerImportOptions& options) {
-  ojson c = ojson::object();
-  c["workload"] = workload;
+db::ConfigRow rebuild(const std::string& where, const ojson& coords, const RebuildContext& x) {
+  const Header& h = x.header;
+  db::ConfigRow c;
+  c.workload = x.workload;
   for (const char* name : {"variant", "precision"}) {
-    if (!coords.contains(name)) bad(where, name, "missing (a flowtune config needs it)");
-    if (!coords[name].is_string()) bad(where, name, shown(coords[name]) + " is not a name");
-    c[name] = coords[name];
+    const auto it = coords.find(name);
+    if (it == coords.end()) bad(where, name, "missing (a flowtune config needs it)");
+    if (!it->is_string()) bad(where, name, shown(*it) + " is not a name");
+    (name[0] == 'v' ? c.variant : c.precision) = it->get<std::string>();
   }
-  if (coords.contains("clock_mhz")) {
-    const ojson& v = coords["clock_mhz"];
-    if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() > 100000)
-      bad(where, "clock_mhz", shown(v) + " is not a whole number of MHz in [0, 100000]");
-    c["clock_mhz"] = v;
-  } else {
-    c["clock_mhz"] = h.clock_mhz;
+  c.clock_mhz = h.clock_mhz;
+  const auto clock = coords.find("clock_mhz");
+  if (clock != coords.end()) {
+    if (!clock->is_number_integer() || clock->get<std::int64_t>() < 0 ||
+        clock->get<std::int64_t>() > 100000)
+      bad(where, "clock_mhz", shown(*clock) + " is not a whole number of MHz in [0, 100000]");
+    c.clock_mhz = clock->get<int>();
   }
-  const auto known = h.variant_tunables.find(c["variant"].get<std::string>());
-  const std::set<std::string> named(options.tunable_names.begin(), options.tunable_names.end());
-  std::set<std::string> any_variant;  // tunables of some variant (the file's header)
-  for (const auto& [variant, names] : h.variant_tunables)
-    any_variant.insert(names.begin(), names.end());
-  ojson tunables = ojson::object(), params = ojson::object();
-  for (const auto& [name, value] : h.constants) params[name] = detail::number(value);
+  const auto known = h.variant_tunables.find(c.variant);
+  c.params = h.constants;
   for (const auto& [name, value] : coords.items()) {
     if (name == "variant" || name == "precision" || name == "clock_mhz") continue;
     const bool tunable =
-        known != h.variant_tunables.end() ? known->second.count(name) > 0 : named.count(name) > 0;
+        known != h.variant_tunables.end() ? known->second.count(name) > 0 : x.named.count(name) > 0;
     if (tunable) {
       if (!value.is_number_integer() || value.get<std::int64_t>() < INT32_MIN ||
           value.get<std::int64_t>() > INT32_MAX)
         bad(where, name, shown(value) + " is not an integer (a tunable)");
-      tunables[name] = value;
-    } else if (any_variant.count(name)) {
+      c.tunables[name] = value.get<int>();
+    } else if (x.any_variant.count(name)) {
       // a tunable of another variant, 0 by the flattening: not part of this config
       if (!value.is_number_integer()) bad(where, name, shown(value) + " is not an integer");
     } else if (value.is_number()) {
-      params[name] = value;
+      c.params[name] = value.get<double>();
     } else {
       bad(where, name,
           shown(value) + " is neither a tunable (integer) nor a parameter (number)" +
-              (known == h.variant_tunables.end() && named.empty()
+              (known == h.variant_tunables.end() && x.named.empty()
                    ? " (the file names no tunables: a \"flowtune\" object or tunable names)"
                    : ""));
     }
   }
-  c["tunables"] = tunables;
-  c["params"] = params;
-  try {
-    return db::parse_config_json(c.dump());
-  } catch (const std::invalid_argument& e) {
-    bad(where, "", e.what());
-  }
+  c.label = c.variant + " " + c.precision;
+  for (const auto& [name, value] : c.tunables) c.label += " " + name + "=" + std::to_string(value);
+  c.key = db::config_key(c);
+  return c;
+}
+
+RebuildContext context(const Header& h, const std::string& workload,
+                       const KernelTunerImportOptions& options) {
+  RebuildContext x{h, workload, {options.tunable_names.begin(), options.tunable_names.end()}, {}};
+  for (const auto& [variant, names] : h.variant_tunables)
+    x.any_variant.insert(names.begin(), names.end());
+  return x;
 }
 
 /// Fills time, error and observables from a Kernel Tuner result dict (a cache entry).
@@ -210,8 +219,7 @@ std::string t4_error(const std::string& invalidity) {
 }
 
 void finish(const std::string& where, KernelTunerEntry& e, const ojson& coords,
-            const ojson* flowtune_config, const Header& h, const std::string& workload,
-            const KernelTunerImportOptions& options) {
+            const ojson* flowtune_config, const RebuildContext& x) {
   e.where = where;
   for (const auto& [name, value] : coords.items()) {
     if (!value.is_string() && !value.is_number() && !value.is_boolean())
@@ -223,12 +231,12 @@ void finish(const std::string& where, KernelTunerEntry& e, const ojson& coords,
     if (!flowtune_config->is_string()) bad(where, "flowtune_config", "not a string");
     try {
       e.config = db::parse_config_json(flowtune_config->get<std::string>());
-    } catch (const std::invalid_argument& x) {
-      bad(where, "flowtune_config", x.what());
+    } catch (const std::invalid_argument& problem) {
+      bad(where, "flowtune_config", problem.what());
     }
     e.exact = true;
   } else {
-    e.config = rebuild(where, coords, h, workload, options);
+    e.config = rebuild(where, coords, x);
   }
 }
 
@@ -255,6 +263,7 @@ KernelTunerImport read_cache(const ojson& doc, const Header& h,
                                                            : out.kernel_name;
   if (!doc["cache"].is_object())
     throw std::invalid_argument("Kernel Tuner cache: \"cache\" is not an object");
+  const RebuildContext x = context(h, workload, options);
   out.entries.reserve(doc["cache"].size());
   for (const auto& [key, entry] : doc["cache"].items()) {
     const std::string where = "entry '" + key + "'";
@@ -269,7 +278,7 @@ KernelTunerImport read_cache(const ojson& doc, const Header& h,
     }
     read_cache_fields(where, entry, dims, e);
     const auto fc = entry.find("flowtune_config");
-    finish(where, e, coords, fc == entry.end() ? nullptr : &*fc, h, workload, options);
+    finish(where, e, coords, fc == entry.end() ? nullptr : &*fc, x);
     out.entries.push_back(std::move(e));
   }
   return out;
@@ -279,6 +288,7 @@ KernelTunerImport read_t4(const ojson& doc, const Header& h,
                           const KernelTunerImportOptions& options) {
   KernelTunerImport out;
   const std::string workload = !h.workload.empty() ? h.workload : options.workload;
+  const RebuildContext x = context(h, workload, options);
   std::size_t index = 0;
   out.entries.reserve(doc["results"].size());
   for (const ojson& r : doc["results"]) {
@@ -333,7 +343,7 @@ KernelTunerImport read_t4(const ojson& doc, const Header& h,
       if (!time) bad(where, "measurements.time", "missing (a correct result needs its time)");
       e.time_ms = check_time(where, "measurements.time", *time);
     }
-    finish(where, e, coords, flowtune_config, h, workload, options);
+    finish(where, e, coords, flowtune_config, x);
     out.entries.push_back(std::move(e));
   }
   return out;
