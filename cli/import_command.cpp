@@ -31,7 +31,8 @@ std::string joined(const std::vector<std::string>& names) {
 /// (rebuilt configs take the defaults of the parameters the file lacks, and lose the 0 of a
 /// tunable of another variant that the flattening wrote). A pruned entry is
 /// not held to the rules between parameters or the variant's own rules (they may be why it
-/// was pruned). Throws std::runtime_error "<where>, field '<f>': <problem>".
+/// was pruned). An exact config (a file flowtune wrote) may lack a tunable added to the
+/// variant since it was recorded. Throws std::runtime_error "<where>, field '<f>': <problem>".
 void check_against_schema(const Workload& workload, interop::KernelTunerEntry& e,
                           std::set<std::string>& defaulted) {
   db::ConfigRow& c = e.config;
@@ -56,7 +57,11 @@ void check_against_schema(const Workload& workload, interop::KernelTunerEntry& e
   for (const TunableDomain& d : v->tunables()) {
     names.insert(d.name);
     const auto it = c.tunables.find(d.name);
-    if (it == c.tunables.end()) fail(d.name, "missing (a tunable of " + c.variant + ")");
+    if (it == c.tunables.end()) {
+      // A file flowtune wrote (exact configs) may predate a tunable the variant has now.
+      if (e.exact) continue;
+      fail(d.name, "missing (a tunable of " + c.variant + ")");
+    }
     if (std::find(d.values.begin(), d.values.end(), it->second) == d.values.end()) {
       std::vector<std::string> values;
       for (int x : d.values) values.push_back(std::to_string(x));

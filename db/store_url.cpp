@@ -2,6 +2,7 @@
 // libpq, no SQLite), so that the fuzz harnesses build this file alone.
 #include "db/store_url.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <vector>
@@ -58,11 +59,19 @@ struct UrlParts {
   bool has_userinfo = false;
 };
 
+// As libpq's URI parser (conninfo_uri_parse): the user part ends at the first '@' met before
+// any '/'; then the hosts end at '/' or '?'.
 UrlParts split(const std::string& url) {
   UrlParts p;
   const std::size_t s = url.find("://");
   p.scheme = url.substr(0, s + 3);
   std::string rest = url.substr(s + 3);
+  const std::size_t at = rest.find_first_of("@/");
+  if (at != std::string::npos && rest[at] == '@') {
+    p.has_userinfo = true;
+    p.userinfo = rest.substr(0, at);
+    rest = rest.substr(at + 1);
+  }
   const std::size_t q = rest.find('?');
   if (q != std::string::npos) {
     p.query = rest.substr(q + 1);
@@ -72,12 +81,6 @@ UrlParts split(const std::string& url) {
   if (slash != std::string::npos) {
     p.path = rest.substr(slash);
     rest = rest.substr(0, slash);
-  }
-  const std::size_t at = rest.rfind('@');
-  if (at != std::string::npos) {
-    p.has_userinfo = true;
-    p.userinfo = rest.substr(0, at);
-    rest = rest.substr(at + 1);
   }
   p.hosts = rest;
   return p;
@@ -102,7 +105,7 @@ std::optional<std::string> url_problem(const std::string& url) {
     if (std::iscntrl(static_cast<unsigned char>(c)) || c == ' ')
       return bad("it contains a blank or a control character");
   const UrlParts p = split(url);
-  if (p.has_userinfo && (p.userinfo.empty() || !component_ok(p.userinfo, ":")))
+  if (p.has_userinfo && !component_ok(p.userinfo, ":"))
     return bad("the user part '" + split_on(p.userinfo, ':').front() + "' is malformed");
   for (const std::string& host : split_on(p.hosts, ',')) {
     std::string name = host, port;
@@ -189,6 +192,7 @@ std::string redact_store_url(const std::string& storage) {
   if (!is_postgresql_url(storage)) return storage;
   const UrlParts p = split(storage);
   std::string out = p.scheme;
+  // The '@' stays with an empty user: without it, the host part could read as a user.
   if (p.has_userinfo) out += p.userinfo.substr(0, p.userinfo.find(':')) + "@";
   out += p.hosts + p.path;
   std::string query;
@@ -199,24 +203,44 @@ std::string redact_store_url(const std::string& storage) {
   return out;
 }
 
+namespace {
+
+std::size_t next_url(const std::string& text, std::size_t from) {
+  std::size_t next = std::string::npos;
+  for (const char* scheme : {"postgresql://", "postgres://"}) {
+    const std::size_t at = text.find(scheme, from);
+    if (at < next) next = at;
+  }
+  return next;
+}
+
+/// A word without blanks from its first URL on: the word redacted as one URL (libpq's
+/// reading), then every URL inside it, until nothing changes.
+std::string redact_word(std::string word) {
+  for (int round = 0; round < 16; ++round) {
+    std::string out = redact_store_url(word);
+    const std::size_t inner = next_url(out, 1);
+    if (inner != std::string::npos) out = out.substr(0, inner) + redact_word(out.substr(inner));
+    if (out == word) break;
+    word = std::move(out);
+  }
+  return word;
+}
+
+}  // namespace
+
 std::string redact_store_urls(const std::string& text) {
   std::string out;
   std::size_t i = 0;
   while (i < text.size()) {
-    std::size_t next = std::string::npos;
-    for (const char* scheme : {"postgresql://", "postgres://"}) {
-      const std::size_t at = text.find(scheme, i);
-      if (at < next) next = at;
-    }
+    const std::size_t next = next_url(text, i);
     if (next == std::string::npos) {
       out += text.substr(i);
       break;
     }
-    std::size_t end = next;
-    while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end])) &&
-           text[end] != '\'' && text[end] != '"')
-      ++end;
-    out += text.substr(i, next - i) + redact_store_url(text.substr(next, end - next));
+    std::size_t end = next;  // a URL ends at a blank
+    while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end]))) ++end;
+    out += text.substr(i, next - i) + redact_word(text.substr(next, end - next));
     i = end;
   }
   return out;

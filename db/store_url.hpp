@@ -28,7 +28,8 @@ std::string store_url_password(const std::string& storage);
 /// as an argument; a path is returned as it is.
 std::string redact_store_url(const std::string& storage);
 
-/// text with every PostgreSQL URL in it (up to the next blank or quote) redacted, e.g. a
+/// text with every PostgreSQL URL in it (up to the next blank; also every URL inside one)
+/// redacted, e.g. a
 /// command line "tune --storage postgresql://u:pw@h/db" -> "tune --storage
 /// postgresql://u@h/db".
 std::string redact_store_urls(const std::string& text);

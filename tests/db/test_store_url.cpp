@@ -22,7 +22,7 @@ TEST(StoreUrl, MalformedValuesAreRefusedNotTakenAsFileNames) {
         "mysql://h/db", "sqlite://x.db", "postgresql://h:0/db", "postgresql://h:99999/db",
         "postgresql://h:54x/db", "postgresql://h:/db", "postgresql://h/db?=x",
         "postgresql://h/db?sslmode", "postgresql://h/d b", "postgresql://h/db%zz",
-        "postgresql://@h/db", "postgresql://[::1/db", "runs/"}) {
+        "postgresql://u@h/d/b", "postgresql://[::1/db", "runs/"}) {
     const auto problem = storage_problem(bad);
     EXPECT_NE(problem, std::nullopt) << "'" << bad << "'";
   }
@@ -44,8 +44,16 @@ TEST(StoreUrl, ThePasswordIsRedactedInBothForms) {
   EXPECT_EQ(redact_store_urls("tune --storage postgresql://u:pw@h/db --workers 2 "
                               "--db=postgres://v:x@h/d?password=y"),
             "tune --storage postgresql://u@h/db --workers 2 --db=postgres://v@h/d");
-  // A password with an '@' written as is (libpq would take the last '@' too).
-  EXPECT_EQ(redact_store_url("postgresql://u:a@b@h/db"), "postgresql://u@h/db");
+  // As libpq, the user part ends at the first '@': a raw '@' in a password leaves a host
+  // "b@h" that is refused, and nothing of the password before it is shown.
+  EXPECT_EQ(redact_store_url("postgresql://u:a@b@h/db"), "postgresql://u@b@h/db");
+  EXPECT_NE(storage_problem("postgresql://u:a@b@h/db"), std::nullopt);
+  // A '?' in a password is the password's, as for libpq.
+  EXPECT_EQ(store_url_password("postgresql://u:p?x@h/db"), "p?x");
+  EXPECT_EQ(redact_store_url("postgresql://u:p?x@h/db"), "postgresql://u@h/db");
+  // An empty user keeps its '@' (without it the host part could read as a user).
+  EXPECT_EQ(redact_store_url("postgresql://:pw@h/db"), "postgresql://@h/db");
+  EXPECT_EQ(storage_problem("postgresql://@h/db"), std::nullopt);
 }
 
 }  // namespace
