@@ -188,8 +188,9 @@ std::string store_url_password(const std::string& storage) {
   return "";
 }
 
-std::string redact_store_url(const std::string& storage) {
-  if (!is_postgresql_url(storage)) return storage;
+namespace {
+
+std::string redact_once(const std::string& storage) {
   const UrlParts p = split(storage);
   std::string out = p.scheme;
   // The '@' stays with an empty user: without it, the host part could read as a user.
@@ -200,6 +201,17 @@ std::string redact_store_url(const std::string& storage) {
     for (const std::string& kv : split_on(p.query, '&'))
       if (kv.rfind("password=", 0) != 0) query += (query.empty() ? "" : "&") + kv;
   if (!query.empty()) out += "?" + query;
+  return out;
+}
+
+}  // namespace
+
+std::string redact_store_url(const std::string& storage) {
+  if (!is_postgresql_url(storage)) return storage;
+  // Until nothing changes: a removal may change how the rest splits (a '/' gone, so that an
+  // '@' further on now ends a user part). Each round shortens the text.
+  std::string out = storage;
+  for (std::string next = redact_once(out); next != out; next = redact_once(out)) out = next;
   return out;
 }
 
