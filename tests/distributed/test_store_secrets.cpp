@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -54,6 +56,36 @@ TEST_F(StoreSecrets, AMalformedStoreIsAUsageErrorAndCreatesNothing) {
   EXPECT_EQ(worker.exit_code, 1) << worker.output;
   EXPECT_NE(worker.output.find("typo.db: no such database"), std::string::npos) << worker.output;
   EXPECT_TRUE(created.empty()) << *created.begin();
+}
+
+// A read-only command on a DB in a folder it cannot write (as root: run as the user nobody).
+TEST_F(StoreSecrets, ReadOnlyCommandsWorkOnADbInAReadOnlyFolder) {
+  if (!test::tune_exe_exists()) GTEST_SKIP() << "no tune executable";
+  std::string as;
+  if (::geteuid() == 0) {
+    if (std::system("id nobody > /dev/null 2>&1 && command -v runuser > /dev/null") != 0)
+      GTEST_SKIP() << "running as root without a user nobody and runuser";
+    as = "runuser -u nobody -- ";
+  }
+  const fs::path folder = dir_ / "ro";
+  fs::create_directories(folder);
+  const std::string db = (folder / "r.db").string();
+  { const db::Repository created(db); }
+  ASSERT_FALSE(fs::exists(db + "-wal"));
+  fs::permissions(folder, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                              fs::perms::group_exec | fs::perms::others_read |
+                              fs::perms::others_exec);
+  const std::string cmd = as + FLOWTUNE_TUNE_EXE + " status --storage " + db + " 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string out;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, pipe)) out += buf;
+  const int status = pclose(pipe);
+  fs::permissions(folder, fs::perms::owner_all);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << out;
+  EXPECT_EQ(out.find("readonly"), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(db + "-shm"));
 }
 
 // The command lines of the children of pid (its local workers).
