@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "db/store_url.hpp"
 
 namespace flowtune::cli {
 namespace {
@@ -77,11 +78,11 @@ int run(const std::vector<std::string>& args) {
       if (sub.rfind("-", 0) != 0) throw UsageError("unknown sub-command '" + sub + "'\n" + kHelp);
     }
     return run_tune(args);
-  } catch (const UsageError& e) {
-    std::cerr << "tune: " << e.what() << '\n';
+  } catch (const UsageError& e) {  // a PostgreSQL password never shows in a message
+    std::cerr << "tune: " << db::redact_store_urls(e.what()) << '\n';
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "tune: error: " << e.what() << '\n';
+    std::cerr << "tune: error: " << db::redact_store_urls(e.what()) << '\n';
     return 1;
   }
 }

@@ -1,6 +1,10 @@
-// `tune import`: Kernel Tuner cache or T4 results into the DB (interop/kernel_tuner.hpp).
+// `tune import`: Kernel Tuner cache or T4 results into the DB (interop/kernel_tuner.hpp),
+// every entry checked against the workload's schema, the whole file in one transaction.
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <set>
 
 #include "cli/cli.hpp"
@@ -8,9 +12,94 @@
 #include "cli/options.hpp"
 #include "db/repository.hpp"
 #include "interop/kernel_tuner.hpp"
+#include "select/config_rows.hpp"
 #include "tuner/tune_run.hpp"
+#include "variants/variant.hpp"
+#include "workloads/workload.hpp"
 
 namespace flowtune::cli {
+namespace {
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string s;
+  for (const std::string& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+/// Checks e.config against workload's schema: a variant of the workload, one of its
+/// precisions, exactly its tunables with values of their domains, known parameters in range
+/// (rebuilt configs take the defaults of the parameters the file lacks, and lose the 0 of a
+/// tunable of another variant that the flattening wrote). A pruned entry is
+/// not held to the rules between parameters or the variant's own rules (they may be why it
+/// was pruned). An exact config (a file flowtune wrote) may lack a tunable added to the
+/// variant since it was recorded. Throws std::runtime_error "<where>, field '<f>': <problem>".
+void check_against_schema(const Workload& workload, interop::KernelTunerEntry& e,
+                          std::set<std::string>& defaulted) {
+  db::ConfigRow& c = e.config;
+  const auto fail = [&](const std::string& field, const std::string& problem) {
+    throw std::runtime_error(e.where + (field.empty() ? "" : ", field '" + field + "'") + ": " +
+                             problem);
+  };
+  if (c.workload != workload.name())
+    fail("workload", "'" + c.workload + "' in a file of workload '" + workload.name() + "'");
+  const Variant* v = find_workload_variant(workload, c.variant);
+  if (!v) {
+    std::vector<std::string> names;
+    for (const Variant* x : workload.variants()) names.push_back(x->name());
+    fail("variant", "'" + c.variant + "' is not a variant of " + workload.name() +
+                        " in this build (known: " + joined(names) + ")");
+  }
+  const std::vector<std::string> precisions = v->precisions();
+  if (std::find(precisions.begin(), precisions.end(), c.precision) == precisions.end())
+    fail("precision", "'" + c.precision + "' is not a precision of " + c.variant + " (" +
+                          joined(precisions) + ")");
+  std::set<std::string> names;
+  for (const TunableDomain& d : v->tunables()) {
+    names.insert(d.name);
+    const auto it = c.tunables.find(d.name);
+    if (it == c.tunables.end()) {
+      // A file flowtune wrote (exact configs) may predate a tunable the variant has now.
+      if (e.exact) continue;
+      fail(d.name, "missing (a tunable of " + c.variant + ")");
+    }
+    if (std::find(d.values.begin(), d.values.end(), it->second) == d.values.end()) {
+      std::vector<std::string> values;
+      for (int x : d.values) values.push_back(std::to_string(x));
+      fail(d.name,
+           std::to_string(it->second) + " is not one of its values (" + joined(values) + ")");
+    }
+  }
+  for (auto it = c.tunables.begin(); it != c.tunables.end();) {
+    if (names.count(it->first)) {
+      ++it;
+    } else if (!e.exact && it->second == 0) {  // the flattening's 0 of another variant's tunable
+      it = c.tunables.erase(it);
+    } else {
+      fail(it->first, "not a tunable of " + c.variant);
+    }
+  }
+  c.label = c.variant + " " + c.precision;
+  for (const auto& [name, value] : c.tunables) c.label += " " + name + "=" + std::to_string(value);
+  if (!e.exact)
+    for (const ParamSpec& p : workload.params())
+      if (!c.params.count(p.name)) {
+        c.params[p.name] = p.default_value;
+        defaulted.insert(p.name);
+      }
+  for (const auto& [name, value] : c.params) {
+    const ParamSpec* p = workload.find_param(name);
+    if (!p) fail(name, "not a parameter of " + workload.name());
+    if (auto why = p->invalid_reason(value)) fail(name, *why);
+  }
+  for (const ParamSpec& p : workload.params())
+    if (!c.params.count(p.name)) fail(p.name, "missing (a parameter of " + workload.name() + ")");
+  if (e.error != "InvalidConfig") {
+    const Config config = to_config(c);
+    if (auto why = workload.invalid_reason(config)) fail("", *why);
+  }
+}
+
+}  // namespace
 
 int run_import(const std::vector<std::string>& args) {
   std::string file, board = "host", dataset, workload;
@@ -33,6 +122,14 @@ int run_import(const std::vector<std::string>& args) {
   if (!in) throw std::runtime_error(file + ": cannot open");
   interop::KernelTunerImportOptions io;
   io.workload = workload;
+  {  // a file without a "flowtune" object: the tunables are the names the variants tune
+    std::set<std::string> names;
+    for (const Workload* w : all_workloads())
+      if (workload.empty() || w->name() == workload)
+        for (const Variant* v : w->variants())
+          for (const TunableDomain& d : v->tunables()) names.insert(d.name);
+    io.tunable_names.assign(names.begin(), names.end());
+  }
   interop::KernelTunerImport imported;
   try {
     imported = interop::read_kernel_tuner_cache(in, io);
@@ -44,58 +141,87 @@ int run_import(const std::vector<std::string>& args) {
     dataset =
         "kernel_tuner:" + (imported.device_name.empty() ? std::string("t4") : imported.device_name);
   board = resolve_board(board);
-  db::Repository repo(db_path);
   const std::string wl = imported.entries.front().config.workload;
+  if (wl.empty())
+    throw std::runtime_error(file +
+                             ": the file names no workload (no \"flowtune\" object, no "
+                             "kernel_name); give it with --workload");
   const Workload* known = nullptr;
   try {
     known = &find_workload(wl);
-    repo.record_workload(to_workload_row(*known));
-  } catch (const std::exception&) {
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(file + ": " + e.what() + " (give the workload with --workload)");
   }
-  std::set<std::string> metric_names;
-  if (known)
-    for (const MetricSpec& m : known->metrics()) metric_names.insert(m.name);
+  std::set<std::string> metric_names, defaulted;
+  for (const MetricSpec& m : known->metrics()) metric_names.insert(m.name);
+  std::vector<db::ImportedEntry> entries;
+  entries.reserve(imported.entries.size());
+  std::map<std::string, std::string> measured_where;  // config key -> the entry measuring it
+  try {
+    for (interop::KernelTunerEntry& e : imported.entries) {
+      check_against_schema(*known, e, defaulted);
+      db::ImportedEntry r;
+      r.where = e.where;
+      r.config = e.config;
+      r.config.board = board;
+      r.config.key = db::config_key(r.config);
+      r.measurement.dataset = dataset;
+      if (e.error == "InvalidConfig") {
+        r.kind = db::ImportedEntry::Kind::pruned;
+        r.message = "imported from " + file + ": InvalidConfig";
+      } else if (!e.error.empty()) {
+        r.kind = db::ImportedEntry::Kind::failed;
+        r.failure_class = !e.failure_class.empty()               ? e.failure_class
+                          : e.error == "CompilationFailedConfig" ? "compile"
+                                                                 : "runtime";
+        r.message = "imported from " + file + ": " + e.error;
+      } else {
+        const auto [it, fresh] = measured_where.emplace(r.config.key, e.where);
+        if (!fresh)
+          throw std::runtime_error(e.where + ": the same config as " + it->second +
+                                   " (one measurement per config and dataset)");
+        db::MeasurementRow& m = r.measurement;
+        m.time_ms_median = m.time_ms_min = m.time_ms_max = e.time_ms;
+        m.n_repeats = 1;
+        m.ns_per_unit = 0;  // the work of the file's inputs is unknown
+        for (const auto& [name, value] : e.observables) {
+          if (name == "energy_mj")
+            m.energy_mj = value;
+          else if (metric_names.count(name))
+            m.metrics[name] = value;
+        }
+      }
+      entries.push_back(std::move(r));
+    }
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(file + ": " + e.what());
+  }
+  db::Repository repo(db_path);
+  repo.record_workload(to_workload_row(*known));
   db::RunInfo info;
   info.board = board;
   info.workload = wl;
   info.dataset = dataset;
   info.command = "tune import " + file;
-  const std::int64_t run = repo.begin_run(info);
-  std::size_t n_measured = 0, n_failed = 0, n_pruned = 0;
-  for (const interop::KernelTunerEntry& e : imported.entries) {
-    db::ConfigRow row = e.config;
-    row.board = board;
-    row.key = db::config_key(row);
-    if (e.error == "InvalidConfig") {
-      repo.record_pruned(run, row, "imported from " + file + ": InvalidConfig");
-      ++n_pruned;
-    } else if (!e.error.empty()) {
-      const std::string cls = !e.failure_class.empty()               ? e.failure_class
-                              : e.error == "CompilationFailedConfig" ? "compile"
-                                                                     : "runtime";
-      repo.record_failure(run, row, dataset, cls, "imported from " + file + ": " + e.error);
-      ++n_failed;
-    } else {
-      db::MeasurementRow m;
-      m.run_id = run;
-      m.dataset = dataset;
-      m.time_ms_median = m.time_ms_min = m.time_ms_max = e.time_ms;
-      m.n_repeats = 1;
-      m.ns_per_unit = 0;  // the work of the file's inputs is unknown
-      for (const auto& [name, value] : e.observables) {
-        if (name == "energy_mj")
-          m.energy_mj = value;
-        else if (metric_names.count(name))
-          m.metrics[name] = value;
-      }
-      repo.record_measurement(row, m);
-      ++n_measured;
-    }
+  db::ImportOutcome done;
+  try {
+    done = repo.record_import(info, entries);
+  } catch (const db::DbError& e) {
+    throw std::runtime_error(file + ": " + e.what());
   }
-  repo.end_run(run, "done");
-  std::cout << "imported " << file << " into " << db_path << " (board " << board << ", dataset "
-            << dataset << "): " << n_measured << " measured, " << n_failed << " failed, "
-            << n_pruned << " pruned\n";
+  if (!defaulted.empty())
+    std::cout << "parameters the file does not give take their defaults: "
+              << joined(std::vector<std::string>(defaulted.begin(), defaulted.end())) << "\n";
+  if (done.run_id == 0) {
+    std::cout << file << " is in " << repo.path() << " already (board " << board << ", dataset "
+              << dataset << ", " << done.already << " entries): nothing imported\n";
+    return 0;
+  }
+  std::cout << "imported " << file << " into " << repo.path() << " (board " << board << ", dataset "
+            << dataset << "): " << done.measured << " measured, " << done.failed << " failed, "
+            << done.pruned << " pruned";
+  if (done.already) std::cout << " (" << done.already << " entries were there already)";
+  std::cout << "\n";
   return 0;
 }
 

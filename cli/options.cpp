@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cli/cli.hpp"
+#include "db/store_url.hpp"
 
 namespace flowtune::cli {
 
@@ -24,21 +25,30 @@ po::options_description store_options(StoreArgs& a, const std::string& db_help) 
   po::options_description desc("store options");
   auto* db = po::value(&a.db);
   if (!a.db.empty()) db->default_value(a.db);
-  desc.add_options()("db", db, db_help.c_str())("storage", po::value(&a.storage),
-                                                "the store: an SQLite path (same as --db)");
+  desc.add_options()("db", db, db_help.c_str())(
+      "storage", po::value(&a.storage),
+      "the store: an SQLite path (same as --db) or postgresql://[user@]host[:port]/database "
+      "(the password through PGPASSWORD or ~/.pgpass, never shown or stored)");
   return desc;
 }
 
 std::string store_path(const StoreArgs& a, const po::variables_map& vm,
                        const std::string& command) {
   const bool db_given = vm.count("db") && !vm["db"].defaulted();
-  if (!a.storage.empty()) {
+  const auto checked = [&](const std::string& option, const std::string& value) {
+    if (auto problem = db::storage_problem(value))
+      throw UsageError(command + ": " + option + ": " + *problem);
+    return value;
+  };
+  if (db_given) checked("--db", a.db);
+  if (vm.count("storage")) {
+    checked("--storage", a.storage);
     if (db_given && a.storage != a.db)
       throw UsageError("--storage and --db name different databases; give one");
     return a.storage;
   }
   if (a.db.empty()) throw UsageError(command + ": --storage or --db is required");
-  return a.db;
+  return checked("--db", a.db);
 }
 
 po::options_description board_options(std::string& board, const std::string& help) {

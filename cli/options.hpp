@@ -51,7 +51,9 @@ struct StoreArgs {
 po::options_description store_options(StoreArgs& args, const std::string& db_help);
 
 /// The store that --db or --storage names. Throws UsageError when both are given and differ,
-/// and "COMMAND: --storage or --db is required" when neither is given and --db has no default.
+/// "COMMAND: --storage or --db is required" when neither is given and --db has no default, and
+/// "COMMAND: --storage: <problem>" for a value that is neither a file path nor a valid
+/// postgresql:// URL (db::storage_problem: empty, "postgresql:x", "mysql://x").
 std::string store_path(const StoreArgs& args, const po::variables_map& vm,
                        const std::string& command);
 

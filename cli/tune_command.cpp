@@ -11,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "db/repository.hpp"
+#include "db/store_url.hpp"
 #include "reports/pareto_table.hpp"
 #include "select/config_rows.hpp"
 #include "select/export_selection.hpp"
@@ -32,8 +33,8 @@ std::string strategy_help() {
 void print_pick(const TuneOptions& o, const TuneSummary& summary) {
   if (summary.front.empty()) return;
   const std::string objective = o.objective.empty() ? "time" : o.objective;
-  std::string export_command =
-      "tune export --board " + o.board + " --db " + o.db_path + " --objective " + objective;
+  std::string export_command = "tune export --board " + o.board + " --db " +
+                               db::redact_store_url(o.db_path) + " --objective " + objective;
   std::string request = objective;
   for (const Constraint& c : o.constraints) {
     export_command += " --max " + c.name + "=" + shortest_decimal(c.max);

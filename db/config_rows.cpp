@@ -20,27 +20,36 @@ ConfigRow read_config(Statement& q, int first) {
   return c;
 }
 
+ConfigUpserter::ConfigUpserter(Connection& c)
+    : ins_(c,
+           "INSERT INTO configs(board, config_key, label, workload, variant, "
+           "precision, tunables_json, clock_mhz, params_json) "
+           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+           "ON CONFLICT(board, config_key) DO NOTHING"),
+      sel_(c, "SELECT id FROM configs WHERE board = ? AND config_key = ?") {}
+
+std::int64_t ConfigUpserter::id(const ConfigRow& config) {
+  ins_.bind(1, config.board);
+  ins_.bind(2, config.key);
+  ins_.bind(3, config.label);
+  ins_.bind(4, config.workload);
+  ins_.bind(5, config.variant);
+  ins_.bind(6, config.precision);
+  ins_.bind(7, tunables_json(config.tunables));
+  ins_.bind(8, config.clock_mhz);
+  ins_.bind(9, params_json(config.params));
+  ins_.exec();
+  ins_.reset();
+  sel_.bind(1, config.board);
+  sel_.bind(2, config.key);
+  sel_.executeStep();
+  const std::int64_t id = sel_.getColumn(0).getInt64();
+  sel_.reset();
+  return id;
+}
+
 std::int64_t upsert_config(Connection& c, const ConfigRow& config) {
-  Statement ins(c,
-                "INSERT INTO configs(board, config_key, label, workload, variant, "
-                "precision, tunables_json, clock_mhz, params_json) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT(board, config_key) DO NOTHING");
-  ins.bind(1, config.board);
-  ins.bind(2, config.key);
-  ins.bind(3, config.label);
-  ins.bind(4, config.workload);
-  ins.bind(5, config.variant);
-  ins.bind(6, config.precision);
-  ins.bind(7, tunables_json(config.tunables));
-  ins.bind(8, config.clock_mhz);
-  ins.bind(9, params_json(config.params));
-  ins.exec();
-  Statement sel(c, "SELECT id FROM configs WHERE board = ? AND config_key = ?");
-  sel.bind(1, config.board);
-  sel.bind(2, config.key);
-  sel.executeStep();
-  return sel.getColumn(0).getInt64();
+  return ConfigUpserter(c).id(config);
 }
 
 void rekey_configs(Connection& c) {

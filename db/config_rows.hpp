@@ -27,6 +27,17 @@ ConfigRow read_config(Statement& q, int first);
 /// when new (an existing row is left as it is: the first write wins).
 std::int64_t upsert_config(Connection& c, const ConfigRow& config);
 
+/// upsert_config with its statements prepared once, for many configs in one transaction.
+class ConfigUpserter {
+ public:
+  explicit ConfigUpserter(Connection& c);
+  /// As upsert_config(c, config).
+  std::int64_t id(const ConfigRow& config);
+
+ private:
+  Statement ins_, sel_;
+};
+
 /// Inside a write transaction: recomputes every configs.config_key with config_key() from
 /// the stored columns (after a migration that changed what a key holds), so that a resumed
 /// run finds the migrated points. Throws std::invalid_argument for malformed JSON.

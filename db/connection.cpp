@@ -46,8 +46,4 @@ void Statement::reset() {
   impl_->reset();
 }
 
-bool is_postgresql_url(const std::string& storage) {
-  return storage.rfind("postgresql://", 0) == 0 || storage.rfind("postgres://", 0) == 0;
-}
-
 }  // namespace flowtune::db

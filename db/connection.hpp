@@ -107,6 +107,11 @@ class Connection {
 /// message when the file cannot be opened.
 std::unique_ptr<Connection> sqlite_connection(const std::string& path, bool read_only,
                                               int busy_timeout_ms);
+/// Opens the SQLite file at path read-only as immutable (URI immutable=1: no locks, no -shm,
+/// no WAL recovery): for a file in a folder this process cannot write, where no writer can
+/// be at work either (a writer of a WAL database needs its -wal and -shm files there).
+/// Throws BackendError.
+std::unique_ptr<Connection> sqlite_immutable_connection(const std::string& path);
 /// Connects to a PostgreSQL server; url: postgresql://user[:password]@host[:port]/db
 /// (libpq's URI). Throws BackendError with libpq's message when it cannot connect.
 std::unique_ptr<Connection> postgresql_connection(const std::string& url);

@@ -2,21 +2,11 @@
 // schema from its definition under an advisory lock; a read-only open checks the version.
 #include "db/schema.hpp"
 #include "db/store.hpp"
+#include "db/store_url.hpp"
 
 namespace flowtune::db {
 
 namespace {
-
-// The URL without its password (postgresql://user:secret@host -> postgresql://user@host),
-// for messages.
-std::string without_password(const std::string& url) {
-  const std::size_t scheme = url.find("://");
-  const std::size_t at = url.find('@');
-  if (scheme == std::string::npos || at == std::string::npos) return url;
-  const std::size_t colon = url.find(':', scheme + 3);
-  if (colon == std::string::npos || colon > at) return url;
-  return url.substr(0, colon) + url.substr(at);
-}
 
 void check_readable(Store& store) {
   Connection& c = store.connection();
@@ -67,7 +57,7 @@ void create_if_new(Store& store) {
 }  // namespace
 
 std::unique_ptr<Store> open_postgresql_store(const std::string& url, OpenMode mode) {
-  auto store = std::make_unique<Store>(without_password(url));
+  auto store = std::make_unique<Store>(redact_store_url(url));
   try {
     store->connect(postgresql_connection(url));
   } catch (const BackendError& e) {

@@ -1,5 +1,7 @@
 // Opening an SQLite file as a flowtune store: identify it, create or migrate its schema under
 // the write lock (read-write), or check that its schema is readable (read-only).
+#include <unistd.h>
+
 #include <filesystem>
 #include <stdexcept>
 
@@ -105,7 +107,15 @@ std::unique_ptr<Store> open_read_only(const std::string& path) {
   if (!std::filesystem::exists(path, ec)) store->fail("no such database (check --db)");
   if (std::filesystem::is_directory(path, ec)) store->fail("is a directory, not a database");
   try {
-    store->connect(sqlite_connection(path, true, kBusyTimeoutMs));
+    // In a folder this process cannot write, SQLite cannot create the -shm file that reading
+    // a WAL database needs ("attempt to write a readonly database"); with no -wal file there
+    // no writer can be at work, so the file is read as immutable.
+    const std::filesystem::path folder = std::filesystem::absolute(path, ec).parent_path();
+    const bool folder_writable = ::access(folder.c_str(), W_OK) == 0;
+    if (!folder_writable && !std::filesystem::exists(path + "-wal", ec))
+      store->connect(sqlite_immutable_connection(path));
+    else
+      store->connect(sqlite_connection(path, true, kBusyTimeoutMs));
   } catch (const BackendError& e) {
     store->fail(std::string("cannot open the database read-only (") + e.what() + ")");
   }

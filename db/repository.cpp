@@ -16,7 +16,8 @@ Repository::Repository(const std::string& path, OpenMode mode)
       ResultStore(*owned_),
       FailureStore(*owned_),
       WorkloadStore(*owned_),
-      WorkQueue(*owned_) {
+      WorkQueue(*owned_),
+      ImportStore(*owned_) {
   if (mode == OpenMode::read_write) mark_dead_runs_aborted();
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "db/failure_store.hpp"
+#include "db/import_store.hpp"
 #include "db/result_store.hpp"
 #include "db/rows.hpp"
 #include "db/run_store.hpp"
@@ -40,13 +41,15 @@ class StoreOwner {
 ///
 /// The calls are those of its parts: RunStore (runs), ResultStore (measurements and what
 /// they answer), FailureStore (failures and pruned configs), WorkloadStore (workloads and
-/// their metrics) and WorkQueue (distributed tuning: workers and tasks).
+/// their metrics), WorkQueue (distributed tuning: workers and tasks) and ImportStore (a
+/// whole imported file in one transaction).
 class Repository : private StoreOwner,
                    public RunStore,
                    public ResultStore,
                    public FailureStore,
                    public WorkloadStore,
-                   public WorkQueue {
+                   public WorkQueue,
+                   public ImportStore {
  public:
   /// Creates or opens the database at path (":memory:" works for tests) and applies the
   /// migrations up to kSchemaVersion. Throws DbError "<path>: <problem>" when the file

@@ -93,9 +93,8 @@ void read_metrics(Connection& c, const std::string& board, const std::string& da
   }
 }
 
-void insert_metrics(Connection& c, std::int64_t measurement_id, const std::string& item,
+void insert_metrics(Statement& q, std::int64_t measurement_id, const std::string& item,
                     const std::map<std::string, double>& metrics) {
-  Statement q(c, "INSERT INTO metrics(measurement_id, item, name, value) VALUES (?, ?, ?, ?)");
   for (const auto& [name, value] : metrics) {
     q.bind(1, measurement_id);
     q.bind(2, item);
@@ -117,13 +116,20 @@ void check_measurement(const Store& store, const ConfigRow& config, const Measur
   }
 }
 
-void insert_measurement(Connection& c, const ConfigRow& config, const MeasurementRow& m) {
-  const std::int64_t config_id = upsert_config(c, config);
-  Statement q(c,
-              "INSERT INTO measurements(config_id, run_id, dataset, time_ms_median, "
-              "time_ms_min, time_ms_max, n_repeats, ns_per_unit, energy_mj, "
-              "nj_per_unit, power_w, clock_mhz_observed, resources_json) "
-              "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+MeasurementInserter::MeasurementInserter(Connection& c)
+    : c_(c),
+      configs_(c),
+      measurement_(c,
+                   "INSERT INTO measurements(config_id, run_id, dataset, time_ms_median, "
+                   "time_ms_min, time_ms_max, n_repeats, ns_per_unit, energy_mj, "
+                   "nj_per_unit, power_w, clock_mhz_observed, resources_json) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+      metric_(c, "INSERT INTO metrics(measurement_id, item, name, value) VALUES (?, ?, ?, ?)"),
+      item_(c, "INSERT INTO item_results(measurement_id, item, time_ms) VALUES (?, ?, ?)") {}
+
+void MeasurementInserter::insert(const ConfigRow& config, const MeasurementRow& m) {
+  const std::int64_t config_id = configs_.id(config);
+  Statement& q = measurement_;
   q.bind(1, config_id);
   q.bind(2, m.run_id);
   q.bind(3, m.dataset);
@@ -138,17 +144,21 @@ void insert_measurement(Connection& c, const ConfigRow& config, const Measuremen
   bind_optional(q, 12, m.clock_mhz_observed);
   q.bind(13, m.resources_json);
   q.exec();
-  const std::int64_t measurement_id = c.last_insert_id("measurements");
-  insert_metrics(c, measurement_id, "", m.metrics);
-  Statement s(c, "INSERT INTO item_results(measurement_id, item, time_ms) VALUES (?, ?, ?)");
+  q.reset();
+  const std::int64_t measurement_id = c_.last_insert_id("measurements");
+  insert_metrics(metric_, measurement_id, "", m.metrics);
   for (const ItemResult& r : m.items) {
-    s.bind(1, measurement_id);
-    s.bind(2, r.item);
-    s.bind(3, r.time_ms);
-    s.exec();
-    s.reset();
-    insert_metrics(c, measurement_id, r.item, r.metrics);
+    item_.bind(1, measurement_id);
+    item_.bind(2, r.item);
+    item_.bind(3, r.time_ms);
+    item_.exec();
+    item_.reset();
+    insert_metrics(metric_, measurement_id, r.item, r.metrics);
   }
+}
+
+void insert_measurement(Connection& c, const ConfigRow& config, const MeasurementRow& m) {
+  MeasurementInserter(c).insert(config, m);
 }
 
 bool ResultStore::is_measured(const std::string& board, const std::string& config_key,

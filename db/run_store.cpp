@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "db/store.hpp"
+#include "db/store_url.hpp"
 
 namespace flowtune::db {
 
@@ -78,7 +79,7 @@ std::int64_t RunStore::begin_run(const RunInfo& info) {
                 "driver_version, cuda_version, clocks_observed, dataset, status, "
                 "workload, pid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)");
     q.bind(1, info.board);
-    q.bind(2, info.command);
+    q.bind(2, redact_store_urls(info.command));  // never a password in the DB
     q.bind(3, info.git_revision);
     q.bind(4, info.host);
     q.bind(5, info.gpu_name);

@@ -18,7 +18,8 @@ class RunStore {
   explicit RunStore(Store& store) : store_(&store) {}
 
   /// Inserts a run with status "running", started_at now and this process's pid; returns
-  /// its id. Throws DbError for a run without a workload.
+  /// its id. A PostgreSQL URL in info.command is stored without its password. Throws DbError for a
+  /// run without a workload.
   std::int64_t begin_run(const RunInfo& info);
   /// Runs other than except_run that are "running" on board for workload and dataset, by a
   /// live process of this host (what a second `tune` on the same DB must not race with).

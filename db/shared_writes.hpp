@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "db/config_rows.hpp"
 #include "db/connection.hpp"
 #include "db/rows.hpp"
 
@@ -18,6 +19,20 @@ void check_measurement(const Store& store, const ConfigRow& config, const Measur
 /// Inside a write transaction: the config (when new), the measurement, its metrics and its
 /// items. Throws BackendError (e.g. a second measurement of the config on m.dataset).
 void insert_measurement(Connection& c, const ConfigRow& config, const MeasurementRow& m);
+
+/// insert_measurement with its statements prepared once, for many measurements in one
+/// transaction (an import).
+class MeasurementInserter {
+ public:
+  explicit MeasurementInserter(Connection& c);
+  /// As insert_measurement(c, config, m).
+  void insert(const ConfigRow& config, const MeasurementRow& m);
+
+ private:
+  Connection& c_;
+  ConfigUpserter configs_;
+  Statement measurement_, metric_, item_;
+};
 
 /// Throws DbError for an unknown failure class or a config without a board or key.
 void check_failure(const Store& store, const ConfigRow& config, const std::string& failure_class);

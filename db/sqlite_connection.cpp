@@ -61,11 +61,12 @@ class SqliteStatement final : public StatementImpl {
 
 class SqliteConnection final : public Connection {
  public:
-  SqliteConnection(const std::string& path, bool read_only, int busy_timeout_ms)
+  SqliteConnection(const std::string& path, bool read_only, int busy_timeout_ms, int extra_flags)
       : db_(guarded([&] {
           return SQLite::Database(
               path,
-              read_only ? SQLite::OPEN_READONLY : SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE,
+              (read_only ? SQLite::OPEN_READONLY : SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE) |
+                  extra_flags,
               busy_timeout_ms);
         })) {}
   Dialect dialect() const override { return Dialect::sqlite; }
@@ -100,7 +101,23 @@ class SqliteConnection final : public Connection {
 
 std::unique_ptr<Connection> sqlite_connection(const std::string& path, bool read_only,
                                               int busy_timeout_ms) {
-  return std::make_unique<SqliteConnection>(path, read_only, busy_timeout_ms);
+  return std::make_unique<SqliteConnection>(path, read_only, busy_timeout_ms, 0);
+}
+
+std::unique_ptr<Connection> sqlite_immutable_connection(const std::string& path) {
+  std::string uri = "file:";
+  for (const char c : path) {
+    if (c == '%' || c == '?' || c == '#') {
+      static const char* const kHex = "0123456789ABCDEF";
+      uri += '%';
+      uri += kHex[(static_cast<unsigned char>(c) >> 4) & 0xF];
+      uri += kHex[static_cast<unsigned char>(c) & 0xF];
+    } else {
+      uri += c;
+    }
+  }
+  uri += "?immutable=1";
+  return std::make_unique<SqliteConnection>(uri, true, 0, SQLite::OPEN_URI);
 }
 
 }  // namespace flowtune::db

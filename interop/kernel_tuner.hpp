@@ -85,7 +85,8 @@ KernelTunerExportSummary write_kernel_tuner_cache(std::ostream& out, const db::R
 
 /// One entry read back from a Kernel Tuner cache or T4 results file.
 struct KernelTunerEntry {
-  std::string key;  ///< the cache key ("" for T4, which has none); else built like the export's
+  std::string where;  ///< the entry in messages: "entry '<key>'" (cache), "result <i>" (T4)
+  std::string key;    ///< the cache key ("" for T4, which has none); else built like the export's
   std::map<std::string, std::string> coordinates;  ///< tune parameter -> value as in the key
   db::ConfigRow config;       ///< the flowtune config (board empty; key and label computed)
   bool exact = false;         ///< config taken from "flowtune_config", not rebuilt from coordinates
@@ -100,6 +101,10 @@ struct KernelTunerImport {
   std::vector<std::string> tune_params_keys;  ///< T4: the first entry's configuration order
   std::vector<KernelTunerEntry> entries;      ///< in file order
 };
+
+/// The longest time per execution an imported measurement may have: one day, in ms (a
+/// longer one, e.g. 1.2e29, is no measurement of a kernel).
+inline constexpr double kMaxImportedTimeMs = 86400.0e3;
 
 struct KernelTunerImportOptions {
   /// workload of rebuilt configs when the file has no "flowtune" object; "" = kernel_name
@@ -122,9 +127,18 @@ struct KernelTunerImportOptions {
 /// variant lacks cannot be told from a real 0 (it is kept), dropped constants are lost, and
 /// every non-tunable numeric coordinate becomes a parameter.
 ///
+/// Every field is checked (types of the "flowtune" object, tune_params_keys, coordinates,
+/// flowtune_config, flowtune_failure, T4 invalidity and measurements): a valid measurement
+/// needs a "time" (T4: a "time" measurement) that is a number in [0, kMaxImportedTimeMs]; a
+/// numeric observable must be finite and non-negative; a coordinate that is neither the
+/// variant, the precision, the clock, a tunable (an integer) nor a parameter (a number) is an
+/// error. Parsing is linear in the size of the text (detail::parse_ordered); a duplicate key
+/// in an object is an error.
+///
 /// Throws std::invalid_argument for text that is not JSON, a file without "cache" or
-/// "results", an entry that is not an object or lacks a tune parameter, or a tunable value
-/// that is not an integer.
+/// "results", or a bad entry: "<where>, field '<field>': <problem>" (where as
+/// KernelTunerEntry::where). Checks against a workload's schema (names, ranges) are the
+/// caller's (`tune import`).
 KernelTunerImport read_kernel_tuner_cache(std::istream& in,
                                           const KernelTunerImportOptions& options = {});
 

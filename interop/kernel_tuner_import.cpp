@@ -1,6 +1,9 @@
 // Import of Kernel Tuner cache and T4 results files (see read_kernel_tuner_cache).
 #include <algorithm>
 #include <cctype>
+#include <climits>
+#include <cmath>
+#include <cstdint>
 #include <istream>
 #include <iterator>
 #include <set>
@@ -16,6 +19,44 @@ using detail::ojson;
 
 const std::set<std::string> kErrorNames = {"ErrorConfig", "InvalidConfig",
                                            "CompilationFailedConfig", "RuntimeFailedConfig"};
+const std::set<std::string> kFailureClasses = {"compile", "launch",   "runtime",
+                                               "timeout", "accuracy", "environment"};
+const std::set<std::string> kInvalidities = {"correct", "compile",     "runtime",
+                                             "timeout", "correctness", "constraints"};
+/// Kernel Tuner's own timing fields of a cache entry (not observables of the config).
+const std::set<std::string> kTimingFields = {"compile_time",  "verification_time", "benchmark_time",
+                                             "strategy_time", "framework_time",    "timestamp"};
+
+/// Thrown for a bad entry: std::invalid_argument "<where>, field '<field>': <problem>".
+[[noreturn]] void bad(const std::string& where, const std::string& field,
+                      const std::string& problem) {
+  throw std::invalid_argument(where + (field.empty() ? "" : ", field '" + field + "'") + ": " +
+                              problem);
+}
+
+std::string shown(const ojson& v) {
+  std::string s = v.dump();
+  if (s.size() > 60) s = s.substr(0, 57) + "...";
+  return s;
+}
+
+/// A time per execution in ms: a finite number in [0, kMaxTimeMs] (a longer one is no
+/// measurement of a kernel, e.g. 1.2e29).
+double check_time(const std::string& where, const std::string& field, const ojson& v) {
+  if (!v.is_number()) bad(where, field, shown(v) + " is not a number of milliseconds");
+  const double t = v.get<double>();
+  if (!std::isfinite(t) || t < 0 || t > kMaxImportedTimeMs)
+    bad(where, field,
+        shown(v) + " is outside [0, " + ojson(kMaxImportedTimeMs).dump() + "] milliseconds");
+  return t;
+}
+
+/// An observable (energy_mj, a metric): a finite non-negative number.
+double check_observable(const std::string& where, const std::string& field, const ojson& v) {
+  const double x = v.get<double>();
+  if (!std::isfinite(x) || x < 0) bad(where, field, shown(v) + " is negative or not finite");
+  return x;
+}
 
 /// What the file's "flowtune" object says (empty when absent).
 struct Header {
@@ -27,16 +68,37 @@ struct Header {
 
 Header read_header(const ojson& doc) {
   Header h;
-  if (!doc.contains("flowtune") || !doc["flowtune"].is_object()) return h;
+  if (!doc.contains("flowtune")) return h;
   const ojson& f = doc["flowtune"];
-  h.workload = f.value("workload", "");
-  if (f.contains("variant_tunables"))
-    for (const auto& [variant, names] : f["variant_tunables"].items())
-      for (const auto& n : names) h.variant_tunables[variant].insert(n.get<std::string>());
-  if (f.contains("constant_params"))
-    for (const auto& [name, value] : f["constant_params"].items())
+  const std::string where = "the \"flowtune\" object";
+  if (!f.is_object()) bad(where, "", "not an object");
+  if (f.contains("workload")) {
+    if (!f["workload"].is_string()) bad(where, "workload", "not a string");
+    h.workload = f["workload"].get<std::string>();
+  }
+  if (f.contains("variant_tunables")) {
+    if (!f["variant_tunables"].is_object()) bad(where, "variant_tunables", "not an object");
+    for (const auto& [variant, names] : f["variant_tunables"].items()) {
+      if (!names.is_array()) bad(where, "variant_tunables." + variant, "not a list of names");
+      for (const auto& n : names) {
+        if (!n.is_string()) bad(where, "variant_tunables." + variant, shown(n) + " is not a name");
+        h.variant_tunables[variant].insert(n.get<std::string>());
+      }
+    }
+  }
+  if (f.contains("constant_params")) {
+    if (!f["constant_params"].is_object()) bad(where, "constant_params", "not an object");
+    for (const auto& [name, value] : f["constant_params"].items()) {
+      if (!value.is_number()) bad(where, "constant_params." + name, "not a number");
       h.constants[name] = value.get<double>();
-  if (f.contains("clock_mhz")) h.clock_mhz = f["clock_mhz"].get<int>();
+    }
+  }
+  if (f.contains("clock_mhz")) {
+    const ojson& c = f["clock_mhz"];
+    if (!c.is_number_integer() || c.get<std::int64_t>() < 0 || c.get<std::int64_t>() > 100000)
+      bad(where, "clock_mhz", shown(c) + " is not a whole number of MHz in [0, 100000]");
+    h.clock_mhz = c.get<int>();
+  }
   return h;
 }
 
@@ -53,52 +115,100 @@ std::string close_open_cache(std::string text) {
   return text;
 }
 
-db::ConfigRow rebuild(const ojson& coords, const Header& h, const std::string& workload,
-                      const KernelTunerImportOptions& options) {
-  ojson c = ojson::object();
-  c["workload"] = workload;
-  c["variant"] = coords.value("variant", "");
-  c["precision"] = coords.value("precision", "");
-  c["clock_mhz"] = coords.contains("clock_mhz") ? coords["clock_mhz"] : ojson(h.clock_mhz);
-  const auto known = h.variant_tunables.find(c["variant"].get<std::string>());
-  const std::set<std::string> named(options.tunable_names.begin(), options.tunable_names.end());
-  std::set<std::string> any_variant;  // tunables of some variant (the file's header)
-  for (const auto& [variant, names] : h.variant_tunables)
-    any_variant.insert(names.begin(), names.end());
-  ojson tunables = ojson::object(), params = ojson::object();
-  for (const auto& [name, value] : h.constants) params[name] = detail::number(value);
+/// What rebuilding a config from coordinates needs, computed once per file.
+struct RebuildContext {
+  const Header& header;
+  std::string workload;
+  std::set<std::string> named;        ///< options.tunable_names
+  std::set<std::string> any_variant;  ///< tunables of some variant (the file's header)
+};
+
+/// The config of coordinates (checked: variant and precision strings, tunables integers,
+/// parameters and clock numbers; a coordinate that is none of these is an error).
+db::ConfigRow rebuild(const std::string& where, const ojson& coords, const RebuildContext& x) {
+  const Header& h = x.header;
+  db::ConfigRow c;
+  c.workload = x.workload;
+  for (const char* name : {"variant", "precision"}) {
+    const auto it = coords.find(name);
+    if (it == coords.end()) bad(where, name, "missing (a flowtune config needs it)");
+    if (!it->is_string()) bad(where, name, shown(*it) + " is not a name");
+    (name[0] == 'v' ? c.variant : c.precision) = it->get<std::string>();
+  }
+  c.clock_mhz = h.clock_mhz;
+  const auto clock = coords.find("clock_mhz");
+  if (clock != coords.end()) {
+    if (!clock->is_number_integer() || clock->get<std::int64_t>() < 0 ||
+        clock->get<std::int64_t>() > 100000)
+      bad(where, "clock_mhz", shown(*clock) + " is not a whole number of MHz in [0, 100000]");
+    c.clock_mhz = clock->get<int>();
+  }
+  const auto known = h.variant_tunables.find(c.variant);
+  c.params = h.constants;
   for (const auto& [name, value] : coords.items()) {
     if (name == "variant" || name == "precision" || name == "clock_mhz") continue;
     const bool tunable =
-        known != h.variant_tunables.end() ? known->second.count(name) > 0 : named.count(name) > 0;
-    if (tunable)
-      tunables[name] = value;
-    else if (!any_variant.count(name) && value.is_number())
-      params[name] = value;
-    // else: a tunable of another variant, 0 by the flattening: not part of this config
+        known != h.variant_tunables.end() ? known->second.count(name) > 0 : x.named.count(name) > 0;
+    if (tunable) {
+      if (!value.is_number_integer() || value.get<std::int64_t>() < INT32_MIN ||
+          value.get<std::int64_t>() > INT32_MAX)
+        bad(where, name, shown(value) + " is not an integer (a tunable)");
+      c.tunables[name] = value.get<int>();
+    } else if (x.any_variant.count(name)) {
+      // a tunable of another variant, 0 by the flattening: not part of this config
+      if (!value.is_number_integer()) bad(where, name, shown(value) + " is not an integer");
+    } else if (value.is_number()) {
+      c.params[name] = value.get<double>();
+    } else {
+      bad(where, name,
+          shown(value) + " is neither a tunable (integer) nor a parameter (number)" +
+              (known == h.variant_tunables.end() && x.named.empty()
+                   ? " (the file names no tunables: a \"flowtune\" object or tunable names)"
+                   : ""));
+    }
   }
-  c["tunables"] = tunables;
-  c["params"] = params;
-  return db::parse_config_json(c.dump());
+  c.label = c.variant + " " + c.precision;
+  for (const auto& [name, value] : c.tunables) c.label += " " + name + "=" + std::to_string(value);
+  c.key = db::config_key(c);
+  return c;
+}
+
+RebuildContext context(const Header& h, const std::string& workload,
+                       const KernelTunerImportOptions& options) {
+  RebuildContext x{h, workload, {options.tunable_names.begin(), options.tunable_names.end()}, {}};
+  for (const auto& [variant, names] : h.variant_tunables)
+    x.any_variant.insert(names.begin(), names.end());
+  return x;
 }
 
 /// Fills time, error and observables from a Kernel Tuner result dict (a cache entry).
-void read_cache_fields(const ojson& entry, const std::vector<std::string>& keys,
-                       KernelTunerEntry& e) {
-  const std::set<std::string> dims(keys.begin(), keys.end());
+void read_cache_fields(const std::string& where, const ojson& entry,
+                       const std::set<std::string>& dims, KernelTunerEntry& e) {
+  const ojson* time = nullptr;
   for (const auto& [name, value] : entry.items()) {
-    if (dims.count(name)) continue;
-    if (value.is_string() && kErrorNames.count(value.get<std::string>()))
+    if (dims.count(name) || name == "flowtune_config" || name == "flowtune_message" ||
+        name == "flowtune_pruned")
+      continue;
+    if (value.is_string() && kErrorNames.count(value.get<std::string>())) {
       e.error = value.get<std::string>();
-    else if (name == "time" && value.is_number())
-      e.time_ms = value.get<double>();
-    else if (name == "flowtune_failure" && value.is_string())
+    } else if (name == "time") {
+      time = &value;
+    } else if (name == "flowtune_failure") {
+      if (!value.is_string() || !kFailureClasses.count(value.get<std::string>()))
+        bad(where, name,
+            shown(value) +
+                " is not a failure class (compile, launch, runtime, "
+                "timeout, accuracy, environment)");
       e.failure_class = value.get<std::string>();
-    else if (value.is_number() && name != "compile_time" && name != "verification_time" &&
-             name != "benchmark_time" && name != "strategy_time" && name != "framework_time")
-      e.observables[name] = value.get<double>();
+    } else if (value.is_number() && !kTimingFields.count(name)) {
+      e.observables[name] = check_observable(where, name, value);
+    }
   }
-  if (!e.error.empty()) e.time_ms = std::nan("");
+  if (!e.error.empty()) return;
+  if (!time) bad(where, "time", "missing (neither a time nor a Kernel Tuner error name)");
+  if (time->is_string())
+    bad(where, "time", shown(*time) + " is neither a number nor a Kernel Tuner error name");
+  e.time_ms = check_time(where, "time", *time);
 }
 
 std::string t4_error(const std::string& invalidity) {
@@ -108,45 +218,67 @@ std::string t4_error(const std::string& invalidity) {
   return "RuntimeFailedConfig";  // runtime, timeout, correctness
 }
 
-void finish(KernelTunerEntry& e, const ojson& coords, const std::string& flowtune_config,
-            const Header& h, const std::string& workload, const KernelTunerImportOptions& options) {
-  for (const auto& [name, value] : coords.items()) e.coordinates[name] = detail::key_text(value);
+void finish(const std::string& where, KernelTunerEntry& e, const ojson& coords,
+            const ojson* flowtune_config, const RebuildContext& x) {
+  e.where = where;
+  for (const auto& [name, value] : coords.items()) {
+    if (!value.is_string() && !value.is_number() && !value.is_boolean())
+      bad(where, name, shown(value) + " is not a value of a tune parameter");
+    e.coordinates[name] = detail::key_text(value);
+  }
   if (e.key.empty()) e.key = detail::cache_key(coords);
-  if (!flowtune_config.empty()) {
-    e.config = db::parse_config_json(flowtune_config);
+  if (flowtune_config) {
+    if (!flowtune_config->is_string()) bad(where, "flowtune_config", "not a string");
+    try {
+      e.config = db::parse_config_json(flowtune_config->get<std::string>());
+    } catch (const std::invalid_argument& problem) {
+      bad(where, "flowtune_config", problem.what());
+    }
     e.exact = true;
   } else {
-    e.config = rebuild(coords, h, workload, options);
+    e.config = rebuild(where, coords, x);
   }
 }
 
 KernelTunerImport read_cache(const ojson& doc, const Header& h,
                              const KernelTunerImportOptions& options) {
   KernelTunerImport out;
+  for (const char* name : {"device_name", "kernel_name"})
+    if (doc.contains(name) && !doc[name].is_string())
+      bad("Kernel Tuner cache", name, "not a string");
   out.device_name = doc.value("device_name", "");
   out.kernel_name = doc.value("kernel_name", "");
   if (!doc.contains("tune_params_keys") || !doc["tune_params_keys"].is_array())
     throw std::invalid_argument("Kernel Tuner cache: no \"tune_params_keys\" list");
-  out.tune_params_keys = doc["tune_params_keys"].get<std::vector<std::string>>();
+  std::set<std::string> dims;
+  for (const ojson& k : doc["tune_params_keys"]) {
+    if (!k.is_string() || k.get<std::string>().empty())
+      bad("Kernel Tuner cache", "tune_params_keys", shown(k) + " is not a name");
+    if (!dims.insert(k.get<std::string>()).second)
+      bad("Kernel Tuner cache", "tune_params_keys", shown(k) + " is listed twice");
+    out.tune_params_keys.push_back(k.get<std::string>());
+  }
   const std::string workload = !h.workload.empty()         ? h.workload
                                : !options.workload.empty() ? options.workload
                                                            : out.kernel_name;
   if (!doc["cache"].is_object())
     throw std::invalid_argument("Kernel Tuner cache: \"cache\" is not an object");
+  const RebuildContext x = context(h, workload, options);
+  out.entries.reserve(doc["cache"].size());
   for (const auto& [key, entry] : doc["cache"].items()) {
-    if (!entry.is_object())
-      throw std::invalid_argument("Kernel Tuner cache: entry '" + key + "' is not an object");
+    const std::string where = "entry '" + key + "'";
+    if (!entry.is_object()) bad(where, "", "not an object");
     KernelTunerEntry e;
     e.key = key;
     ojson coords = ojson::object();
     for (const std::string& name : out.tune_params_keys) {
-      if (!entry.contains(name))
-        throw std::invalid_argument("Kernel Tuner cache: entry '" + key + "' has no '" + name +
-                                    "'");
-      coords[name] = entry[name];
+      const auto it = entry.find(name);
+      if (it == entry.end()) bad(where, name, "missing (a tune parameter)");
+      coords[name] = *it;
     }
-    read_cache_fields(entry, out.tune_params_keys, e);
-    finish(e, coords, entry.value("flowtune_config", ""), h, workload, options);
+    read_cache_fields(where, entry, dims, e);
+    const auto fc = entry.find("flowtune_config");
+    finish(where, e, coords, fc == entry.end() ? nullptr : &*fc, x);
     out.entries.push_back(std::move(e));
   }
   return out;
@@ -156,32 +288,62 @@ KernelTunerImport read_t4(const ojson& doc, const Header& h,
                           const KernelTunerImportOptions& options) {
   KernelTunerImport out;
   const std::string workload = !h.workload.empty() ? h.workload : options.workload;
+  const RebuildContext x = context(h, workload, options);
+  std::size_t index = 0;
+  out.entries.reserve(doc["results"].size());
   for (const ojson& r : doc["results"]) {
-    if (!r.is_object() || !r.contains("configuration") || !r["configuration"].is_object())
-      throw std::invalid_argument("T4 results: a result without a \"configuration\" object");
+    const std::string where = "result " + std::to_string(index++);
+    if (!r.is_object()) bad(where, "", "not an object");
+    if (!r.contains("configuration") || !r["configuration"].is_object())
+      bad(where, "configuration", "missing or not an object");
     const ojson& coords = r["configuration"];
     if (out.tune_params_keys.empty())
       for (const auto& [name, value] : coords.items()) out.tune_params_keys.push_back(name);
     KernelTunerEntry e;
-    e.error = t4_error(r.value("invalidity", "correct"));
-    std::string flowtune_config = r.value("flowtune_config", "");
-    e.failure_class = r.value("flowtune_failure", "");
-    if (r.contains("measurements"))
+    if (r.contains("invalidity")) {
+      const ojson& v = r["invalidity"];
+      if (!v.is_string() || !kInvalidities.count(v.get<std::string>()))
+        bad(where, "invalidity",
+            shown(v) +
+                " is not one of correct, compile, runtime, timeout, correctness, "
+                "constraints");
+      e.error = t4_error(v.get<std::string>());
+    }
+    const ojson* flowtune_config = nullptr;
+    if (r.contains("flowtune_config")) flowtune_config = &r["flowtune_config"];
+    if (r.contains("flowtune_failure")) {
+      const ojson& v = r["flowtune_failure"];
+      if (!v.is_string() || !kFailureClasses.count(v.get<std::string>()))
+        bad(where, "flowtune_failure", shown(v) + " is not a failure class");
+      e.failure_class = v.get<std::string>();
+    }
+    const ojson* time = nullptr;
+    if (r.contains("measurements")) {
+      if (!r["measurements"].is_array()) bad(where, "measurements", "not a list");
       for (const ojson& m : r["measurements"]) {
-        const std::string name = m.value("name", "");
-        if (!m.contains("value")) continue;
+        if (!m.is_object() || !m.contains("name") || !m["name"].is_string() || !m.contains("value"))
+          bad(where, "measurements", shown(m) + " is not {\"name\": ..., \"value\": ...}");
+        const std::string name = m["name"].get<std::string>();
         const ojson& v = m["value"];
-        if (name == "flowtune_config" && v.is_string())
-          flowtune_config = v.get<std::string>();
-        else if (name == "flowtune_failure" && v.is_string())
+        const std::string field = "measurements." + name;
+        if (name == "flowtune_config") {
+          flowtune_config = &v;
+        } else if (name == "flowtune_failure") {
+          if (!v.is_string() || !kFailureClasses.count(v.get<std::string>()))
+            bad(where, field, shown(v) + " is not a failure class");
           e.failure_class = v.get<std::string>();
-        else if (name == "time" && v.is_number())
-          e.time_ms = v.get<double>();
-        else if (v.is_number())
-          e.observables[name] = v.get<double>();
+        } else if (name == "time") {
+          time = &v;
+        } else if (v.is_number()) {
+          e.observables[name] = check_observable(where, field, v);
+        }
       }
-    if (!e.error.empty()) e.time_ms = std::nan("");
-    finish(e, coords, flowtune_config, h, workload, options);
+    }
+    if (e.error.empty()) {
+      if (!time) bad(where, "measurements.time", "missing (a correct result needs its time)");
+      e.time_ms = check_time(where, "measurements.time", *time);
+    }
+    finish(where, e, coords, flowtune_config, x);
     out.entries.push_back(std::move(e));
   }
   return out;
@@ -194,10 +356,14 @@ KernelTunerImport read_kernel_tuner_cache(std::istream& in,
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ojson doc;
   try {
-    doc = ojson::parse(text);
+    doc = detail::parse_ordered(text);
+  } catch (const std::invalid_argument& e) {  // a duplicate key
+    throw std::invalid_argument(std::string("Kernel Tuner file: ") + e.what());
   } catch (const nlohmann::json::exception&) {
     try {  // a cache Kernel Tuner left open (it appends entries as it measures them)
-      doc = ojson::parse(close_open_cache(text));
+      doc = detail::parse_ordered(close_open_cache(text));
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("Kernel Tuner file: ") + e.what());
     } catch (const nlohmann::json::exception& e) {
       throw std::invalid_argument(std::string("Kernel Tuner file: not JSON (") + e.what() + ")");
     }
@@ -205,7 +371,10 @@ KernelTunerImport read_kernel_tuner_cache(std::istream& in,
   if (!doc.is_object()) throw std::invalid_argument("Kernel Tuner file: not a JSON object");
   try {
     const Header h = read_header(doc);
-    if (doc.contains("results") && doc["results"].is_array()) return read_t4(doc, h, options);
+    if (doc.contains("results")) {
+      if (!doc["results"].is_array()) bad("T4 results", "results", "not a list");
+      return read_t4(doc, h, options);
+    }
     if (doc.contains("cache")) return read_cache(doc, h, options);
   } catch (const nlohmann::json::exception& e) {
     throw std::invalid_argument(std::string("Kernel Tuner file: ") + e.what());

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "boards/nvml.hpp"
+#include "db/store_url.hpp"
 
 namespace flowtune {
 namespace {
@@ -73,8 +74,13 @@ void Dispatcher::start_local_workers(int n, const std::vector<std::string>& gpus
         ::setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
         if (is_number(gpu)) ::setenv("FLOWTUNE_NVML_INDEX", gpu.c_str(), 1);
       }
-      std::vector<std::string> args = {"/proc/self/exe", "worker", "--storage", storage_,
-                                       "--run",          run,      "--lease-s", lease_text};
+      // The password goes through the environment (libpq's PGPASSWORD, readable by this user
+      // only), never the arguments that `ps` shows to everyone.
+      const std::string password = db::store_url_password(storage_);
+      if (!password.empty()) ::setenv("PGPASSWORD", password.c_str(), 1);
+      std::vector<std::string> args = {
+          "/proc/self/exe", "worker", "--storage", db::redact_store_url(storage_),
+          "--run",          run,      "--lease-s", lease_text};
       std::vector<char*> argv;
       for (std::string& a : args) argv.push_back(a.data());
       argv.push_back(nullptr);

@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <csignal>
 #include <cstdlib>
+#include <filesystem>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -15,6 +16,7 @@
 #include "boards/board.hpp"
 #include "boards/gpu_clocks.hpp"
 #include "db/repository.hpp"
+#include "db/store_url.hpp"
 #include "tuner/tune_run.hpp"
 
 namespace flowtune {
@@ -104,12 +106,17 @@ TaskRequest parse_task_request(const std::string& text) {
 }
 
 int run_store_worker(const StoreWorkerOptions& options, std::ostream& log) {
+  std::error_code ec;
+  if (!db::is_postgresql_url(options.storage) && !std::filesystem::exists(options.storage, ec))
+    throw std::runtime_error(options.storage +
+                             ": no such database (a worker joins the store of a run; check "
+                             "--storage)");
   db::Repository repo(options.storage);
   const std::int64_t me =
       repo.register_worker(options.run_id, host_name(), ::getpid(), pinned_gpu(), now_s());
   const std::string who = "worker " + std::to_string(me) + " (pid " + std::to_string(::getpid()) +
                           (pinned_gpu().empty() ? "" : ", " + pinned_gpu()) + ")";
-  log << who << ": run " << options.run_id << " on " << options.storage << '\n';
+  log << who << ": run " << options.run_id << " on " << repo.path() << '\n';
   g_worker_stop = false;
   const auto old_int = std::signal(SIGINT, on_store_worker_signal);
   const auto old_term = std::signal(SIGTERM, on_store_worker_signal);

@@ -244,7 +244,10 @@ std::unique_ptr<Evaluator> make_evaluator(TuneSession& s, const TuneOptions& opt
                              (long long)(s.budget > n_known ? s.budget - n_known : 0));
   log << "coordinator of run " << s.summary.run_id << ": " << so.local_workers << " local worker(s)"
       << (so.gpus.empty() ? "" : " pinned one per GPU") << "; more may join: tune worker --storage "
-      << options.db_path << " --run " << s.summary.run_id << '\n';
+      << s.repo->path() << " --run " << s.summary.run_id
+      << (s.repo->path() != options.db_path ? " (with the password in PGPASSWORD or ~/.pgpass)"
+                                            : "")
+      << '\n';
   return make_store_evaluator(*s.repo, context, so);
 }
 

@@ -51,7 +51,7 @@ void begin_run(TuneSession& s, const TuneOptions& options) {
        s.repo->active_runs(s.board.name, workload.name(), s.summary.dataset, s.summary.run_id)) {
     if (other.id > s.summary.run_id) continue;
     s.repo->end_run(s.summary.run_id, "failed");
-    throw std::runtime_error(options.db_path + ": run " + std::to_string(other.id) + " (pid " +
+    throw std::runtime_error(s.repo->path() + ": run " + std::to_string(other.id) + " (pid " +
                              std::to_string(other.pid) + ") is already tuning board " +
                              s.board.name + ", workload " + workload.name() + ", dataset " +
                              s.summary.dataset +
@@ -219,7 +219,7 @@ std::unique_ptr<TuneSession> open_session(const TuneOptions& options, std::ostre
   begin_run(*s, options);
   log << "run " << s->summary.run_id << ": workload " << s->workload->name() << ", board "
       << s->board.name << ", " << s->space.size() << " configs, dataset " << s->summary.dataset
-      << ", DB " << options.db_path << '\n';
+      << ", DB " << s->repo->path() << '\n';
   log_estimate(*s, options, log);
   resolve_objectives(*s, options, log);
   if (options.multi_fidelity) setup_screening(*s, options, log);

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "boards/board.hpp"
+#include "db/repository.hpp"
 #include "tests/tuner/tune_process.hpp"
 
 namespace flowtune {
@@ -258,6 +259,12 @@ TEST(CliDistributedErrors, WorkersLeaseAndStorageOptionsAreChecked) {
     EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
     EXPECT_NE(r.output.find(c.expected), std::string::npos) << c.args << "\n" << r.output;
   }
+  // A worker never creates a store (a typo would tune into a file of its own).
+  const test::TuneResult absent = test::run_tune("worker --storage " + db + " --run 42");
+  EXPECT_EQ(absent.exit_code, 1) << absent.output;
+  EXPECT_NE(absent.output.find(db + ": no such database"), std::string::npos) << absent.output;
+  EXPECT_FALSE(fs::exists(db));
+  { const db::Repository created(db); }
   const test::TuneResult r = test::run_tune("worker --storage " + db + " --run 42");
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find(db + ": no run with id 42"), std::string::npos) << r.output;

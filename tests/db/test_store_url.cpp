@@ -1,0 +1,60 @@
+// --storage values (db/store_url.hpp): what is refused, and the password kept out of what is
+// shown, stored or passed on.
+#include <gtest/gtest.h>
+
+#include "db/store_url.hpp"
+
+namespace flowtune::db {
+namespace {
+
+TEST(StoreUrl, PathsAndWellFormedUrlsAreAccepted) {
+  for (const char* ok :
+       {"flowtune.db", "/tmp/a b/x.db", "./runs/2024.db", ":memory:", "postgresql://",
+        "postgresql:///tuning", "postgresql://localhost/tuning", "postgres://u@h:5432/db",
+        "postgresql://u:p%40ss@h1:5432,h2:5433/db?sslmode=require&connect_timeout=5",
+        "postgresql://[::1]:5432/db", "postgresql://%2Fvar%2Frun%2Fpostgresql/db"})
+    EXPECT_EQ(storage_problem(ok), std::nullopt) << ok;
+}
+
+TEST(StoreUrl, MalformedValuesAreRefusedNotTakenAsFileNames) {
+  for (const char* bad :
+       {"", "postgresql:tuning", "postgresql:/tuning", "PostgreSQL://x/y", "postgres:x",
+        "mysql://h/db", "sqlite://x.db", "postgresql://h:0/db", "postgresql://h:99999/db",
+        "postgresql://h:54x/db", "postgresql://h:/db", "postgresql://h/db?=x",
+        "postgresql://h/db?sslmode", "postgresql://h/d b", "postgresql://h/db%zz",
+        "postgresql://u@h/d/b", "postgresql://[::1/db", "runs/"}) {
+    const auto problem = storage_problem(bad);
+    EXPECT_NE(problem, std::nullopt) << "'" << bad << "'";
+  }
+  EXPECT_NE(storage_problem("postgresql:tuning")->find("not a valid PostgreSQL URL"),
+            std::string::npos);
+}
+
+TEST(StoreUrl, ThePasswordIsRedactedInBothForms) {
+  EXPECT_EQ(redact_store_url("postgresql://u:s3cret@h:5432/db"), "postgresql://u@h:5432/db");
+  EXPECT_EQ(store_url_password("postgresql://u:s3%40cret@h/db"), "s3@cret");
+  EXPECT_EQ(redact_store_url("postgresql://u@h/db?password=s3cret&sslmode=require"),
+            "postgresql://u@h/db?sslmode=require");
+  EXPECT_EQ(store_url_password("postgresql://u@h/db?sslmode=require&password=x%20y"), "x y");
+  EXPECT_EQ(redact_store_url("postgresql://u@h/db?password=s3cret"), "postgresql://u@h/db");
+  EXPECT_EQ(redact_store_url("postgres://u:p@h/db"), "postgres://u@h/db");
+  EXPECT_EQ(redact_store_url("a.db"), "a.db");
+  EXPECT_EQ(store_url_password("postgresql://u@h/db"), "");
+  EXPECT_EQ(store_url_password("u:p@h.db"), "");
+  EXPECT_EQ(redact_store_urls("tune --storage postgresql://u:pw@h/db --workers 2 "
+                              "--db=postgres://v:x@h/d?password=y"),
+            "tune --storage postgresql://u@h/db --workers 2 --db=postgres://v@h/d");
+  // As libpq, the user part ends at the first '@': a raw '@' in a password leaves a host
+  // "b@h" that is refused, and nothing of the password before it is shown.
+  EXPECT_EQ(redact_store_url("postgresql://u:a@b@h/db"), "postgresql://u@b@h/db");
+  EXPECT_NE(storage_problem("postgresql://u:a@b@h/db"), std::nullopt);
+  // A '?' in a password is the password's, as for libpq.
+  EXPECT_EQ(store_url_password("postgresql://u:p?x@h/db"), "p?x");
+  EXPECT_EQ(redact_store_url("postgresql://u:p?x@h/db"), "postgresql://u@h/db");
+  // An empty user keeps its '@' (without it the host part could read as a user).
+  EXPECT_EQ(redact_store_url("postgresql://:pw@h/db"), "postgresql://@h/db");
+  EXPECT_EQ(storage_problem("postgresql://@h/db"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace flowtune::db
