@@ -91,8 +91,16 @@ void check_against_schema(const Workload& workload, interop::KernelTunerEntry& e
     if (!p) fail(name, "not a parameter of " + workload.name());
     if (auto why = p->invalid_reason(value)) fail(name, *why);
   }
-  for (const ParamSpec& p : workload.params())
-    if (!c.params.count(p.name)) fail(p.name, "missing (a parameter of " + workload.name() + ")");
+  for (const ParamSpec& p : workload.params()) {
+    if (c.params.count(p.name)) continue;
+    // A parameter added after the file was written, whose absence means its default (its
+    // spec says so): the config is the same point as with the default.
+    if (p.absent_means_default) {
+      c.params[p.name] = p.default_value;
+      continue;
+    }
+    fail(p.name, "missing (a parameter of " + workload.name() + ")");
+  }
   if (e.error != "InvalidConfig") {
     const Config config = to_config(c);
     if (auto why = workload.invalid_reason(config)) fail("", *why);
