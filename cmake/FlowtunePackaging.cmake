@@ -42,7 +42,8 @@ set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 # Link-only dependencies of flowtune::tvl1 (cmake/flowtuneConfig.cmake.in finds them); in a
 # CUDA build also the CUDA toolkit (NVRTC, cudart_static), which JetPack and NVIDIA's
 # repositories install outside Debian's names, so it is not a Depends.
-set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "libpng-dev, libtrilinos-kokkos-dev, cmake (>= 3.16) | pkg-config")
+set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
+    "libpng-dev, libtrilinos-kokkos-dev, libhwy-dev, cmake (>= 3.16) | pkg-config")
 set(CPACK_COMPONENT_TUNE_DESCRIPTION "the tune command line and the board profiles")
 set(CPACK_COMPONENT_DEV_DESCRIPTION
     "flowtune::tvl1: headers, static library, CMake package and pkg-config file")
