@@ -74,7 +74,7 @@ struct ModelFact {
 };
 
 /// The [model] table of a cuda board profile: the architecture facts the performance model
-/// needs beyond the limits (issue 23). Each fact with its source. present = false when the
+/// needs beyond the limits. Each fact with its source. present = false when the
 /// profile has no [model] table (then `tune predict` refuses the board, naming the file).
 struct BoardModelFacts {
   bool present = false;

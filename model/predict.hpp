@@ -1,4 +1,4 @@
-// The performance model of `tune predict` (issue 23): time and energy per frame of a TV-L1
+// The performance model of `tune predict`: time and energy per frame of a TV-L1
 // CUDA config on a board nobody measured, from one calibration board's measurements.
 //
 // Per pixel of a level, 10 inner iterations cost (ns)

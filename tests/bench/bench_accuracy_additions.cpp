@@ -1,4 +1,4 @@
-// Accuracy additions of issue 22 (median filtering of the flow, epsilon stopping on the GPU,
+// Accuracy additions to TV-L1 (median filtering of the flow, epsilon stopping on the GPU,
 // structure-texture decomposition of the frames)
 // measured alone and combined on the 8 Middlebury sequences: per config and sequence the AEPE
 // and AAE against the ground truth (Baker et al. 2011) and the time per frame (wall clock

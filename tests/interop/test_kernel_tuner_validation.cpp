@@ -61,7 +61,7 @@ TEST(KernelTunerValidation, AGoodCacheReads) {
 }
 
 TEST(KernelTunerValidation, AStringTunableIsRefusedNotDropped) {
-  // The issue's example: the value used to be dropped and a config without tunables stored.
+  // A string where a tunable belongs is refused; it must never become a config without tunables.
   expect_names(
       error_of(cache(kGood + "," + entry(R"("<img src=x onerror=alert(1)>")", "\"time\": 1"))),
       "tile_x");

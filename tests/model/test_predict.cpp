@@ -1,4 +1,4 @@
-// model/predict.hpp against hand-computed values (issue 23).
+// model/predict.hpp against hand-computed values.
 #include <gtest/gtest.h>
 
 #include <cmath>

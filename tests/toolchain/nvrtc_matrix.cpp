@@ -1,4 +1,4 @@
-// The toolchain matrix (issue 23): compiles every kernel of every CUDA variant of every
+// The toolchain matrix: compiles every kernel of every CUDA variant of every
 // workload, for each tunable combination and precision, with the NVRTC in use (linked, or
 // $FLOWTUNE_NVRTC_LIBRARY, e.g. NVRTC 11.8 from PyPI: scripts/toolchain-matrix) for a list of
 // archs, and writes each kernel's ptxas resource report as CSV rows:

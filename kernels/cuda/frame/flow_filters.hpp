@@ -1,4 +1,4 @@
-// GPU stages of the accuracy additions to the TV-L1 frame (issue 22), beside frame_kernels.hpp
+// GPU stages of the accuracy additions to the TV-L1 frame, beside frame_kernels.hpp
 // and with its conventions (Exec: enqueued on a stream or host emulation; "pair" storage
 // float2 or __half2 when f16): the median filter of the flow after each warping and the
 // reduction of the epsilon stopping test.
