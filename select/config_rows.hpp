@@ -12,6 +12,9 @@ namespace flowtune {
 
 /// The DB row of `config` measured on `board`: every field copied, the label
 /// (Config::label) and the key (db::config_key, the config's identity in the DB) filled in.
+/// A parameter of a registered workload whose spec has absent_means_default is left out when
+/// it holds its default value, so the key of a config does not change when such a parameter
+/// is added to the schema (old DBs resume); to_config reads it back as absent = default.
 db::ConfigRow to_config_row(const std::string& board, const Config& config);
 
 /// The inverse: the Config of a stored row (board, key and label dropped).

@@ -83,7 +83,7 @@ TEST_F(TimeBudget, ObjectiveAndConstraintPrintThePickAndTheExportCommand) {
   ASSERT_NE(best, nullptr);
   const std::string params =
       "iterations=" + std::to_string(int(best->config.params.at("iterations"))) +
-      " lambda=0.15 median_window=0 n_scales=0 n_warpings=" +
+      " lambda=0.15 n_scales=0 n_warpings=" +
       std::to_string(int(best->config.params.at("n_warpings")));
   const auto pick = out_.find("pick (time, aepe <= 0.22): ");
   ASSERT_NE(pick, std::string::npos) << out_;
