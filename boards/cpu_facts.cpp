@@ -1,31 +1,12 @@
 #include "boards/cpu_facts.hpp"
 
-#include <hwy/highway.h>
-#include <sched.h>
+#include <cstdint>
+#include <string>
 
-#include <cctype>
-#include <fstream>
+#include "kernels/simd/host_cpu.hpp"
 
 namespace flowtune {
 namespace {
-
-std::string first_line(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  return line;
-}
-
-/// A sysfs cache size ("48K", "2048K", "32M") in bytes; 0 when unreadable.
-std::int64_t parse_cache_size(const std::string& text) {
-  std::size_t i = 0;
-  std::int64_t value = 0;
-  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
-    value = value * 10 + (text[i++] - '0');
-  if (i < text.size() && (text[i] == 'K' || text[i] == 'k')) value *= 1024;
-  if (i < text.size() && (text[i] == 'M' || text[i] == 'm')) value *= 1024 * 1024;
-  return value;
-}
 
 std::string size_text(std::int64_t bytes) {
   if (bytes == 0) return "n/a";
@@ -37,22 +18,13 @@ std::string size_text(std::int64_t bytes) {
 }  // namespace
 
 CpuFacts read_cpu_facts() {
+  const HostCpu& cpu = host_cpu();
   CpuFacts facts;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-    facts.cpus = CPU_COUNT(&set);
-  for (int index = 0; index < 8; ++index) {
-    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
-    const std::string level = first_line(dir + "/level");
-    if (level.empty() || first_line(dir + "/type") == "Instruction") continue;
-    const std::int64_t bytes = parse_cache_size(first_line(dir + "/size"));
-    if (level == "1") facts.l1d_bytes = bytes;
-    if (level == "2") facts.l2_bytes = bytes;
-    if (level == "3") facts.l3_bytes = bytes;
-  }
-  for (const std::int64_t target : hwy::SupportedAndGeneratedTargets())
-    facts.simd_targets.emplace_back(hwy::TargetName(target));
+  facts.cpus = cpu.cpus;
+  facts.l1d_bytes = cpu.l1d_bytes;
+  facts.l2_bytes = cpu.l2_bytes;
+  facts.l3_bytes = cpu.l3_bytes;
+  facts.simd_targets = cpu.simd_targets;
   return facts;
 }
 

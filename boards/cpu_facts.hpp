@@ -1,8 +1,7 @@
 // The host CPU's facts a cpu board profile records at run time (they vary from machine to
 // machine, so they are read from the system, not written in boards/host.toml): CPUs, data
-// caches, SIMD targets. kernels/simd/host_cpu.hpp reads the same for the SIMD variant's
-// pruning; both exist because boards/ and kernels/ include no other folder (ARCHITECTURE.md,
-// Layers).
+// caches, SIMD targets, as kernels/simd/host_cpu.hpp reads them (once per process) for the
+// SIMD variant's pruning.
 #pragma once
 
 #include <cstdint>
@@ -17,12 +16,13 @@ struct CpuFacts {
   /// Cache sizes of CPU 0 in bytes (L1 data, L2, L3; 0 where the kernel reports none):
   /// /sys/devices/system/cpu/cpu0/cache/index*/{level,type,size}.
   std::int64_t l1d_bytes = 0, l2_bytes = 0, l3_bytes = 0;
-  /// Google Highway's SIMD targets this CPU supports among those compiled into flowtune, best
-  /// first (hwy::SupportedTargets, hwy::TargetName), e.g. {"AVX3", "AVX2", "SSE4"}.
+  /// Google Highway's SIMD targets this CPU supports among those compiled into the SIMD
+  /// variant, best first, e.g. {"AVX3", "AVX2", "SSE4"}.
   std::vector<std::string> simd_targets;
 };
 
-/// Reads the facts (sysfs and Highway's CPU detection; no error: unknown facts stay 0).
+/// The facts of kernels/simd/host_cpu.hpp (sysfs and Highway's CPU detection; no error:
+/// unknown facts stay 0).
 CpuFacts read_cpu_facts();
 
 /// Three lines for `tune boards show` of a cpu board ("  CPUs (this system): ...").
