@@ -266,7 +266,11 @@ ReplayResult replay(const RecordedSpace& rs, const ReplayOptions& options) {
       Observation o;
       o.point = *p;
       o.outcome = rs.outcomes[*p];
-      if (o.outcome == Outcome::measured) o.objectives.assign(steer[*p].begin(), steer[*p].end());
+      if (o.outcome == Outcome::measured) {
+        o.objectives.assign(steer[*p].begin(), steer[*p].end());
+        o.values = values[*p];
+        o.slack = constraint_slacks(rs.measurements[*p], constraints);
+      }
       strategy->tell(o);
       if (o.outcome == Outcome::pruned) continue;
       ++sr.evaluations;
