@@ -9,7 +9,9 @@ simd_fused config with the IPOL defaults, 5 warpings x 300 iterations). --seq: a
 frame10.png, frame11.png and flow10.flo (default data/middlebury/RubberWhale). OpenCV is
 optional: `pip install opencv-contrib-python` (cv2.optflow.DualTVL1OpticalFlow_create) or
 `opencv-python` (cv2.DualTVL1OpticalFlow_create in OpenCV 3); without it only flowtune runs.
-Time: the median of --repeats runs (default 3) after one warm-up, in ms.
+OpenCV runs with its defaults, then with the model parameters of flowtune's config (tau,
+lambda, theta, zoom, scales, warpings, epsilon; its own iteration scheme and median filter).
+Time: the median of --repeats runs (default 3) after one warm-up, in ms, on this machine.
 """
 
 import argparse
@@ -81,8 +83,21 @@ def main():
         return
     u8 = [np.clip(np.rint(x), 0, 255).astype(np.uint8) for x in (i0, i1)]
     f, med, lo, hi = timed(lambda: tvl1.calc(u8[0], u8[1], None), a.repeats)
-    print(f"  {name}, default parameters: AEPE {aepe(f, gt):.4f} px, {med:.1f} ms/frame "
+    print(f"  {name}, its defaults: AEPE {aepe(f, gt):.4f} px, {med:.1f} ms/frame "
           f"(min {lo:.1f}, max {hi:.1f})")
+    # The same model parameters as flowtune's config; OpenCV keeps its own iteration scheme
+    # (inner/outer iterations) and its median filter.
+    p = (flowtune.read_tuned_config(a.tuned) if "tuned" in kwargs else kwargs["config"])["params"]
+    tvl1.setTau(p["tau"])
+    tvl1.setLambda(p["lambda"])
+    tvl1.setTheta(p["theta"])
+    tvl1.setScaleStep(p["zoom"])
+    tvl1.setScalesNumber(int(p["n_scales"]) if p["n_scales"] > 0 else 5)
+    tvl1.setWarpingsNumber(int(p["n_warpings"]))
+    tvl1.setEpsilon(p["epsilon"] if p["epsilon"] > 0 else 0.01)
+    f, med, lo, hi = timed(lambda: tvl1.calc(u8[0], u8[1], None), a.repeats)
+    print(f"  {name}, flowtune's tau/lambda/theta/zoom/scales/warpings/epsilon: AEPE "
+          f"{aepe(f, gt):.4f} px, {med:.1f} ms/frame (min {lo:.1f}, max {hi:.1f})")
 
 
 if __name__ == "__main__":
