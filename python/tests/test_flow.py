@@ -38,6 +38,14 @@ def test_flow_of_rubberwhale_matches_the_reference_aepe(frames, simd_flow):
     assert e < aepe(np.zeros_like(gt), gt) / 4  # far better than zero flow (1.26 px)
 
 
+def test_kokkos_global_matches_the_reference_aepe(frames):
+    i0, i1, gt = frames
+    cfg = simd_config()
+    cfg["variant"], cfg["tunables"] = "kokkos_global", {"tile_x": 32, "tile_y": 4}
+    e = aepe(flowtune.flow(i0, i1, config=cfg, device="cpu"), gt)
+    assert abs(e - REFERENCE_AEPE_RUBBERWHALE) < 0.01, e
+
+
 def test_uint8_and_float32_frames_give_the_same_flow(frames, simd_flow):
     i0, i1, _ = frames
     # read_png of an 8-bit PNG is BT.601 luma, not whole numbers: round both ways the same.
