@@ -44,11 +44,11 @@ FT_BILINEAR_HD V bilinear_sample(const Load& load, int w, int h, S x, S y) {
   const S cx = fx < S(-2) ? S(-2) : (fx > S(w + 1) ? S(w + 1) : fx);
   const S cy = fy < S(-2) ? S(-2) : (fy > S(h + 1) ? S(h + 1) : fy);
   const int ix = static_cast<int>(cx), iy = static_cast<int>(cy);
-  const int x0 = detail::bilinear_clamp(ix, w - 1), x1 = detail::bilinear_clamp(ix + 1, w - 1);
-  const int y0 = detail::bilinear_clamp(iy, h - 1), y1 = detail::bilinear_clamp(iy + 1, h - 1);
+  const int xa = detail::bilinear_clamp(ix, w - 1), xb = detail::bilinear_clamp(ix + 1, w - 1);
+  const int ya = detail::bilinear_clamp(iy, h - 1), yb = detail::bilinear_clamp(iy + 1, h - 1);
   const S sx = S(1) - tx, sy = S(1) - ty;
-  const V top = sx * load(x0, y0) + tx * load(x1, y0);
-  const V bottom = sx * load(x0, y1) + tx * load(x1, y1);
+  const V top = sx * load(xa, ya) + tx * load(xb, ya);
+  const V bottom = sx * load(xa, yb) + tx * load(xb, yb);
   return sy * top + ty * bottom;
 }
 

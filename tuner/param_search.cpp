@@ -189,7 +189,7 @@ ParamSearchResult search_parameters(const ParamSearchOptions& o, std::ostream& l
     for (int round = 0; round < o.refinements; ++round) {
       const ParamValues best = best_cell();
       const ParamDimensions local = refinement_grid(o.dimensions, specs, best, ratio);
-      for (double& r : ratio) r = std::sqrt(r);
+      for (double& step : ratio) step = std::sqrt(step);
       log << "refinement " << round + 1 << " around " << config_of(best).params_text() << '\n';
       visit(parameter_points(local));
     }

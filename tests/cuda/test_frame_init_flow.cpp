@@ -94,7 +94,10 @@ TEST(FrameInitFlow, ComesBackWithoutIterationsGpu) {
 // RubberWhale, 3 scales x 1 warping x 30 iterations, bilinear warping, started from the
 // ground truth (whose occluded pixels are "unknown"): the frame solver's flow equals the
 // double reference's started from it (mean |diff| < 0.02 px, AEPE within 0.005); the start
-// matters (AEPE below the run from 0) and bilinear differs from bicubic in the reference.
+// matters (the flow is 10x farther from the reference's run from 0 than from the reference
+// from the ground truth) and bilinear differs from bicubic in the reference. (From the
+// ground truth is not more accurate here: its pyramid blurs the motion boundaries and 30
+// iterations on 3 levels do not recover them: AEPE 0.273 vs 0.264 from 0.)
 void check_rubberwhale(bool on_host) {
   const std::string d = test::repo_middlebury_dir() + "/RubberWhale/";
   const Image i0 = read_png_gray(d + "frame10.png"), i1 = read_png_gray(d + "frame11.png");
@@ -106,22 +109,27 @@ void check_rubberwhale(bool on_host) {
   p.warping_interp = WarpingInterp::bilinear;
   const FlowField got = frame_solver(p, on_host)->compute_from(i0, i1, gt);
   const FlowField ref = tvl1_reference(i0, i1, p, &gt);
-  double dist = 0;
-  for (std::size_t k = 0; k < ref.size(); ++k)
-    dist += std::hypot(double(got.u[k]) - ref.u[k], double(got.v[k]) - ref.v[k]);
-  dist /= double(ref.size());
+  const FlowField from_zero = tvl1_reference(i0, i1, p);
+  const auto mean_distance = [](const FlowField& a, const FlowField& b) {
+    double sum = 0;
+    for (std::size_t k = 0; k < a.size(); ++k)
+      sum += std::hypot(double(a.u[k]) - b.u[k], double(a.v[k]) - b.v[k]);
+    return sum / double(a.size());
+  };
+  const double dist = mean_distance(got, ref), dist_zero = mean_distance(got, from_zero);
   const double a_got = flow_error(got, gt).aepe, a_ref = flow_error(ref, gt).aepe;
-  const double a_zero = flow_error(tvl1_reference(i0, i1, p), gt).aepe;
+  const double a_zero = flow_error(from_zero, gt).aepe;
   Tvl1Params cubic = p;
   cubic.warping_interp = WarpingInterp::bicubic;
   const double a_cubic = flow_error(tvl1_reference(i0, i1, cubic, &gt), gt).aepe;
   std::printf(
       "RubberWhale bilinear from the ground truth: AEPE reference %.5f, %s %.5f, mean |diff| "
-      "%.2e px; reference from 0 %.5f, bicubic from the ground truth %.5f\n",
-      a_ref, on_host ? "host emulation" : "GPU", a_got, dist, a_zero, a_cubic);
+      "%.2e px (%.2e px from the reference's flow from 0); reference from 0 %.5f, bicubic "
+      "from the ground truth %.5f\n",
+      a_ref, on_host ? "host emulation" : "GPU", a_got, dist, dist_zero, a_zero, a_cubic);
   EXPECT_LT(std::abs(a_got - a_ref), 0.005);
   EXPECT_LT(dist, 0.02);
-  EXPECT_LT(a_ref, a_zero);
+  EXPECT_GT(dist_zero, 10 * dist);  // the start is taken, and it matters
   EXPECT_NE(a_ref, a_cubic);
 }
 
