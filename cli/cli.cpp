@@ -21,7 +21,7 @@ constexpr const char* kHelp =
     "  tune space --board B              the space with the reason for every pruned config\n"
     "  tune predict --board B            predicted front, tuning time, frame per budget (model)\n"
     "  tune search --search NAME=LO:HI:log:N --metric METRIC --train A,B --test C,D\n"
-    "                                    grid + refinement search of real parameters, held out\n"
+    "                                    grid + refinement search of parameters, held out\n"
     "  tune replay --db recorded.db --strategy S --seeds 20 --budget 10%\n"
     "                                    replay strategies on a recorded run (no GPU)\n"
     "  tune export --board B --objective time|energy|METRIC -o tuned.h\n"

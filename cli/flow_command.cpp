@@ -102,8 +102,9 @@ int run_flow(const std::vector<std::string>& args) {
       "reference to score against (optical flow: ground-truth .flo)")(
       "init-flow", po::value(&run.init_flow),
       "optical flow: a .flo to start from instead of 0 (e.g. the previous pair's flow; "
-      "CPU variants)")("inputs", po::value(&run.inputs)->composing(),
-                       "input files (positional; optical flow: I0.png I1.png)");
+      "kokkos_global and the CUDA variants)")(
+      "inputs", po::value(&run.inputs)->composing(),
+      "input files (positional; optical flow: I0.png I1.png)");
   desc.add(board_options(tuned_board, "--tuned: the board of a header exported for several boards"))
       .add(input_options(inputs, kInputMaxPixels))
       .add(space_options(space));

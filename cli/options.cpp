@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "cli/cli.hpp"
@@ -275,6 +276,27 @@ std::vector<double> parse_param_values(const std::string& name, const std::strin
     }
     out = rounded;
   }
+  return out;
+}
+
+std::vector<double> parse_spec_values(const ParamSpec& spec, const std::string& text,
+                                      const std::string& option) {
+  std::vector<double> out;
+  if (spec.type == ParamSpec::Type::categorical) {
+    std::stringstream ss(text);
+    for (std::string item; std::getline(ss, item, ',');) {
+      const std::optional<double> v = spec.value_of(item);
+      if (!v || spec.invalid_reason(*v))
+        throw UsageError(option + " " + spec.name + ": '" + item + "' is not one of " +
+                         spec.range_text());
+      if (std::find(out.begin(), out.end(), *v) == out.end()) out.push_back(*v);
+    }
+    if (out.empty()) throw UsageError(option + " " + spec.name + ": empty list");
+    return out;
+  }
+  out = parse_param_values(spec.name, text, spec.type == ParamSpec::Type::integer);
+  for (double v : out)
+    if (auto why = spec.invalid_reason(v)) throw UsageError(option + ": " + *why);
   return out;
 }
 

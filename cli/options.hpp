@@ -141,6 +141,13 @@ std::vector<std::string> split_list(const std::string& text);
 std::vector<double> parse_param_values(const std::string& name, const std::string& text,
                                        bool integer);
 
+/// The values of one --param or --search of parameter `spec`: parse_param_values for a real
+/// or integer parameter; for a categorical one a list of choice names or indices
+/// ("bicubic,bilinear" -> {0, 1}). Every value is checked against spec (invalid_reason).
+/// Throws UsageError naming `option` and the parameter.
+std::vector<double> parse_spec_values(const ParamSpec& spec, const std::string& text,
+                                      const std::string& option);
+
 /// An evaluation budget: a count, or a fraction of the space's unpruned points.
 struct Budget {
   std::size_t evaluations = 0;

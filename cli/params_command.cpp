@@ -9,7 +9,15 @@ namespace flowtune::cli {
 namespace {
 
 std::string type_name(const ParamSpec& p) {
-  return p.type == ParamSpec::Type::integer ? "integer" : "real";
+  switch (p.type) {
+    case ParamSpec::Type::integer:
+      return "integer";
+    case ParamSpec::Type::categorical:
+      return "categorical";
+    case ParamSpec::Type::real:
+      break;
+  }
+  return "real";
 }
 
 // Text safe in a Markdown table cell.
@@ -19,9 +27,9 @@ std::string md(const std::string& text) {
   return out;
 }
 
-std::string dims_text(const std::vector<double>& values) {
+std::string dims_text(const ParamSpec& p, const std::vector<double>& values) {
   std::string s;
-  for (double v : values) s += (s.empty() ? "" : ", ") + shortest_decimal(v);
+  for (double v : values) s += (s.empty() ? "" : ", ") + p.value_text(v);
   return s;
 }
 
@@ -49,7 +57,7 @@ int run_params(const std::vector<std::string>& args) {
     const ParamDimensions cpu = w->default_dimensions("cpu"), gpu = w->default_dimensions("cuda");
     const auto dim = [](const ParamDimensions& d, const ParamSpec& p) {
       const auto it = d.find(p.name);
-      return it == d.end() ? std::string("default") : dims_text(it->second);
+      return it == d.end() ? std::string("default") : dims_text(p, it->second);
     };
     std::cout << (markdown ? "### Workload `" : "workload ") << w->name() << (markdown ? "`" : "")
               << ": " << w->description() << "\n";
@@ -70,15 +78,14 @@ int run_params(const std::vector<std::string>& args) {
                 << "|---|---|---|---:|---|---|---|---|\n";
       for (const ParamSpec& p : w->params())
         std::cout << "| `" << p.name << "` | " << type_name(p) << " | " << p.unit << " | "
-                  << shortest_decimal(p.default_value) << " | " << p.range_text() << " | "
+                  << p.value_text(p.default_value) << " | " << p.range_text() << " | "
                   << dim(cpu, p) << " / " << dim(gpu, p) << " | " << md(p.doc) << " | "
                   << md(p.source) << " |\n";
     } else {
       for (const ParamSpec& p : w->params())
         std::cout << "  " << p.name << " (" << type_name(p) << (p.unit.empty() ? "" : ", " + p.unit)
-                  << "): default " << shortest_decimal(p.default_value) << ", valid "
-                  << p.range_text() << "; tune dimension cpu {" << dim(cpu, p) << "}, cuda {"
-                  << dim(gpu, p) << "}\n"
+                  << "): default " << p.value_text(p.default_value) << ", valid " << p.range_text()
+                  << "; tune dimension cpu {" << dim(cpu, p) << "}, cuda {" << dim(gpu, p) << "}\n"
                   << "      " << p.doc << " [" << p.source << "]\n";
     }
     std::cout << "\n";

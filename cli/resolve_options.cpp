@@ -62,11 +62,7 @@ SpaceOptions to_space_options(const SpaceArgs& a) {
       throw UsageError("--param: unknown parameter '" + name + "' of workload '" + a.workload +
                        "' (it has: " + (names.empty() ? std::string("none") : names) + ")");
     }
-    const std::vector<double> values =
-        parse_param_values(name, p.substr(eq + 1), spec->type == ParamSpec::Type::integer);
-    for (double v : values)
-      if (auto why = spec->invalid_reason(v)) throw UsageError("--param: " + *why);
-    s.param_values[name] = values;
+    s.param_values[name] = parse_spec_values(*spec, p.substr(eq + 1), "--param");
   }
   return s;
 }

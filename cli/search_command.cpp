@@ -1,5 +1,6 @@
-// `tune search`: grid + refinement search of real parameters, trained and held out
-// (tuner/param_search.hpp).
+// `tune search`: grid + refinement search of real, integer and categorical parameters,
+// trained and held out (tuner/param_search.hpp).
+#include <algorithm>
 #include <iostream>
 
 #include "cli/cli.hpp"
@@ -22,7 +23,9 @@ int run_search(const std::vector<std::string>& args) {
   po::options_description desc = command_options("search options");
   desc.add_options()(
       "search", po::value(&searched)->composing(),
-      "a searched real parameter and its initial grid: NAME=LO:HI:log:COUNT (repeatable)")(
+      "a searched parameter and its initial grid (repeatable): NAME=LO:HI:log:COUNT or, for a "
+      "real one, NAME=V1,V2,... (refined around the best); an integer one's list NAME=V1,V2,... "
+      "or a categorical one's NAME=CHOICE1,CHOICE2,... is tried value by value, not refined")(
       "refinements", po::value(&o.refinements)->default_value(o.refinements),
       "rounds of refinement around the best cell")(
       "metric", po::value(&o.metric)->required(),
@@ -38,7 +41,8 @@ int run_search(const std::vector<std::string>& args) {
             "tune search --board B --workload W --search NAME=LO:HI:log:N ... --metric M --train "
             "A,B --test C,D"))
     return 0;
-  if (searched.empty()) throw UsageError("give at least one --search NAME=LO:HI:log:COUNT");
+  if (searched.empty())
+    throw UsageError("give at least one --search NAME=LO:HI:log:COUNT or NAME=V1,V2,...");
   o.db_path = store_path(store, vm, "tune search");
   o.board = resolve_board(o.board);
   space.no_default_dimensions = true;
@@ -47,14 +51,22 @@ int run_search(const std::vector<std::string>& args) {
   for (const std::string& s : searched) {
     const auto eq = s.find('=');
     if (eq == std::string::npos || eq == 0)
-      throw UsageError("--search '" + s + "': expected NAME=LO:HI:log:COUNT");
+      throw UsageError("--search '" + s + "': expected NAME=LO:HI:log:COUNT or NAME=V1,V2,...");
     const std::string name = s.substr(0, eq);
     const ParamSpec* spec = workload.find_param(name);
     if (!spec)
       throw UsageError("--search: unknown parameter '" + name + "' of workload " + workload.name());
-    SearchDimension d{name, parse_param_values(name, s.substr(eq + 1), false)};
-    for (double v : d.grid)
-      if (auto why = spec->invalid_reason(v)) throw UsageError("--search: " + *why);
+    const std::string text = s.substr(eq + 1);
+    SearchDimension d{name, {}, true};
+    if (spec->type == ParamSpec::Type::real) {
+      d.grid = parse_param_values(name, text, false);
+      for (double v : d.grid)
+        if (auto why = spec->invalid_reason(v)) throw UsageError("--search: " + *why);
+    } else {  // integer: a range is refined (rounded), a list is tried as is; categorical: list
+      d.grid = parse_spec_values(*spec, text, "--search");
+      d.refined = spec->type == ParamSpec::Type::integer && text.find(':') != std::string::npos;
+      if (d.refined) std::sort(d.grid.begin(), d.grid.end());
+    }
     o.dimensions.push_back(std::move(d));
   }
   o.train = {inputs.data_dir, split_list(train)};

@@ -32,7 +32,7 @@ constexpr double kGradIsZero = 1e-10;
 template <typename Real>
 WarpingData<Real> prepare_warping(const Plane<Real>& i0, const Plane<Real>& i1,
                                   const Plane<Real>& i1x, const Plane<Real>& i1y,
-                                  const Tvl1State<Real>& state) {
+                                  const Tvl1State<Real>& state, WarpingInterp interp) {
   const int w = i0.width, h = i0.height;
   require_shape(i1, w, h, "I1");
   require_shape(i1x, w, h, "I1x");
@@ -47,9 +47,19 @@ WarpingData<Real> prepare_warping(const Plane<Real>& i0, const Plane<Real>& i1,
       const std::size_t i = std::size_t(y) * w + x;
       const Real u1 = state.u1[i], u2 = state.u2[i];
       const Real px = static_cast<Real>(x) + u1, py = static_cast<Real>(y) + u2;
-      const Real warped = bicubic_at(i1, px, py);
-      const Real gx = bicubic_at(i1x, px, py);
-      const Real gy = bicubic_at(i1y, px, py);
+      Real warped, gx, gy;
+      if (interp == WarpingInterp::bilinear) {
+        const auto at = [](const Plane<Real>& q) {
+          return [&q](int a, int b) { return q.at(a, b); };
+        };
+        warped = bilinear_sample<Real>(at(i1), w, h, px, py);
+        gx = bilinear_sample<Real>(at(i1x), w, h, px, py);
+        gy = bilinear_sample<Real>(at(i1y), w, h, px, py);
+      } else {
+        warped = bicubic_at(i1, px, py);
+        gx = bicubic_at(i1x, px, py);
+        gy = bicubic_at(i1y, px, py);
+      }
       out.grad_x[i] = gx;
       out.grad_y[i] = gy;
       out.rho_c[i] = warped - gx * u1 - gy * u2 - i0.data[i];
@@ -60,10 +70,10 @@ WarpingData<Real> prepare_warping(const Plane<Real>& i0, const Plane<Real>& i1,
 
 template WarpingData<float> prepare_warping<float>(const Plane<float>&, const Plane<float>&,
                                                    const Plane<float>&, const Plane<float>&,
-                                                   const Tvl1State<float>&);
+                                                   const Tvl1State<float>&, WarpingInterp);
 template WarpingData<double> prepare_warping<double>(const Plane<double>&, const Plane<double>&,
                                                      const Plane<double>&, const Plane<double>&,
-                                                     const Tvl1State<double>&);
+                                                     const Tvl1State<double>&, WarpingInterp);
 
 int tvl1_iterate_reference(const WarpingData<double>& w, Tvl1State<double>& s, const Tvl1Params& p,
                            int iterations) {

@@ -11,15 +11,17 @@
 namespace flowtune {
 
 /// Prepares one warping (numerics contract): with u0 = (state.u1, state.u2) the current flow,
-/// samples I1w = I1(x + u0), grad_x = I1x(x + u0), grad_y = I1y(x + u0) bicubically with
-/// clamp-to-edge reads, and sets rho_c = I1w - grad . u0 - I0.
+/// samples I1w = I1(x + u0), grad_x = I1x(x + u0), grad_y = I1y(x + u0) with clamp-to-edge
+/// reads, bicubically (bicubic_at, IPOL 2013 sec. 4) or bilinearly (bilinear_sample) as
+/// `interp` says, and sets rho_c = I1w - grad . u0 - I0.
 /// Shapes: all planes and the state must be width x height (throws std::invalid_argument
 /// otherwise). i1x, i1y: the centred gradient of i1 (centered_gradient in image_ops.hpp).
 /// Explicitly instantiated for float and double.
 template <typename Real>
 WarpingData<Real> prepare_warping(const Plane<Real>& i0, const Plane<Real>& i1,
                                   const Plane<Real>& i1x, const Plane<Real>& i1y,
-                                  const Tvl1State<Real>& state);
+                                  const Tvl1State<Real>& state,
+                                  WarpingInterp interp = WarpingInterp::bicubic);
 
 /// Runs up to `iterations` inner TV-L1 iterations on `s` (numerics contract, IPOL
 /// Dual_TVL1_optic_flow's loop body), in double precision:

@@ -132,7 +132,7 @@ FlowField tvl1_multiscale(const Image& i0, const Image& i1, const Tvl1Params& p,
       std::fill(q->begin(), q->end(), Real(0));
     for (int k = 0; k < p.n_warpings; ++k) {
       throw_if_cancelled();
-      const WarpingData<Real> w = prepare_warping(f0, f1, i1x, i1y, state);
+      const WarpingData<Real> w = prepare_warping(f0, f1, i1x, i1y, state, p.warping_interp);
       iterate(w, state);
       if (p.median_window > 0) {
         state.u1 = median_filter(state.u1, state.width, state.height, p.median_window);

@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "kernels/bilinear.hpp"
+
 namespace flowtune {
 
 /// TV-L1 parameters of the numerical kernels. The member initialisers are the kernels'
@@ -32,6 +34,9 @@ struct Tvl1Params {
   double texture_alpha = 0.0;
   double rof_theta = 0.125;  ///< ROF weight theta (Wedel et al. 2009: 1/8)
   int rof_iterations = 100;  ///< Chambolle projection iterations of the ROF (Wedel: 100)
+  /// Interpolation of I1 and its gradient in each warping: bicubic (IPOL 2013, sec. 4) or
+  /// bilinear (kernels/bilinear.hpp).
+  WarpingInterp warping_interp = WarpingInterp::bicubic;
 };
 
 /// Pyramid levels used for a width x height frame: p.n_scales when > 0; when 0, IPOL 2013's

@@ -19,10 +19,33 @@ namespace flowtune {
 std::vector<double> refine_around(double best, double ratio, const ParamSpec& spec) {
   if (!(ratio > 1) || !(best > 0))
     throw std::invalid_argument("refine_around: need ratio > 1 and best > 0");
+  if (spec.type == ParamSpec::Type::categorical)
+    throw std::invalid_argument("refine_around: '" + spec.name + "' is categorical");
+  const bool integer = spec.type == ParamSpec::Type::integer;
   std::vector<double> out;
-  for (double v : {best / std::sqrt(ratio), best, best * std::sqrt(ratio)})
-    if (!spec.invalid_reason(v)) out.push_back(v);
+  for (double v : {best / std::sqrt(ratio), best, best * std::sqrt(ratio)}) {
+    if (integer) v = std::round(v);
+    if (!spec.invalid_reason(v) && std::find(out.begin(), out.end(), v) == out.end())
+      out.push_back(v);
+  }
   return out;
+}
+
+ParamDimensions refinement_grid(const std::vector<SearchDimension>& dimensions,
+                                const std::vector<const ParamSpec*>& specs, const ParamValues& best,
+                                const std::vector<double>& ratios) {
+  if (specs.size() != dimensions.size() || ratios.size() != dimensions.size())
+    throw std::invalid_argument("refinement_grid: dimensions, specs and ratios differ in size");
+  ParamDimensions local;
+  for (std::size_t k = 0; k < dimensions.size(); ++k) {
+    const std::string& name = dimensions[k].name;
+    const auto it = best.find(name);
+    if (it == best.end())
+      throw std::invalid_argument("refinement_grid: the best cell has no '" + name + "'");
+    local[name] = dimensions[k].refined ? refine_around(it->second, ratios[k], *specs[k])
+                                        : std::vector<double>{it->second};
+  }
+  return local;
 }
 
 namespace {
@@ -83,12 +106,21 @@ ParamSearchResult search_parameters(const ParamSearchOptions& o, std::ostream& l
   const double sign = metric_it->minimize ? 1.0 : -1.0;
   if (o.dimensions.empty()) throw std::invalid_argument("no parameter to search");
   std::vector<double> ratio;
+  std::vector<const ParamSpec*> specs;
   for (const SearchDimension& d : o.dimensions) {
     const ParamSpec* spec = workload.find_param(d.name);
     if (!spec) throw std::invalid_argument("unknown parameter '" + d.name + "'");
-    if (spec->type != ParamSpec::Type::real)
+    specs.push_back(spec);
+    if (d.grid.empty()) throw std::invalid_argument("the grid of '" + d.name + "' is empty");
+    for (double v : d.grid)
+      if (auto why = spec->invalid_reason(v)) throw std::invalid_argument(*why);
+    if (!d.refined) {
+      ratio.push_back(0);
+      continue;
+    }
+    if (spec->type == ParamSpec::Type::categorical)
       throw std::invalid_argument("parameter '" + d.name +
-                                  "' is not real: search it as a --param dimension");
+                                  "' is categorical: its values are listed, not refined");
     if (d.grid.size() < 2 || !std::is_sorted(d.grid.begin(), d.grid.end()) || !(d.grid.front() > 0))
       throw std::invalid_argument("the grid of '" + d.name +
                                   "' needs >= 2 ascending positive values");
@@ -105,6 +137,13 @@ ParamSearchResult search_parameters(const ParamSearchOptions& o, std::ostream& l
     break;
   }
   if (!found) throw std::invalid_argument("the base space has no runnable config on " + board.name);
+  for (const SearchDimension& d : o.dimensions)
+    for (double v : d.grid) {  // rules between parameters, e.g. median_window in {0, 3, 5}
+      Config c = base;
+      c.params[d.name] = v;
+      if (auto why = workload.check_params(c))
+        throw std::invalid_argument("searched " + d.name + ": " + *why);
+    }
 
   const std::unique_ptr<InputSet> train = workload.load_inputs(o.train);
   const std::unique_ptr<InputSet> test = workload.load_inputs(o.test);
@@ -149,12 +188,8 @@ ParamSearchResult search_parameters(const ParamSearchOptions& o, std::ostream& l
     visit(parameter_points(grid));
     for (int round = 0; round < o.refinements; ++round) {
       const ParamValues best = best_cell();
-      ParamDimensions local;
-      for (std::size_t k = 0; k < o.dimensions.size(); ++k) {
-        const std::string& name = o.dimensions[k].name;
-        local[name] = refine_around(best.at(name), ratio[k], *workload.find_param(name));
-        ratio[k] = std::sqrt(ratio[k]);
-      }
+      const ParamDimensions local = refinement_grid(o.dimensions, specs, best, ratio);
+      for (double& step : ratio) step = std::sqrt(step);
       log << "refinement " << round + 1 << " around " << config_of(best).params_text() << '\n';
       visit(parameter_points(local));
     }

@@ -46,6 +46,11 @@ Tvl1Params tvl1_params_of(const Config& c) {
   p.texture_alpha = c.params.count("texture_alpha") ? need(c, "texture_alpha") : 0.0;
   p.rof_theta = c.params.count("rof_theta") ? need(c, "rof_theta") : 0.125;
   p.rof_iterations = optional_int(c, "rof_iterations", 100);
+  const int interp = optional_int(c, "warping_interp", 0);
+  if (interp != 0 && interp != 1)
+    throw std::invalid_argument("config '" + c.label() + "': warping_interp=" +
+                                std::to_string(interp) + " is not 0 (bicubic) or 1 (bilinear)");
+  p.warping_interp = static_cast<WarpingInterp>(interp);
   return p;
 }
 
@@ -63,7 +68,8 @@ ParamValues param_values_of(const Tvl1Params& p) {
           {"median_window", p.median_window},
           {"texture_alpha", p.texture_alpha},
           {"rof_theta", p.rof_theta},
-          {"rof_iterations", p.rof_iterations}};
+          {"rof_iterations", p.rof_iterations},
+          {"warping_interp", static_cast<int>(p.warping_interp)}};
 }
 
 }  // namespace flowtune

@@ -1,11 +1,18 @@
 #include "workloads/workload.hpp"
 
 #include <cmath>
+#include <cstddef>
 #include <stdexcept>
 
 namespace flowtune {
 
 std::string ParamSpec::range_text() const {
+  if (type == Type::categorical) {
+    std::string s;
+    for (std::size_t k = 0; k < choices.size(); ++k)
+      s += (k ? ", " : "") + std::to_string(k) + " = " + choices[k];
+    return s;
+  }
   return std::string(min_open ? "(" : "[") + shortest_decimal(min) + ", " + shortest_decimal(max) +
          (max_open ? ")" : "]");
 }
@@ -13,11 +20,34 @@ std::string ParamSpec::range_text() const {
 std::optional<std::string> ParamSpec::invalid_reason(double value) const {
   const std::string what = name + "=" + shortest_decimal(value);
   if (!std::isfinite(value)) return what + " is not a finite number (valid: " + range_text() + ")";
+  if (type == Type::categorical) {
+    if (value != std::floor(value) || value < 0 || value >= double(choices.size()))
+      return what + " is not one of " + range_text();
+    return std::nullopt;
+  }
   if (type == Type::integer && value != std::floor(value))
     return what + " is not a whole number (valid: integers in " + range_text() + ")";
   const bool below = min_open ? !(value > min) : !(value >= min);
   const bool above = max_open ? !(value < max) : !(value <= max);
   if (below || above) return what + " outside " + range_text();
+  return std::nullopt;
+}
+
+std::string ParamSpec::value_text(double value) const {
+  if (type == Type::categorical && !invalid_reason(value))
+    return choices[static_cast<std::size_t>(value)];
+  return shortest_decimal(value);
+}
+
+std::optional<double> ParamSpec::value_of(const std::string& text) const {
+  for (std::size_t k = 0; k < choices.size(); ++k)
+    if (choices[k] == text) return double(k);
+  try {
+    std::size_t used = 0;
+    const double v = std::stod(text, &used);
+    if (used == text.size()) return v;
+  } catch (const std::exception&) {
+  }
   return std::nullopt;
 }
 

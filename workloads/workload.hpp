@@ -17,9 +17,11 @@
 namespace flowtune {
 
 /// One algorithm parameter (it changes what is computed, so it is part of a config's key).
-/// Values travel as double; an `integer` parameter holds whole numbers only.
+/// Values travel as double; an `integer` parameter holds whole numbers only; a `categorical`
+/// one holds the index k of one of its `choices` (min 0, max choices.size() - 1): the CLI
+/// reads and `tune params` writes the choice's name, a config and the DB the index.
 struct ParamSpec {
-  enum class Type { integer, real };
+  enum class Type { integer, real, categorical };
   std::string name;  ///< snake_case, e.g. "n_warpings", "lambda"
   Type type = Type::real;
   std::string unit;  ///< e.g. "px", "" for a pure number
@@ -31,10 +33,19 @@ struct ParamSpec {
   /// true: a config without this parameter (a DB row or tuned header written before it
   /// existed) means its default_value, which must then reproduce the older behaviour.
   bool absent_means_default = false;
+  /// Categorical: the names of the values 0, 1, ... (e.g. {"bicubic", "bilinear"}).
+  std::vector<std::string> choices = {};
   /// nullopt when `value` is valid, else "lambda=-1 outside (0, 10]" (with the range).
   std::optional<std::string> invalid_reason(double value) const;
-  /// The valid range as text: "[1, 1000]", "(0, 0.25]" (integers without decimals).
+  /// The valid range as text: "[1, 1000]", "(0, 0.25]" (integers without decimals);
+  /// categorical: "0 = bicubic, 1 = bilinear".
   std::string range_text() const;
+  /// `value` as text: the choice's name for a categorical parameter (when valid), else the
+  /// shortest decimal, e.g. "bilinear", "0.15".
+  std::string value_text(double value) const;
+  /// The value of `text`: a choice's name or its index for a categorical parameter, else a
+  /// number. nullopt when `text` is neither (no range check: see invalid_reason).
+  std::optional<double> value_of(const std::string& text) const;
 };
 
 /// A metric a workload computes from its output (time and energy are the harness's).

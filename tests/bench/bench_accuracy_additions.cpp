@@ -16,6 +16,15 @@
 //                 ../shared/data/middlebury)
 //   ACC_REPEATS   timed frames per sequence (default 3 on the GPU, 1 on the CPU)
 //   ACC_CSV       output file (default accuracy_additions.csv)
+//   ACC_GRID      instead of the named configs, grids of TV-L1 parameters (the accuracy front):
+//                 "NAME=V1,V2;NAME=V1,...|NAME=...": each '|'-separated grid is the product of
+//                 its dimensions over the schema defaults, the grids run in order, a point
+//                 seen before is skipped; a categorical value may be its name (bilinear).
+//                 A point is named by the values of every dimension of any grid, in the order
+//                 they first appear ("iterations=10 n_warpings=1 ... warping_interp=bilinear")
+//   ACC_SKIP_MS   with ACC_GRID: a point whose first sequence takes longer than this (ms,
+//                 median) skips its other sequences (default 0 = never), so points far
+//                 beyond the front's budgets cost one sequence
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -129,6 +138,54 @@ std::vector<Named> configs() {
   };
 }
 
+/// The points of ACC_GRID (see the header), each named by its dimensions' values.
+std::vector<Named> grid_configs(const std::string& spec) {
+  const Workload& w = find_workload("tvl1");
+  std::vector<std::vector<std::pair<std::string, std::vector<double>>>> grids;
+  std::vector<std::string> order;  // every dimension, in order of first appearance
+  std::stringstream gs(spec);
+  for (std::string grid; std::getline(gs, grid, '|');) {
+    grids.emplace_back();
+    std::stringstream ds(grid);
+    for (std::string dim; std::getline(ds, dim, ';');) {
+      if (dim.empty()) continue;
+      const auto eq = dim.find('=');
+      const ParamSpec* p = eq == std::string::npos ? nullptr : w.find_param(dim.substr(0, eq));
+      if (!p) throw std::runtime_error("ACC_GRID: '" + dim + "' is not NAME=V1,V2 of tvl1");
+      std::vector<double> values;
+      for (const std::string& item : split(dim.substr(eq + 1))) {
+        const auto v = p->value_of(item);
+        if (!v || p->invalid_reason(*v))
+          throw std::runtime_error("ACC_GRID: " + p->name + "=" + item + " is not valid");
+        values.push_back(*v);
+      }
+      grids.back().emplace_back(p->name, values);
+      if (std::find(order.begin(), order.end(), p->name) == order.end()) order.push_back(p->name);
+    }
+  }
+  std::vector<Named> out;
+  std::vector<std::string> seen;
+  for (const auto& g : grids) {
+    std::vector<std::size_t> at(g.size(), 0);
+    while (true) {
+      Config c;
+      c.params = w.default_params();
+      for (std::size_t k = 0; k < g.size(); ++k) c.params[g[k].first] = g[k].second[at[k]];
+      std::string name;
+      for (const std::string& d : order)
+        name += (name.empty() ? "" : " ") + d + "=" + w.find_param(d)->value_text(c.params[d]);
+      if (std::find(seen.begin(), seen.end(), name) == seen.end() && !w.check_params(c)) {
+        seen.push_back(name);
+        out.push_back({name, tvl1_params_of(c)});
+      }
+      std::size_t k = 0;
+      while (k < g.size() && ++at[k] == g[k].second.size()) at[k++] = 0;
+      if (k == g.size()) break;
+    }
+  }
+  return out;
+}
+
 /// The config of ACC_VARIANT: block 32x8 and resident_px 1024 where the scheme has them,
 /// other tunables at their first value; throws if that is not valid.
 Config gpu_config(const std::string& variant, const Tvl1Params& p) {
@@ -165,9 +222,21 @@ int main() {
     const auto sequences = split(env_or(
         "ACC_SEQUENCES", "Dimetrodon,Grove3,RubberWhale,Urban3,Grove2,Hydrangea,Urban2,Venus"));
     const auto wanted = split(env_or("ACC_CONFIGS", ""));
+    const std::string grid = env_or("ACC_GRID", "");
+    const double skip_ms = std::stod(env_or("ACC_SKIP_MS", "0"));
+    struct Frames {
+      Image i0, i1;
+      FlowField gt;
+    };
+    std::vector<Frames> frames;  // read once
+    for (const std::string& s : sequences) {
+      const std::string d = data + "/" + s + "/";
+      frames.push_back({read_png_gray(d + "frame10.png"), read_png_gray(d + "frame11.png"),
+                        read_flo(d + "flow10.flo")});
+    }
     std::ofstream csv(env_or("ACC_CSV", "accuracy_additions.csv"));
     csv << "target,variant,config,sequence,aepe,aae_deg,ms_median,ms_min,ms_max,frames,params\n";
-    for (const Named& n : configs()) {
+    for (const Named& n : grid.empty() ? configs() : grid_configs(grid)) {
       if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), n.name) == wanted.end())
         continue;
       std::unique_ptr<FlowSolver> solver;
@@ -178,10 +247,11 @@ int main() {
         if (!fv) throw std::runtime_error("not a TV-L1 variant: " + variant);
         solver = fv->make_solver(c);
       }
-      for (const std::string& s : sequences) {
-        const std::string d = data + "/" + s + "/";
-        const Image i0 = read_png_gray(d + "frame10.png"), i1 = read_png_gray(d + "frame11.png");
-        const FlowField gt = read_flo(d + "flow10.flo");
+      for (std::size_t k = 0; k < sequences.size(); ++k) {
+        const std::string& s = sequences[k];
+        const Image& i0 = frames[k].i0;
+        const Image& i1 = frames[k].i1;
+        const FlowField& gt = frames[k].gt;
         auto run = [&] { return solver ? solver->compute(i0, i1) : tvl1_reference(i0, i1, n.p); };
         FlowField flow;
         if (solver) flow = run();  // warm-up (builds, allocates, captures the graph)
@@ -203,6 +273,7 @@ int main() {
         pc.params = param_values_of(n.p);
         csv << line << '"' << pc.params_text() << '"' << '\n' << std::flush;
         std::cout << line << '\n' << std::flush;
+        if (!grid.empty() && skip_ms > 0 && median(ms) > skip_ms) break;  // beyond the front
       }
     }
     return 0;

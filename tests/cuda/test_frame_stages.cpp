@@ -178,6 +178,37 @@ TEST_P(FrameStage, WarpingMatchesPrepareWarping) {
   EXPECT_LT(max_abs_diff(r, want.rho_c), 5e-3);
 }
 
+// Bilinear warping (warping_interp = bilinear, kernels/bilinear.hpp) in f32 vs
+// prepare_warping<double>(..., bilinear): the same per-sample code, float vs double. Bounds as
+// the bicubic's (4 taps instead of 16, so smaller in fact); the two interpolations differ by
+// O(1) on this random data, so a kernel that ignored the choice fails.
+TEST_P(FrameStage, BilinearWarpingMatchesPrepareWarping) {
+  const int w = 97, h = 61;
+  const std::size_t n = std::size_t(w) * h;
+  const WarpCase c = warp_case(w, h);
+  TestBuffer<float> i0(n, on_host_), u(2 * n, on_host_), grad(2 * n, on_host_), rho(n, on_host_);
+  TestBuffer<float4> i1g(n, on_host_);
+  i0.upload(c.i0.data);
+  i1g.upload(c.packed);
+  u.upload(c.u0);
+  fk::warp(false, i0.get(), i1g.get(), w, h, u.get(), grad.get(), rho.get(), exec(),
+           WarpingInterp::bilinear);
+  const std::vector<float> g = grad.download(), r = rho.download();
+  const auto i0d = plane_cast<double>(c.i0), i1d = plane_cast<double>(c.i1);
+  const WarpingData<double> want =
+      prepare_warping(i0d, i1d, c.gx, c.gy, c.state, WarpingInterp::bilinear);
+  const WarpingData<double> cubic = prepare_warping(i0d, i1d, c.gx, c.gy, c.state);
+  std::vector<float> gxs(n), gys(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    gxs[i] = g[2 * i];
+    gys[i] = g[2 * i + 1];
+  }
+  EXPECT_LT(max_abs_diff(gxs, want.grad_x), 1e-3);
+  EXPECT_LT(max_abs_diff(gys, want.grad_y), 1e-3);
+  EXPECT_LT(max_abs_diff(r, want.rho_c), 5e-3);
+  EXPECT_GT(max_abs_diff(r, cubic.rho_c), 0.1);
+}
+
 // The same in f16 storage: the float results rounded to half, so the bound is the half
 // rounding 2^-11 |ref| (+ the f32 bound): |err| <= 6e-4 |ref| + 5e-3.
 TEST_P(FrameStage, WarpingF16IsRoundedF32) {

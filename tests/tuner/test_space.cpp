@@ -82,5 +82,27 @@ TEST(ParamValues, ListsAndRangesParse) {
   EXPECT_THROW(parse_param_values("x", "1:2:lin:0", false), cli::UsageError);
 }
 
+// A categorical parameter: names or indices, de-duplicated, checked against its choices;
+// its text is the choice's name.
+TEST(ParamValues, CategoricalByNameOrIndex) {
+  const ParamSpec& interp = *find_workload("tvl1").find_param("warping_interp");
+  ASSERT_EQ(interp.type, ParamSpec::Type::categorical);
+  using cli::parse_spec_values;
+  EXPECT_EQ(parse_spec_values(interp, "bilinear,bicubic", "--param"), (std::vector<double>{1, 0}));
+  EXPECT_EQ(parse_spec_values(interp, "0,bicubic,1", "--param"), (std::vector<double>{0, 1}));
+  EXPECT_THROW(parse_spec_values(interp, "nearest", "--param"), cli::UsageError);
+  EXPECT_THROW(parse_spec_values(interp, "2", "--param"), cli::UsageError);
+  EXPECT_THROW(parse_spec_values(interp, "0.5", "--param"), cli::UsageError);
+  EXPECT_EQ(interp.value_text(1), "bilinear");
+  EXPECT_EQ(interp.value_text(0.5), "0.5");
+  EXPECT_EQ(interp.range_text(), "0 = bicubic, 1 = bilinear");
+  EXPECT_TRUE(interp.invalid_reason(2).has_value());
+  EXPECT_FALSE(interp.invalid_reason(1).has_value());
+  // Other parameters keep parse_param_values' rules, with the range check.
+  const ParamSpec& median = *find_workload("tvl1").find_param("median_window");
+  EXPECT_EQ(parse_spec_values(median, "0,3,5", "--search"), (std::vector<double>{0, 3, 5}));
+  EXPECT_THROW(parse_spec_values(median, "7", "--search"), cli::UsageError);
+}
+
 }  // namespace
 }  // namespace flowtune

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -180,13 +181,7 @@ class CudaFrameSolver final : public FlowSolver {
   }
 
   void compute_into(const Image& i0, const Image& i1, FlowField& flow) override {
-    if (i0.width != i1.width || i0.height != i1.height || i0.width < 1 || i0.height < 1 ||
-        i0.size() != std::size_t(i0.width) * i0.height || i1.size() != i0.size())
-      throw std::invalid_argument(
-          "cuda_frame_solver: frames must be non-empty and of equal "
-          "size, got " +
-          std::to_string(i0.width) + "x" + std::to_string(i0.height) + " and " +
-          std::to_string(i1.width) + "x" + std::to_string(i1.height));
+    check_frames(i0, i1);
     stage_in(i0, i1);
     const std::size_t n = i0.size();
     float* in = cur_->b.host_in.as<float>();
@@ -194,6 +189,44 @@ class CudaFrameSolver final : public FlowSolver {
     if (!options_.host_emulation)
       check(cudaStreamSynchronize(stream_), "frame (cudaStreamSynchronize)");
     stage_out(flow);
+  }
+
+  /// The frame started from init_flow instead of 0 (tvl1_multiscale's init_flow): the flow is
+  /// uploaded (non-finite or |value| > 1e9 read as 0, as the CPU), its pyramid built by the
+  /// frames' zoom_out (Gaussian pre-filter, bicubic sampling) and scaled by zoom^(levels - 1),
+  /// and the coarsest level starts from it. Such a frame runs with direct launches (no graph).
+  FlowField compute_from(const Image& i0, const Image& i1, const FlowField& init) override {
+    check_frames(i0, i1);
+    const std::size_t n = i0.size();
+    if (init.width != i0.width || init.height != i0.height || init.u.size() != n ||
+        init.v.size() != n)
+      throw std::invalid_argument("cuda_frame_solver: initial flow is " +
+                                  std::to_string(init.width) + "x" + std::to_string(init.height) +
+                                  ", the frames are " + std::to_string(i0.width) + "x" +
+                                  std::to_string(i0.height));
+    init_host_.resize(2 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const float u = init.u[i], v = init.v[i];
+      const bool known =
+          std::isfinite(u) && std::isfinite(v) && std::fabs(u) <= 1e9f && std::fabs(v) <= 1e9f;
+      init_host_[i] = known ? u : 0.f;
+      init_host_[n + i] = known ? v : 0.f;
+    }
+    stage_in(i0, i1);
+    float* in = cur_->b.host_in.as<float>();
+    init_pending_ = true;
+    try {
+      run_frame(stream_, in, in + n, cur_->b.host_out.as(), true);
+      if (!options_.host_emulation)
+        check(cudaStreamSynchronize(stream_), "frame (cudaStreamSynchronize)");
+    } catch (...) {
+      init_pending_ = false;
+      throw;
+    }
+    init_pending_ = false;
+    FlowField flow;
+    stage_out(flow);
+    return flow;
   }
 
   /// See cuda::compute_flow_device.
@@ -296,6 +329,16 @@ class CudaFrameSolver final : public FlowSolver {
   }
 
  private:
+  static void check_frames(const Image& i0, const Image& i1) {
+    if (i0.width != i1.width || i0.height != i1.height || i0.width < 1 || i0.height < 1 ||
+        i0.size() != std::size_t(i0.width) * i0.height || i1.size() != i0.size())
+      throw std::invalid_argument(
+          "cuda_frame_solver: frames must be non-empty and of equal "
+          "size, got " +
+          std::to_string(i0.width) + "x" + std::to_string(i0.height) + " and " +
+          std::to_string(i1.width) + "x" + std::to_string(i1.height));
+  }
+
   static double median(std::vector<double> v) {
     if (v.empty()) return 0;
     std::sort(v.begin(), v.end());
@@ -327,8 +370,9 @@ class CudaFrameSolver final : public FlowSolver {
   /// One frame at the current size on `s`: the frames from in0 / in1 (host_in in the host
   /// path, the caller's device frames in the device path), the device work (the size's graph
   /// once captured, else direct launches), the planar flow to `out`. Ordered after the
-  /// solver's previous frame whatever stream that ran on.
-  void run_frame(cudaStream_t s, const void* in0, const void* in1, void* out) {
+  /// solver's previous frame whatever stream that ran on. direct: never the graph (a frame
+  /// with an initial flow).
+  void run_frame(cudaStream_t s, const void* in0, const void* in1, void* out, bool direct = false) {
     SizeEntry& e = *cur_;
     if (options_.host_emulation) {
       enqueue_upload(s, in0, in1);
@@ -338,12 +382,12 @@ class CudaFrameSolver final : public FlowSolver {
       return;
     }
     // A stopping test reads back (EpsilonStop): such a frame is never captured.
-    if (options_.use_cuda_graph && !stop_ && !e.graph && !e.graph_failed && e.frames > 0)
+    if (options_.use_cuda_graph && !direct && !stop_ && !e.graph && !e.graph_failed && e.frames > 0)
       capture_graph(e);
     if (have_done_ && s != last_stream_)
       check(cudaStreamWaitEvent(s, done_, 0), "cudaStreamWaitEvent");
     enqueue_upload(s, in0, in1);
-    if (e.graph)
+    if (e.graph && !direct)
       check(cudaGraphLaunch(e.graph, s), "cudaGraphLaunch");
     else
       enqueue_core(s);
@@ -514,7 +558,9 @@ class CudaFrameSolver final : public FlowSolver {
     }
     // 3. Coarse to fine.
     int cur = 0;
-    {
+    if (init_pending_) {
+      enqueue_init_flow(stream, b_.u[cur].as());
+    } else {
       const Level& c = b_.levels.back();
       zero(stream, b_.u[cur].as(), std::size_t(c.width) * c.height * pair_bytes());
     }
@@ -537,7 +583,7 @@ class CudaFrameSolver final : public FlowSolver {
       f.p2 = b_.p2.as();
       for (int k = 0; k < p.n_warpings; ++k) {
         fk::warp(f16, l.i0.as<float>(), b_.i1g.as<float4>(), l.width, l.height, f.u, f.grad,
-                 f.rho_c, exec);
+                 f.rho_c, exec, p.warping_interp);
         mark(stream, "warping", s);
         const bool resident = resident_ && resident_->fits(l.width, l.height);
         const bool tiled = !resident && tiled_ && tiled_->takes(l.width, l.height);
@@ -572,6 +618,33 @@ class CudaFrameSolver final : public FlowSolver {
     }
     fk::flow_to_planar(f16, b_.u[cur].as(), w, h, b_.flow.as<float>(), exec);
     mark(stream, "to_planar", 0);
+  }
+
+  /// The initial flow's pyramid (compute_from): init_host_ (planar u, v of the frame size)
+  /// into `flow` (free until to_planar), zoom_out level by level in place through tmp and
+  /// smooth (as the frames' pyramid), then the coarsest level times zoom^(levels - 1) into u
+  /// (tvl1_multiscale scales by zoom at each level: the same up to rounding).
+  void enqueue_init_flow(cudaStream_t stream, void* u) {
+    FrameBuffers& b_ = cur_->b;
+    const fk::Exec exec{stream, options_.host_emulation};
+    const std::size_t n = std::size_t(b_.width) * b_.height;
+    float* a = b_.flow.as<float>();
+    float* tmp = b_.tmp.as<float>();
+    float* smooth = b_.smooth.as<float>();
+    copy(stream, a, init_host_.data(), 2 * n * sizeof(float));
+    for (std::size_t s = 1; s < b_.levels.size(); ++s) {
+      const Level& f = b_.levels[s - 1];
+      const Level& z = b_.levels[s];
+      fk::gaussian_pair(a, a + n, tmp, tmp + n, smooth, smooth + n, f.width, f.height, zoom_taps_,
+                        nullptr, exec);
+      fk::zoom_out_sample_pair(smooth, smooth + n, f.width, f.height, a, a + n, z.width, z.height,
+                               params_.zoom, exec);
+    }
+    const Level& c = b_.levels.back();
+    const double factor = std::pow(params_.zoom, double(b_.levels.size() - 1));
+    fk::planar_to_flow(storage_ == cuda::Storage::f16, a, n, c.width, c.height,
+                       static_cast<float>(factor), u, exec);
+    mark(stream, "init_flow", int(b_.levels.size()) - 1);
   }
 
   /// Records enqueue_core() of entry e (current) into a graph on the solver's stream; on any
@@ -628,6 +701,8 @@ class CudaFrameSolver final : public FlowSolver {
   };
   std::vector<Mark> marks_;
   bool profiling_ = false;
+  std::vector<float> init_host_;  ///< compute_from: the initial flow, planar, sanitised
+  bool init_pending_ = false;     ///< compute_from's frame is being enqueued
 };
 
 }  // namespace

@@ -106,7 +106,12 @@ struct FrameCacheStats {
 /// With texture_alpha > 0 both frames are replaced by their texture part after the joint
 /// normalisation and normalised again (Wedel et al. 2009, sec. 2.3; cuda/texture_stage.hpp).
 /// With median_window > 0 the flow is median-filtered after each warping (Wedel et al. 2009,
-/// sec. 3; kernels/cuda/frame/flow_filters.hpp), as tvl1_multiscale does.
+/// sec. 3; kernels/cuda/frame/flow_filters.hpp), as tvl1_multiscale does. With
+/// warping_interp = bilinear the warping samples bilinearly (kernels/bilinear.hpp, the CPU's
+/// code). compute_from(i0, i1, init_flow) starts the coarsest level from init_flow's pyramid
+/// (zoom_out of the flow, scaled by zoom per level, as tvl1_multiscale) instead of 0; such a
+/// frame runs with direct launches; an initial flow of another size throws
+/// std::invalid_argument.
 ///
 /// Precision: the images, pyramid and gradients are float; grad, rho_c, u, p are stored as
 /// the schedule's storage (storage_of(config.precision): float2/float or half2/half),

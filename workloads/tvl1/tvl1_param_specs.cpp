@@ -50,6 +50,19 @@ const std::vector<ParamSpec>& tvl1_param_specs() {
       {"rof_iterations", T::integer, "", 100, 0, 10000, false, false,
        "Chambolle projection iterations of the ROF denoising",
        "Wedel et al. 2009, sec. 2.3 (100); Chambolle 2004, eq. 9", true},
+      {"warping_interp",
+       T::categorical,
+       "",
+       0,
+       0,
+       1,
+       false,
+       false,
+       "interpolation of I1 and its gradient at x + u0 in each warping: bicubic (Keys a = -1/2) "
+       "or bilinear",
+       "IPOL 2013, sec. 4 (bicubic); Sun, Roth, Black 2010 compare it with bilinear",
+       true,
+       {"bicubic", "bilinear"}},
   };
   return specs;
 }

@@ -97,14 +97,14 @@ __global__ void minmax_final_kernel(const float* partial, int n_partials, float*
 
 template <class S>
 void warp_impl(const float* i0, const float4* i1g, int w, int h, const void* u, void* grad,
-               void* rho_c, Exec exec) {
+               void* rho_c, Exec exec, bool bilinear) {
   using T1 = typename S::T1;
   using T2 = typename S::T2;
   const T2* uu = static_cast<const T2*>(u);
   T2* g = static_cast<T2*>(grad);
   T1* r = static_cast<T1*>(rho_c);
   for_each_pixel(w, h, 1, exec, "warp", [=] __host__ __device__(int x, int y, int) {
-    warp_px<S>(i0, i1g, w, h, uu, g, r, x, y);
+    warp_px<S>(i0, i1g, w, h, uu, g, r, x, y, bilinear);
   });
 }
 
@@ -129,6 +129,17 @@ void to_planar_impl(const void* u, int w, int h, float* out, Exec exec) {
     const float2 v = load2(uu, i);
     out[i] = v.x;
     out[n + i] = v.y;
+  });
+}
+
+template <class S>
+void from_planar_impl(const float* in, std::size_t stride, int w, int h, float factor, void* u,
+                      Exec exec) {
+  using T2 = typename S::T2;
+  T2* uu = static_cast<T2*>(u);
+  for_each_pixel(w, h, 1, exec, "planar_to_flow", [=] __host__ __device__(int x, int y, int) {
+    const std::size_t i = std::size_t(y) * w + x;
+    store2(uu, i, make_float2(factor * in[i], factor * in[stride + i]));
   });
 }
 
@@ -227,11 +238,12 @@ void packed_gradient(const float* i1, int w, int h, float4* i1g, Exec exec) {
 }
 
 void warp(bool f16, const float* i0, const float4* i1g, int w, int h, const void* u, void* grad,
-          void* rho_c, Exec exec) {
+          void* rho_c, Exec exec, WarpingInterp interp) {
+  const bool bilinear = interp == WarpingInterp::bilinear;
   if (f16)
-    warp_impl<StorageF16>(i0, i1g, w, h, u, grad, rho_c, exec);
+    warp_impl<StorageF16>(i0, i1g, w, h, u, grad, rho_c, exec, bilinear);
   else
-    warp_impl<StorageF32>(i0, i1g, w, h, u, grad, rho_c, exec);
+    warp_impl<StorageF32>(i0, i1g, w, h, u, grad, rho_c, exec, bilinear);
 }
 
 void zoom_in_flow(bool f16, const void* u_in, int w, int h, void* u_out, int ow, int oh,
@@ -247,6 +259,14 @@ void flow_to_planar(bool f16, const void* u, int w, int h, float* out, Exec exec
     to_planar_impl<StorageF16>(u, w, h, out, exec);
   else
     to_planar_impl<StorageF32>(u, w, h, out, exec);
+}
+
+void planar_to_flow(bool f16, const float* in, std::size_t stride, int w, int h, float factor,
+                    void* u, Exec exec) {
+  if (f16)
+    from_planar_impl<StorageF16>(in, stride, w, h, factor, u, exec);
+  else
+    from_planar_impl<StorageF32>(in, stride, w, h, factor, u, exec);
 }
 
 void plain_iterations(bool f16, const void* grad, const void* rho_c, void* u, void* p1, void* p2,

@@ -11,6 +11,8 @@
 
 #include <cstddef>
 
+#include "kernels/bilinear.hpp"
+
 namespace flowtune::cuda::frame {
 
 /// Largest Gaussian half-window (taps 0..radius-1) the kernels accept: sigma < 6.2 px.
@@ -58,9 +60,10 @@ void zoom_out_sample_pair(const float* in0, const float* in1, int w, int h, floa
 void packed_gradient(const float* i1, int w, int h, float4* i1g, Exec exec);
 
 /// One warping's data (numerics contract): grad = (I1x, I1y)(x + u0), rho_c = I1(x + u0) -
-/// grad . u0 - I0, bicubic with clamp-to-edge; u0 = u (pairs), all w x h.
+/// grad . u0 - I0, bicubic (or bilinear, as interp says) with clamp-to-edge; u0 = u (pairs),
+/// all w x h.
 void warp(bool f16, const float* i0, const float4* i1g, int w, int h, const void* u, void* grad,
-          void* rho_c, Exec exec);
+          void* rho_c, Exec exec, WarpingInterp interp = WarpingInterp::bicubic);
 
 /// Flow up-sampling between scales (IPOL zoom_in of both components, times factor): u_in
 /// w x h pairs -> u_out ow x oh pairs.
@@ -69,6 +72,12 @@ void zoom_in_flow(bool f16, const void* u_in, int w, int h, void* u_out, int ow,
 
 /// w x h pairs u -> planar floats, n = w h: out[0..n) = u.x, out[n..2n) = u.y.
 void flow_to_planar(bool f16, const void* u, int w, int h, float* out, Exec exec);
+
+/// The inverse of flow_to_planar with a scale: w x h pairs u = factor * (in[i], in[stride + i])
+/// for i < w h (planar floats whose second component starts `stride` floats after the first,
+/// stride >= w h); converted to the pairs' storage (f16: rounded to nearest).
+void planar_to_flow(bool f16, const float* in, std::size_t stride, int w, int h, float factor,
+                    void* u, Exec exec);
 
 /// `iterations` plain TV-L1 iterations in place (two kernels per iteration: update u, update
 /// p; global memory only; frame_pixels.cuh's plain_update_*). For tests and as the simplest

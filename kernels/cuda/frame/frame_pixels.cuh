@@ -11,6 +11,7 @@
 
 #include <cstddef>
 
+#include "kernels/bilinear.hpp"
 #include "kernels/cuda/frame/frame_kernels.hpp"
 
 #define FT_HD __host__ __device__ inline
@@ -195,15 +196,18 @@ FT_HD float4 packed_gradient_px(const float* in, int w, int h, int x, int y) {
 }
 
 /// One warping's data at (x, y) (numerics contract; mirrors prepare_warping): with u0 the flow
-/// at the pixel, (I1w, gx, gy) = bicubic of (I1, I1x, I1y) at (x + u0.x, y + u0.y),
-/// grad = (gx, gy), rho_c = I1w - gx u0.x - gy u0.y - I0.
+/// at the pixel, (I1w, gx, gy) = bicubic (or, with `bilinear`, bilinear_sample of
+/// kernels/bilinear.hpp) of (I1, I1x, I1y) at (x + u0.x, y + u0.y), grad = (gx, gy),
+/// rho_c = I1w - gx u0.x - gy u0.y - I0.
 template <class S>
 FT_HD void warp_px(const float* i0, const float4* i1g, int w, int h, const typename S::T2* u,
-                   typename S::T2* grad, typename S::T1* rho_c, int x, int y) {
+                   typename S::T2* grad, typename S::T1* rho_c, int x, int y,
+                   bool bilinear = false) {
   const std::size_t i = std::size_t(y) * w + x;
   const float2 u0 = load2(u, i);
-  const Vec<3> s = bicubic<Vec<3>>(PackedLoad{i1g, w}, w, h, static_cast<float>(x) + u0.x,
-                                   static_cast<float>(y) + u0.y);
+  const float px = static_cast<float>(x) + u0.x, py = static_cast<float>(y) + u0.y;
+  const Vec<3> s = bilinear ? bilinear_sample<Vec<3>, float>(PackedLoad{i1g, w}, w, h, px, py)
+                            : bicubic<Vec<3>>(PackedLoad{i1g, w}, w, h, px, py);
   store2(grad, i, make_float2(s.c[1], s.c[2]));
   store1(rho_c, i, s.c[0] - s.c[1] * u0.x - s.c[2] * u0.y - i0[i]);
 }
