@@ -108,6 +108,7 @@ int iterate_bands(const Fields<S>& f, int width, int height, const Tvl1Params& p
   const bool use_epsilon = p.epsilon > 0.0;
   const double stop_below = p.epsilon * p.epsilon;
   const double n_pixels = double(width) * double(height);
+  const int every = std::max(1, p.epsilon_check_every);
   const View<S> v{f.grad_x, f.grad_y, f.rho_c, row, f.u1,  f.u2,  f.p11,
                   f.p12,    f.p21,    f.p22,   row, width, height};
 
@@ -119,6 +120,7 @@ int iterate_bands(const Fields<S>& f, int width, int height, const Tvl1Params& p
 #pragma omp parallel num_threads(schedule.threads)
   {
     for (int k = 0; k < iterations && !stop; ++k) {
+      const bool check = use_epsilon && (k + 1) % every == 0;
       // Phase 1: per band, "update u" on row y then "update p" on row y - 1.
 #pragma omp for schedule(static)
       for (int b = 0; b < n_bands; ++b) {
@@ -126,7 +128,7 @@ int iterate_bands(const Fields<S>& f, int width, int height, const Tvl1Params& p
         const int y1 = std::min(height, y0 + schedule.band_rows);
         double change = 0.0;
         for (int y = y0; y < y1; ++y) {
-          change += update_u(v, c, y, use_epsilon, 0, width);
+          change += update_u(v, c, y, check, 0, width);
           if (y > y0) update_p(v, c, y - 1);
         }
         band_change[std::size_t(b)] = change;
@@ -141,7 +143,7 @@ int iterate_bands(const Fields<S>& f, int width, int height, const Tvl1Params& p
         if (cancellation_requested().load(std::memory_order_relaxed)) {
           cancelled = true;
           stop = true;
-        } else if (use_epsilon) {
+        } else if (check) {
           double total = 0.0;
           for (const double ch : band_change) total += ch;
           stop = total / n_pixels <= stop_below;
@@ -184,6 +186,11 @@ int iterate_tiles(const Fields<S>& f, int width, int height, const Tvl1Params& p
   const bool use_epsilon = p.epsilon > 0.0;
   const double stop_below = p.epsilon * p.epsilon;
   const double n_pixels = double(n);
+  const int every = std::max(1, p.epsilon_check_every);
+  // Iteration j of the current pass is checked by the stopping rule (the done + j + 1-th).
+  auto checked = [&](int done_before, int j) {
+    return use_epsilon && (done_before + j + 1) % every == 0;
+  };
 
   S* const work = tile_workspace<S>(6 * n);
   S* src[6] = {f.u1, f.u2, f.p11, f.p12, f.p21, f.p22};
@@ -212,10 +219,11 @@ int iterate_tiles(const Fields<S>& f, int width, int height, const Tvl1Params& p
     const View<S> v{f.grad_x + in, f.grad_y + in, f.rho_c + in, row, plane[0], plane[1], plane[2],
                     plane[3],      plane[4],      plane[5],     ew,  int(ew),  int(eh)};
     for (int j = 0; j < d; ++j) {
+      const bool check = checked(done, j);
       double sum = 0.0;
       for (int y = 0; y < int(eh); ++y) {
         const bool interior = ey0 + y >= ty0 && ey0 + y < ty1;
-        sum += update_u(v, c, y, use_epsilon && interior, tx0 - ex0, tx1 - ex0);
+        sum += update_u(v, c, y, check && interior, tx0 - ex0, tx1 - ex0);
         if (y > 0) update_p(v, c, y - 1);
       }
       update_p(v, c, int(eh) - 1);
@@ -240,6 +248,7 @@ int iterate_tiles(const Fields<S>& f, int width, int height, const Tvl1Params& p
         int stop_at = -1;
         if (use_epsilon)
           for (int j = 0; j < pass && stop_at < 0; ++j) {
+            if (!checked(done, j)) continue;
             double total = 0.0;
             for (int t = 0; t < n_tiles; ++t)
               total += change[std::size_t(t) * std::size_t(depth) + std::size_t(j)];

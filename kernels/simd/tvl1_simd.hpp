@@ -62,14 +62,16 @@ std::int64_t tile_working_set_bytes(int rows, int cols, int temporal_depth, int 
 /// With SimdStorage::binary16 the warping data and the state are rounded to binary16 on
 /// entry (ties to even), every update is computed in float and rounded on store, and s is
 /// widened back to float on return.
-/// When p.epsilon > 0 the loop stops after the first iteration whose mean over pixels of
-/// |u - u_prev|^2 is <= epsilon^2 (IPOL's stopping rule; p is updated in it too).
+/// When p.epsilon > 0 the loop stops after the first checked iteration (every
+/// p.epsilon_check_every-th: k, 2k, ...) whose mean over pixels of |u - u_prev|^2 is
+/// <= epsilon^2 (IPOL's stopping rule; p is updated in it too).
 ///
 /// Shapes: w and s are width x height row-major, all vectors of size width*height.
 /// Returns the number of iterations run. Throws std::invalid_argument (message names this
 /// function and the problem) on mismatched shapes, iterations < 0, threads, band_rows or
-/// temporal_depth < 1, tile_cols < 0, or theta/tau <= 0. Cancellation (kernels/cancellation.hpp) is
-/// checked once per iteration and throws Cancelled after the iteration in progress.
+/// temporal_depth < 1, tile_cols < 0, or theta/tau <= 0. Cancellation
+/// (kernels/cancellation.hpp) is checked once per iteration (per pass with temporal blocking)
+/// and throws Cancelled after the iteration (pass) in progress.
 int tvl1_iterate_simd(const WarpingData<float>& w, Tvl1State<float>& s, const Tvl1Params& p,
                       int iterations, SimdSchedule schedule, SimdStorage storage);
 

@@ -91,6 +91,27 @@ TEST(SimdTemporal, EpsilonStopsAtTheBandSweepsIterationInsideAPass) {
   EXPECT_TRUE(stopped_inside_a_pass) << "ref_done " << ref_done;  // the re-run pass was tested
 }
 
+TEST(SimdTemporal, EpsilonCheckedEveryKthIterationAsTheReference) {
+  const Problem problem = make_problem();
+  Tvl1Params params;
+  params.epsilon = 0.05;
+  params.epsilon_check_every = 3;  // checks after iterations 3, 6, 9, ...
+  Tvl1State<double> ref = problem.start;
+  const int ref_done = tvl1_iterate_reference(problem.warping, ref, params, 200);
+  ASSERT_EQ(ref_done % 3, 0);
+  ASSERT_LT(ref_done, 200);
+  const WarpingData<float> w = to_float(problem.warping);
+  Tvl1State<float> band = to_float(problem.start);
+  EXPECT_EQ(tvl1_iterate_simd(w, band, params, 200, {2, 8}, SimdStorage::f32), ref_done);
+  for (const int depth : {2, 4}) {  // passes not aligned with the checks
+    const SimdSchedule schedule{2, 16, depth, 64};
+    SCOPED_TRACE(describe(schedule));
+    Tvl1State<float> s = to_float(problem.start);
+    EXPECT_EQ(tvl1_iterate_simd(w, s, params, 200, schedule, SimdStorage::f32), ref_done);
+    expect_same_state(s, band);
+  }
+}
+
 TEST(SimdTemporal, RejectsBadDepthAndTileColumns) {
   const Problem problem = make_problem();
   const WarpingData<float> w = to_float(problem.warping);
