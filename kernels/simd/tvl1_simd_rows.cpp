@@ -9,6 +9,7 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -27,19 +28,6 @@ using VF = hn::Vec<DF>;
 /// even (x86 without F16C, the emulated ones): binary16 goes through binary16_bits_rne there.
 constexpr bool kSoftBinary16 = HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128 ||
                                (HWY_ARCH_X86 && HWY_TARGET >= HWY_SSE4);
-
-HWY_INLINE float load1(const float* p) {
-  return *p;
-}
-HWY_INLINE float load1(const hwy::float16_t* p) {
-  return binary16_to_float(bits_of(*p));
-}
-HWY_INLINE void store1(float* p, float v) {
-  *p = v;
-}
-HWY_INLINE void store1(hwy::float16_t* p, float v) {
-  *p = binary16_of_bits(binary16_bits_rne(v));
-}
 
 HWY_INLINE VF load(DF d, const float* p) {
   return hn::LoadU(d, p);
@@ -69,9 +57,24 @@ HWY_INLINE void store(DF d, VF v, hwy::float16_t* p) {
   }
 }
 
-/// Loads the lanes of d at p as float. One lane goes through the scalar conversion (exact,
-/// as the vector one), so that a pixel's arithmetic does not depend on whether it falls in a
-/// vector or at a row end.
+/// Lanes of the widest vector of this target.
+constexpr int kMaxLanes = HWY_MAX_BYTES / sizeof(float);
+
+HWY_INLINE float load1(const float* p) {
+  return *p;
+}
+HWY_INLINE float load1(const hwy::float16_t* p) {
+  return binary16_to_float(bits_of(*p));
+}
+HWY_INLINE void store1(float* p, float v) {
+  *p = v;
+}
+HWY_INLINE void store1(hwy::float16_t* p, float v) {
+  *p = binary16_of_bits(binary16_bits_rne(v));
+}
+
+/// Loads the lanes of d at p as float; one lane through the scalar conversion (exact, as the
+/// vector one).
 template <class D, typename S>
 HWY_INLINE hn::Vec<D> load_lanes(D d, const S* p) {
   if constexpr (hn::MaxLanes(D()) == 1) {
@@ -90,14 +93,20 @@ HWY_INLINE void store_lanes(D d, hn::Vec<D> v, S* p) {
     store(d, v, p);
   }
 }
+/// v where lanes >= keep, else old: the last vector of a row overlaps lanes already updated,
+/// which keep their values (old = what the vector loaded there).
+template <class D>
+HWY_INLINE hn::Vec<D> keep_first(D d, int keep, hn::Vec<D> v, hn::Vec<D> old) {
+  return keep > 0 ? hn::IfThenElse(hn::FirstN(d, std::size_t(keep)), old, v) : v;
+}
 
-/// "update u" on the Lanes(d) pixels of the row from x (x = 0: p = 0 left of the image).
-/// Every pixel is computed by this one sequence of Highway operations, whether in a full
-/// vector or a one-lane vector at a row end: the result of a pixel depends only on its
-/// inputs, never on its column (what makes tiles of any width exact). Returns the change
-/// |u_new - u_old|^2 as stored, per lane.
+/// "update u" on the Lanes(d) pixels of the row from x (x = 0: p = 0 left of the image);
+/// lanes [0, keep) are left as they are. Every pixel is computed by this one sequence of
+/// Highway operations, in a full vector or a one-lane one (the same operations per lane on
+/// every target), so a pixel's result depends only on its inputs, never on its column (what
+/// makes tiles of any width exact). Returns the change |u_new - u_old|^2 as stored, per lane.
 template <class D, typename S>
-HWY_INLINE hn::Vec<D> update_u_lanes(D d, const URow<S>& r, int x) {
+HWY_INLINE hn::Vec<D> update_u_lanes(D d, const URow<S>& r, int x, int keep = 0) {
   using V = hn::Vec<D>;
   const V lt = hn::Set(d, r.lambda_theta), neg_lt = hn::Set(d, -r.lambda_theta);
   const V theta = hn::Set(d, r.theta), grad_zero = hn::Set(d, 1e-10f), zero = hn::Zero(d);
@@ -120,8 +129,8 @@ HWY_INLINE hn::Vec<D> update_u_lanes(D d, const URow<S>& r, int x) {
                          hn::Sub(load_lanes(d, r.p12 + x), p12_up));
   const V div2 = hn::Add(hn::Sub(load_lanes(d, r.p21 + x), p21_left),
                          hn::Sub(load_lanes(d, r.p22 + x), p22_up));
-  const V n1 = hn::MulAdd(theta, div1, hn::MulAdd(scale, gx, u1));
-  const V n2 = hn::MulAdd(theta, div2, hn::MulAdd(scale, gy, u2));
+  const V n1 = keep_first(d, keep, hn::MulAdd(theta, div1, hn::MulAdd(scale, gx, u1)), u1);
+  const V n2 = keep_first(d, keep, hn::MulAdd(theta, div2, hn::MulAdd(scale, gy, u2)), u2);
   store_lanes(d, n1, r.u1 + x);
   store_lanes(d, n2, r.u2 + x);
   if (!r.track_change) return zero;
@@ -142,31 +151,42 @@ double update_u_row_t(const URow<S>& r) {
   const int begin = r.change_begin, end = r.change_end;
   VF change = hn::Zero(d);
   double edge_change = 0.0;  // one-lane pixels and vectors straddling [begin, end)
-  auto add_one = [&](int x) {
+  auto add_lanes = [&](VF c, int x) {
+    if (!r.track_change) return;
+    HWY_ALIGN float lanes[kMaxLanes] = {};
+    hn::Store(c, d, lanes);
+    for (int i = 0; i < n; ++i)
+      if (x + i >= begin && x + i < end) edge_change += static_cast<double>(lanes[i]);
+  };
+  auto one = [&](int x) {
     const float c = hn::GetLane(update_u_lanes(d1, r, x));
     if (x >= begin && x < end) edge_change += static_cast<double>(c);
   };
-  add_one(0);  // x = 0 has no left neighbour
-  int x = 1;
-  for (; x + n <= r.width; x += n) {
-    const VF c = update_u_lanes(d, r, x);
-    if (x >= begin && x + n <= end) {
-      change = hn::Add(change, c);
-    } else if (r.track_change && x + n > begin && x < end) {
-      HWY_ALIGN float lanes[HWY_MAX_BYTES / sizeof(float)];
-      hn::Store(c, d, lanes);
-      for (int i = 0; i < n; ++i)
-        if (x + i >= begin && x + i < end) edge_change += static_cast<double>(lanes[i]);
+  one(0);                 // x = 0 has no left neighbour
+  if (r.width < n + 1) {  // too short for a vector after x = 0
+    for (int x = 1; x < r.width; ++x) one(x);
+  } else {
+    int x = 1;
+    for (; x + n <= r.width; x += n) {
+      const VF c = update_u_lanes(d, r, x);
+      if (x >= begin && x + n <= end)
+        change = hn::Add(change, c);
+      else if (x + n > begin && x < end)
+        add_lanes(c, x);
+    }
+    if (x < r.width) {  // the row's last vector, its first lanes already done
+      const int last = r.width - n;
+      add_lanes(update_u_lanes(d, r, last, x - last), last);
     }
   }
-  for (; x < r.width; ++x) add_one(x);
   return edge_change + static_cast<double>(hn::GetLane(hn::SumOfLanes(d, change)));
 }
 
-/// "update p" on the Lanes(d) pixels of the row from x; `right` is false on the last column
-/// (forward gradient 0 there). One sequence of operations for every pixel (update_u_lanes).
+/// "update p" on the Lanes(d) pixels of the row from x; lanes [0, keep) are left as they are;
+/// `right` is false on the last column (forward gradient 0 there). One sequence of
+/// operations for every pixel (update_u_lanes).
 template <class D, typename S>
-HWY_INLINE void update_p_lanes(D d, const PRow<S>& r, int x, bool right) {
+HWY_INLINE void update_p_lanes(D d, const PRow<S>& r, int x, bool right, int keep = 0) {
   using V = hn::Vec<D>;
   const V taut = hn::Set(d, r.tau_theta), one = hn::Set(d, 1.f), zero = hn::Zero(d);
   const V u1 = load_lanes(d, r.u1 + x), u2 = load_lanes(d, r.u2 + x);
@@ -176,10 +196,12 @@ HWY_INLINE void update_p_lanes(D d, const PRow<S>& r, int x, bool right) {
   const V u2y = r.u2_below ? hn::Sub(load_lanes(d, r.u2_below + x), u2) : zero;
   const V ng1 = hn::MulAdd(taut, hn::Sqrt(hn::MulAdd(u1x, u1x, hn::Mul(u1y, u1y))), one);
   const V ng2 = hn::MulAdd(taut, hn::Sqrt(hn::MulAdd(u2x, u2x, hn::Mul(u2y, u2y))), one);
-  store_lanes(d, hn::Div(hn::MulAdd(taut, u1x, load_lanes(d, r.p11 + x)), ng1), r.p11 + x);
-  store_lanes(d, hn::Div(hn::MulAdd(taut, u1y, load_lanes(d, r.p12 + x)), ng1), r.p12 + x);
-  store_lanes(d, hn::Div(hn::MulAdd(taut, u2x, load_lanes(d, r.p21 + x)), ng2), r.p21 + x);
-  store_lanes(d, hn::Div(hn::MulAdd(taut, u2y, load_lanes(d, r.p22 + x)), ng2), r.p22 + x);
+  const V p11 = load_lanes(d, r.p11 + x), p12 = load_lanes(d, r.p12 + x);
+  const V p21 = load_lanes(d, r.p21 + x), p22 = load_lanes(d, r.p22 + x);
+  store_lanes(d, keep_first(d, keep, hn::Div(hn::MulAdd(taut, u1x, p11), ng1), p11), r.p11 + x);
+  store_lanes(d, keep_first(d, keep, hn::Div(hn::MulAdd(taut, u1y, p12), ng1), p12), r.p12 + x);
+  store_lanes(d, keep_first(d, keep, hn::Div(hn::MulAdd(taut, u2x, p21), ng2), p21), r.p21 + x);
+  store_lanes(d, keep_first(d, keep, hn::Div(hn::MulAdd(taut, u2y, p22), ng2), p22), r.p22 + x);
 }
 
 template <typename S>
@@ -188,8 +210,16 @@ void update_p_row_t(const PRow<S>& r) {
   const hn::CappedTag<float, 1> d1;
   const int n = static_cast<int>(hn::Lanes(d));
   int x = 0;
-  // Vectors need the right neighbour x + n <= width - 1; the last column is one lane.
-  for (; x + n < r.width; x += n) update_p_lanes(d, r, x, true);
+  if (r.width >= n + 1) {
+    // Vectors need the right neighbour x + n <= width - 1; then one vector ending at
+    // width - 2, its first lanes already done; the last column is one lane.
+    for (; x + n < r.width; x += n) update_p_lanes(d, r, x, true);
+    if (x < r.width - 1) {
+      const int last = r.width - 1 - n;
+      update_p_lanes(d, r, last, true, x - last);
+    }
+    x = r.width - 1;
+  }
   for (; x < r.width; ++x) update_p_lanes(d1, r, x, x + 1 < r.width);
 }
 
