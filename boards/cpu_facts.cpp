@@ -24,6 +24,7 @@ CpuFacts read_cpu_facts() {
   facts.l1d_bytes = cpu.l1d_bytes;
   facts.l2_bytes = cpu.l2_bytes;
   facts.l3_bytes = cpu.l3_bytes;
+  facts.l2_shared_cpus = cpu.l2_shared_cpus;
   facts.simd_targets = cpu.simd_targets;
   return facts;
 }
@@ -34,8 +35,9 @@ std::string format_cpu_facts(const CpuFacts& facts) {
   return "  CPUs (this system):  " + std::to_string(facts.cpus) +
          " this process may run on (sched_getaffinity)\n"
          "  caches (CPU 0):      L1d " +
-         size_text(facts.l1d_bytes) + ", L2 " + size_text(facts.l2_bytes) + ", L3 " +
-         size_text(facts.l3_bytes) + " (/sys/devices/system/cpu/cpu0/cache)\n" +
+         size_text(facts.l1d_bytes) + ", L2 " + size_text(facts.l2_bytes) + " (shared by " +
+         std::to_string(facts.l2_shared_cpus) + " CPU" + (facts.l2_shared_cpus == 1 ? "" : "s") +
+         "), L3 " + size_text(facts.l3_bytes) + " (/sys/devices/system/cpu/cpu0/cache)\n" +
          "  SIMD targets:       " + targets + " (Highway: supported here, best first)\n";
 }
 

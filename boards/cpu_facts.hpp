@@ -16,6 +16,7 @@ struct CpuFacts {
   /// Cache sizes of CPU 0 in bytes (L1 data, L2, L3; 0 where the kernel reports none):
   /// /sys/devices/system/cpu/cpu0/cache/index*/{level,type,size}.
   std::int64_t l1d_bytes = 0, l2_bytes = 0, l3_bytes = 0;
+  int l2_shared_cpus = 1;  ///< CPUs sharing CPU 0's L2 (shared_cpu_list)
   /// Google Highway's SIMD targets this CPU supports among those compiled into the SIMD
   /// variant, best first, e.g. {"AVX3", "AVX2", "SSE4"}.
   std::vector<std::string> simd_targets;

@@ -14,10 +14,11 @@ namespace flowtune::cli {
 namespace {
 
 // The one config of --workload/--variant/--precision/--tunable/--param (each at most one
-// value: `tune flow` runs one config). A tunable not given takes the middle value of its
-// domain (tile 32x4 rather than the domain's first, 8x1), or the first valid combination
-// nearest to it; a parameter its default, or the workload's only value for the variant's
-// target (epsilon 0 on the CUDA variants, which have no stopping test).
+// value: `tune flow` runs one config). A tunable not given takes its domain's default value
+// (TunableDomain::default_values, e.g. simd_fused's threads: all the CPUs), else the middle
+// value of its domain (tile 32x4 rather than the domain's first, 8x1), or the first valid
+// combination nearest to it; a parameter its default, or the workload's only value for the
+// variant's target (epsilon 0 on the CUDA variants, which have no stopping test).
 Config config_from_options(const SpaceArgs& args) {
   const SpaceOptions s = to_space_options(args);
   const Workload& workload = find_workload(s.workload);
@@ -64,7 +65,11 @@ Config config_from_options(const SpaceArgs& args) {
       if (ordered.size() >= d.values.size()) break;
     }
     ordered.resize(d.values.size());
-    d.values = ordered;
+    // The domain's default values first (e.g. threads: all the CPUs), then the others.
+    std::vector<int> first = d.default_values;
+    for (int value : ordered)
+      if (std::find(first.begin(), first.end(), value) == first.end()) first.push_back(value);
+    d.values = first;
   }
   std::vector<std::size_t> idx(domains.size(), 0);
   std::optional<std::string> first_reason;

@@ -124,6 +124,8 @@ std::vector<Config> enumerate_space(const Board& board, const SpaceOptions& opti
         unused_overrides.erase(
             std::remove(unused_overrides.begin(), unused_overrides.end(), d.name),
             unused_overrides.end());
+      } else if (!d.default_values.empty()) {
+        d.values = d.default_values;
       }
     }
     for (const std::string& precision : precisions)

@@ -44,6 +44,10 @@ class FlowSolver {
 struct TunableDomain {
   std::string name;
   std::vector<int> values;
+  /// The values a search enumerates (tuner/space.cpp) and `tune flow` tries first when the
+  /// command line gives none for this tunable, a subset of `values` (e.g. threads: all the
+  /// CPUs). Empty: every value is searched, and `tune flow` starts from the middle one.
+  std::vector<int> default_values = {};
 };
 
 /// Per-kernel resource usage of one build (ptxas report / cuFuncGetAttribute), the input of

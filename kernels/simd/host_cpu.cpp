@@ -2,7 +2,9 @@
 
 #include <sched.h>
 
+#include <algorithm>
 #include <cctype>
+#include <exception>
 #include <fstream>
 #include <string>
 
@@ -29,6 +31,28 @@ std::int64_t parse_size(const std::string& text) {
   return value;
 }
 
+/// Number of CPUs in a sysfs CPU list such as "0", "0-1" or "0-1,16-17"; 1 when unreadable.
+int count_cpu_list(const std::string& text) {
+  int count = 0;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    std::size_t end = text.find(',', i);
+    if (end == std::string::npos) end = text.size();
+    const std::string part = text.substr(i, end - i);
+    const std::size_t dash = part.find('-');
+    try {
+      if (dash == std::string::npos)
+        count += part.empty() ? 0 : 1;
+      else
+        count += std::stoi(part.substr(dash + 1)) - std::stoi(part.substr(0, dash)) + 1;
+    } catch (const std::exception&) {
+      return 1;
+    }
+    i = end + 1;
+  }
+  return count > 0 ? count : 1;
+}
+
 HostCpu read_host_cpu() {
   HostCpu cpu;
   cpu_set_t set;
@@ -42,7 +66,10 @@ HostCpu read_host_cpu() {
     if (type == "Instruction") continue;
     const std::int64_t bytes = parse_size(read_line(dir + "/size"));
     if (level == "1") cpu.l1d_bytes = bytes;
-    if (level == "2") cpu.l2_bytes = bytes;
+    if (level == "2") {
+      cpu.l2_bytes = bytes;
+      cpu.l2_shared_cpus = count_cpu_list(read_line(dir + "/shared_cpu_list"));
+    }
     if (level == "3") cpu.l3_bytes = bytes;
   }
   cpu.simd_targets = simd_tvl1::supported_targets();
@@ -54,6 +81,10 @@ HostCpu read_host_cpu() {
 const HostCpu& host_cpu() {
   static const HostCpu cpu = read_host_cpu();
   return cpu;
+}
+
+std::int64_t l2_bytes_per_cpu(const HostCpu& cpu) {
+  return cpu.l2_bytes / std::max(1, cpu.l2_shared_cpus);
 }
 
 std::vector<int> host_thread_counts() {

@@ -14,9 +14,16 @@ struct HostCpu {
   /// Data/unified cache sizes in bytes of CPU 0 by level (L1d, L2, L3), 0 where the kernel
   /// does not report one (/sys/devices/system/cpu/cpu0/cache/index*/{level,type,size}).
   std::int64_t l1d_bytes = 0, l2_bytes = 0, l3_bytes = 0;
+  /// CPUs sharing CPU 0's L2 (its shared_cpu_list; 1 where unreadable): 2 where the L2 is a
+  /// core's and the core runs two hardware threads.
+  int l2_shared_cpus = 1;
   /// SIMD targets compiled in and supported here, best first (Highway names, e.g. "AVX3").
   std::vector<std::string> simd_targets;
 };
+
+/// The L2 bytes one CPU may count on when every CPU runs a thread: l2_bytes /
+/// l2_shared_cpus (0 where the L2 size is unknown).
+std::int64_t l2_bytes_per_cpu(const HostCpu& cpu);
 
 /// Reads the host's facts once per process (later calls return the first result).
 const HostCpu& host_cpu();

@@ -5,6 +5,7 @@
 
 #include <hwy/base.h>
 
+#include <cstdint>
 #include <vector>
 
 #include "kernels/tvl1_params.hpp"
@@ -18,12 +19,23 @@ enum class SimdStorage {
   binary16  ///< IEEE binary16, rounded to nearest even on every store (as CUDA's __half)
 };
 
-/// How the iterations are scheduled. Changes only speed, never the result (the bands
-/// exchange no approximations: see tvl1_iterate_simd).
+/// How the iterations are scheduled. Changes only speed, never the result (the bands and
+/// tiles exchange no approximations: see tvl1_iterate_simd).
 struct SimdSchedule {
   int threads = 1;    ///< OpenMP threads (>= 1)
-  int band_rows = 8;  ///< rows per band, the unit of work a thread sweeps (>= 1)
+  int band_rows = 8;  ///< rows per band (temporal_depth 1) or per tile (> 1), >= 1
+  /// Iterations run on a tile before its results are written back (temporal blocking); 1 =
+  /// the band sweep, one pass over memory per iteration.
+  int temporal_depth = 1;
+  int tile_cols = 0;  ///< columns per tile with temporal_depth > 1 (0 = the whole row)
 };
+
+/// Bytes a thread keeps hot while it runs temporal_depth iterations on one tile of
+/// rows x cols pixels: the tile and its halo of temporal_depth pixels on every side, nine
+/// fields (u1, u2, p11, p12, p21, p22 in the thread's copy; grad_x, grad_y, rho_c read in
+/// place) of bytes_per_value each: (rows + 2 depth) (cols + 2 depth) 9 bytes_per_value.
+/// E.g. 16 x 256, depth 4, f32: 24 * 264 * 9 * 4 = 228096 B.
+std::int64_t tile_working_set_bytes(int rows, int cols, int temporal_depth, int bytes_per_value);
 
 /// Runs up to `iterations` TV-L1 inner iterations of one warping, updating s in place.
 ///
@@ -35,17 +47,31 @@ struct SimdSchedule {
 /// "update u" on the first row of a band reads p of the row above, which its band updates
 /// only after a barrier, so every band's last row gets "update p" in a second phase. Two
 /// barriers per iteration; the result does not depend on threads or band_rows.
+/// With temporal_depth D > 1 (temporal blocking, the CPU analogue of the paper's
+/// Shared_pipeline scheme, Romera et al. 2023 sec. 3): the image is cut into tiles of
+/// band_rows x tile_cols; per pass each thread copies a tile with a halo of D pixels (clipped
+/// at the image border) from the current fields, runs D fused iterations on its copy - the
+/// halo's values go wrong from its outer edge inwards, one pixel per iteration, so the tile
+/// itself stays exact - and writes the tile to a second set of fields; the sets swap after
+/// the pass (the last pass runs the remaining iterations). Every pixel gets the operations
+/// the band sweep gives it, so the result equals temporal_depth 1 bit for bit; with epsilon
+/// the change of each iteration is summed over the tiles and a pass that reaches the stop
+/// is run again to that iteration (the stopping sums are added in another order than the
+/// band sweep's, which can move the stop only when a sum ties epsilon^2 within rounding).
+/// The second set of fields is a per-calling-thread workspace kept between calls.
 /// With SimdStorage::binary16 the warping data and the state are rounded to binary16 on
 /// entry (ties to even), every update is computed in float and rounded on store, and s is
 /// widened back to float on return.
-/// When p.epsilon > 0 the loop stops after the first iteration whose mean over pixels of
-/// |u - u_prev|^2 is <= epsilon^2 (IPOL's stopping rule; p is updated in it too).
+/// When p.epsilon > 0 the loop stops after the first checked iteration (every
+/// p.epsilon_check_every-th: k, 2k, ...) whose mean over pixels of |u - u_prev|^2 is
+/// <= epsilon^2 (IPOL's stopping rule; p is updated in it too).
 ///
 /// Shapes: w and s are width x height row-major, all vectors of size width*height.
 /// Returns the number of iterations run. Throws std::invalid_argument (message names this
-/// function and the problem) on mismatched shapes, iterations < 0, threads or band_rows < 1,
-/// or theta/tau <= 0. Cancellation (kernels/cancellation.hpp) is checked once per iteration
-/// and throws Cancelled after the iteration in progress.
+/// function and the problem) on mismatched shapes, iterations < 0, threads, band_rows or
+/// temporal_depth < 1, tile_cols < 0, or theta/tau <= 0. Cancellation
+/// (kernels/cancellation.hpp) is checked once per iteration (per pass with temporal blocking)
+/// and throws Cancelled after the iteration (pass) in progress.
 int tvl1_iterate_simd(const WarpingData<float>& w, Tvl1State<float>& s, const Tvl1Params& p,
                       int iterations, SimdSchedule schedule, SimdStorage storage);
 

@@ -9,6 +9,7 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -27,19 +28,6 @@ using VF = hn::Vec<DF>;
 /// even (x86 without F16C, the emulated ones): binary16 goes through binary16_bits_rne there.
 constexpr bool kSoftBinary16 = HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128 ||
                                (HWY_ARCH_X86 && HWY_TARGET >= HWY_SSE4);
-
-HWY_INLINE float load1(const float* p) {
-  return *p;
-}
-HWY_INLINE float load1(const hwy::float16_t* p) {
-  return binary16_to_float(bits_of(*p));
-}
-HWY_INLINE void store1(float* p, float v) {
-  *p = v;
-}
-HWY_INLINE void store1(hwy::float16_t* p, float v) {
-  *p = binary16_of_bits(binary16_bits_rne(v));
-}
 
 HWY_INLINE VF load(DF d, const float* p) {
   return hn::LoadU(d, p);
@@ -69,119 +57,170 @@ HWY_INLINE void store(DF d, VF v, hwy::float16_t* p) {
   }
 }
 
-/// update u at pixel x of the row, scalar (row ends); returns |u_new - u_old|^2.
-template <typename S>
-float update_u_pixel(const URow<S>& r, int x) {
-  const float gx = load1(r.grad_x + x), gy = load1(r.grad_y + x);
-  const float u1 = load1(r.u1 + x), u2 = load1(r.u2 + x);
-  const float grad_sq = gx * gx + gy * gy;
-  const float rho = load1(r.rho_c + x) + gx * u1 + gy * u2;
-  const float ltg = r.lambda_theta * grad_sq;
-  float d1 = 0.f, d2 = 0.f;
-  if (rho < -ltg) {
-    d1 = r.lambda_theta * gx;
-    d2 = r.lambda_theta * gy;
-  } else if (rho > ltg) {
-    d1 = -r.lambda_theta * gx;
-    d2 = -r.lambda_theta * gy;
-  } else if (grad_sq >= 1e-10f) {
-    const float fi = -rho / grad_sq;
-    d1 = fi * gx;
-    d2 = fi * gy;
+/// Lanes of the widest vector of this target.
+constexpr int kMaxLanes = HWY_MAX_BYTES / sizeof(float);
+
+HWY_INLINE float load1(const float* p) {
+  return *p;
+}
+HWY_INLINE float load1(const hwy::float16_t* p) {
+  return binary16_to_float(bits_of(*p));
+}
+HWY_INLINE void store1(float* p, float v) {
+  *p = v;
+}
+HWY_INLINE void store1(hwy::float16_t* p, float v) {
+  *p = binary16_of_bits(binary16_bits_rne(v));
+}
+
+/// Loads the lanes of d at p as float; one lane through the scalar conversion (exact, as the
+/// vector one).
+template <class D, typename S>
+HWY_INLINE hn::Vec<D> load_lanes(D d, const S* p) {
+  if constexpr (hn::MaxLanes(D()) == 1) {
+    return hn::Set(d, load1(p));
+  } else {
+    return load(d, p);
   }
-  const float div1 = load1(r.p11 + x) - (x > 0 ? load1(r.p11 + x - 1) : 0.f) + load1(r.p12 + x) -
-                     (r.p12_above ? load1(r.p12_above + x) : 0.f);
-  const float div2 = load1(r.p21 + x) - (x > 0 ? load1(r.p21 + x - 1) : 0.f) + load1(r.p22 + x) -
-                     (r.p22_above ? load1(r.p22_above + x) : 0.f);
-  const float n1 = u1 + d1 + r.theta * div1, n2 = u2 + d2 + r.theta * div2;
-  store1(r.u1 + x, n1);
-  store1(r.u2 + x, n2);
-  // The change as stored (after rounding to the storage type).
-  const float c1 = load1(r.u1 + x) - u1, c2 = load1(r.u2 + x) - u2;
-  return c1 * c1 + c2 * c2;
+}
+/// Stores the lanes of v at p, rounded to S (binary16: ties to even, as the vector store).
+template <class D, typename S>
+HWY_INLINE void store_lanes(D d, hn::Vec<D> v, S* p) {
+  if constexpr (hn::MaxLanes(D()) == 1) {
+    (void)d;
+    store1(p, hn::GetLane(v));
+  } else {
+    store(d, v, p);
+  }
+}
+/// v where lanes >= keep, else old: the last vector of a row overlaps lanes already updated,
+/// which keep their values (old = what the vector loaded there).
+template <class D>
+HWY_INLINE hn::Vec<D> keep_first(D d, int keep, hn::Vec<D> v, hn::Vec<D> old) {
+  return keep > 0 ? hn::IfThenElse(hn::FirstN(d, std::size_t(keep)), old, v) : v;
+}
+
+/// "update u" on the Lanes(d) pixels of the row from x (x = 0: p = 0 left of the image);
+/// lanes [0, keep) are left as they are. Every pixel is computed by this one sequence of
+/// Highway operations, in a full vector or a one-lane one (the same operations per lane on
+/// every target), so a pixel's result depends only on its inputs, never on its column (what
+/// makes tiles of any width exact). Returns the change |u_new - u_old|^2 as stored, per lane.
+template <class D, typename S>
+HWY_INLINE hn::Vec<D> update_u_lanes(D d, const URow<S>& r, int x, int keep = 0) {
+  using V = hn::Vec<D>;
+  const V lt = hn::Set(d, r.lambda_theta), neg_lt = hn::Set(d, -r.lambda_theta);
+  const V theta = hn::Set(d, r.theta), grad_zero = hn::Set(d, 1e-10f), zero = hn::Zero(d);
+  const V gx = load_lanes(d, r.grad_x + x), gy = load_lanes(d, r.grad_y + x);
+  const V u1 = load_lanes(d, r.u1 + x), u2 = load_lanes(d, r.u2 + x);
+  const V grad_sq = hn::MulAdd(gx, gx, hn::Mul(gy, gy));
+  const V rho = hn::MulAdd(gy, u2, hn::MulAdd(gx, u1, load_lanes(d, r.rho_c + x)));
+  const V ltg = hn::Mul(lt, grad_sq);
+  // TH: lt*grad where rho < -lt|grad|^2, -lt*grad where rho > lt|grad|^2, else
+  // -rho/|grad|^2 * grad (0 where |grad|^2 < 1e-10).
+  const auto below = hn::Lt(rho, hn::Neg(ltg));
+  const auto above = hn::Gt(rho, ltg);
+  const V fi = hn::IfThenElseZero(hn::Ge(grad_sq, grad_zero), hn::Div(hn::Neg(rho), grad_sq));
+  const V scale = hn::IfThenElse(below, lt, hn::IfThenElse(above, neg_lt, fi));
+  const V p11_left = x > 0 ? load_lanes(d, r.p11 + x - 1) : zero;
+  const V p21_left = x > 0 ? load_lanes(d, r.p21 + x - 1) : zero;
+  const V p12_up = r.p12_above ? load_lanes(d, r.p12_above + x) : zero;
+  const V p22_up = r.p22_above ? load_lanes(d, r.p22_above + x) : zero;
+  const V div1 = hn::Add(hn::Sub(load_lanes(d, r.p11 + x), p11_left),
+                         hn::Sub(load_lanes(d, r.p12 + x), p12_up));
+  const V div2 = hn::Add(hn::Sub(load_lanes(d, r.p21 + x), p21_left),
+                         hn::Sub(load_lanes(d, r.p22 + x), p22_up));
+  const V n1 = keep_first(d, keep, hn::MulAdd(theta, div1, hn::MulAdd(scale, gx, u1)), u1);
+  const V n2 = keep_first(d, keep, hn::MulAdd(theta, div2, hn::MulAdd(scale, gy, u2)), u2);
+  store_lanes(d, n1, r.u1 + x);
+  store_lanes(d, n2, r.u2 + x);
+  if (!r.track_change) return zero;
+  if constexpr (sizeof(S) == sizeof(float)) {
+    const V c1 = hn::Sub(n1, u1), c2 = hn::Sub(n2, u2);
+    return hn::MulAdd(c1, c1, hn::Mul(c2, c2));
+  } else {  // the change as stored
+    const V c1 = hn::Sub(load_lanes(d, r.u1 + x), u1), c2 = hn::Sub(load_lanes(d, r.u2 + x), u2);
+    return hn::MulAdd(c1, c1, hn::Mul(c2, c2));
+  }
 }
 
 template <typename S>
 double update_u_row_t(const URow<S>& r) {
   const DF d;
+  const hn::CappedTag<float, 1> d1;
   const int n = static_cast<int>(hn::Lanes(d));
-  const VF lt = hn::Set(d, r.lambda_theta), neg_lt = hn::Set(d, -r.lambda_theta);
-  const VF theta = hn::Set(d, r.theta), grad_zero = hn::Set(d, 1e-10f), zero = hn::Zero(d);
-  VF change = zero;
-  double edge_change = update_u_pixel(r, 0);  // x = 0 has no left neighbour
-  int x = 1;
-  for (; x + n <= r.width; x += n) {
-    const VF gx = load(d, r.grad_x + x), gy = load(d, r.grad_y + x);
-    const VF u1 = load(d, r.u1 + x), u2 = load(d, r.u2 + x);
-    const VF grad_sq = hn::MulAdd(gx, gx, hn::Mul(gy, gy));
-    const VF rho = hn::MulAdd(gy, u2, hn::MulAdd(gx, u1, load(d, r.rho_c + x)));
-    const VF ltg = hn::Mul(lt, grad_sq);
-    // TH: lt*grad where rho < -lt|grad|^2, -lt*grad where rho > lt|grad|^2, else
-    // -rho/|grad|^2 * grad (0 where |grad|^2 < 1e-10).
-    const auto below = hn::Lt(rho, hn::Neg(ltg));
-    const auto above = hn::Gt(rho, ltg);
-    const VF fi = hn::IfThenElseZero(hn::Ge(grad_sq, grad_zero), hn::Div(hn::Neg(rho), grad_sq));
-    const VF scale = hn::IfThenElse(below, lt, hn::IfThenElse(above, neg_lt, fi));
-    const VF p12_up = r.p12_above ? load(d, r.p12_above + x) : zero;
-    const VF p22_up = r.p22_above ? load(d, r.p22_above + x) : zero;
-    const VF div1 = hn::Add(hn::Sub(load(d, r.p11 + x), load(d, r.p11 + x - 1)),
-                            hn::Sub(load(d, r.p12 + x), p12_up));
-    const VF div2 = hn::Add(hn::Sub(load(d, r.p21 + x), load(d, r.p21 + x - 1)),
-                            hn::Sub(load(d, r.p22 + x), p22_up));
-    const VF n1 = hn::MulAdd(theta, div1, hn::MulAdd(scale, gx, u1));
-    const VF n2 = hn::MulAdd(theta, div2, hn::MulAdd(scale, gy, u2));
-    store(d, n1, r.u1 + x);
-    store(d, n2, r.u2 + x);
-    if (!r.track_change) continue;
-    if constexpr (sizeof(S) == sizeof(float)) {
-      const VF c1 = hn::Sub(n1, u1), c2 = hn::Sub(n2, u2);
-      change = hn::MulAdd(c1, c1, hn::MulAdd(c2, c2, change));
-    } else {  // the change as stored
-      const VF c1 = hn::Sub(load(d, r.u1 + x), u1), c2 = hn::Sub(load(d, r.u2 + x), u2);
-      change = hn::MulAdd(c1, c1, hn::MulAdd(c2, c2, change));
+  const int begin = r.change_begin, end = r.change_end;
+  VF change = hn::Zero(d);
+  double edge_change = 0.0;  // one-lane pixels and vectors straddling [begin, end)
+  auto add_lanes = [&](VF c, int x) {
+    if (!r.track_change) return;
+    HWY_ALIGN float lanes[kMaxLanes] = {};
+    hn::Store(c, d, lanes);
+    for (int i = 0; i < n; ++i)
+      if (x + i >= begin && x + i < end) edge_change += static_cast<double>(lanes[i]);
+  };
+  auto one = [&](int x) {
+    const float c = hn::GetLane(update_u_lanes(d1, r, x));
+    if (x >= begin && x < end) edge_change += static_cast<double>(c);
+  };
+  one(0);                 // x = 0 has no left neighbour
+  if (r.width < n + 1) {  // too short for a vector after x = 0
+    for (int x = 1; x < r.width; ++x) one(x);
+  } else {
+    int x = 1;
+    for (; x + n <= r.width; x += n) {
+      const VF c = update_u_lanes(d, r, x);
+      if (x >= begin && x + n <= end)
+        change = hn::Add(change, c);
+      else if (x + n > begin && x < end)
+        add_lanes(c, x);
+    }
+    if (x < r.width) {  // the row's last vector, its first lanes already done
+      const int last = r.width - n;
+      add_lanes(update_u_lanes(d, r, last, x - last), last);
     }
   }
-  for (; x < r.width; ++x) edge_change += update_u_pixel(r, x);
   return edge_change + static_cast<double>(hn::GetLane(hn::SumOfLanes(d, change)));
 }
 
-/// update p at pixel x of the row, scalar (row ends).
-template <typename S>
-void update_p_pixel(const PRow<S>& r, int x) {
-  const bool has_right = x + 1 < r.width;
-  const float u1 = load1(r.u1 + x), u2 = load1(r.u2 + x);
-  const float u1x = has_right ? load1(r.u1 + x + 1) - u1 : 0.f;
-  const float u2x = has_right ? load1(r.u2 + x + 1) - u2 : 0.f;
-  const float u1y = r.u1_below ? load1(r.u1_below + x) - u1 : 0.f;
-  const float u2y = r.u2_below ? load1(r.u2_below + x) - u2 : 0.f;
-  const float ng1 = 1.f + r.tau_theta * std::sqrt(u1x * u1x + u1y * u1y);
-  const float ng2 = 1.f + r.tau_theta * std::sqrt(u2x * u2x + u2y * u2y);
-  store1(r.p11 + x, (load1(r.p11 + x) + r.tau_theta * u1x) / ng1);
-  store1(r.p12 + x, (load1(r.p12 + x) + r.tau_theta * u1y) / ng1);
-  store1(r.p21 + x, (load1(r.p21 + x) + r.tau_theta * u2x) / ng2);
-  store1(r.p22 + x, (load1(r.p22 + x) + r.tau_theta * u2y) / ng2);
+/// "update p" on the Lanes(d) pixels of the row from x; lanes [0, keep) are left as they are;
+/// `right` is false on the last column (forward gradient 0 there). One sequence of
+/// operations for every pixel (update_u_lanes).
+template <class D, typename S>
+HWY_INLINE void update_p_lanes(D d, const PRow<S>& r, int x, bool right, int keep = 0) {
+  using V = hn::Vec<D>;
+  const V taut = hn::Set(d, r.tau_theta), one = hn::Set(d, 1.f), zero = hn::Zero(d);
+  const V u1 = load_lanes(d, r.u1 + x), u2 = load_lanes(d, r.u2 + x);
+  const V u1x = right ? hn::Sub(load_lanes(d, r.u1 + x + 1), u1) : zero;
+  const V u2x = right ? hn::Sub(load_lanes(d, r.u2 + x + 1), u2) : zero;
+  const V u1y = r.u1_below ? hn::Sub(load_lanes(d, r.u1_below + x), u1) : zero;
+  const V u2y = r.u2_below ? hn::Sub(load_lanes(d, r.u2_below + x), u2) : zero;
+  const V ng1 = hn::MulAdd(taut, hn::Sqrt(hn::MulAdd(u1x, u1x, hn::Mul(u1y, u1y))), one);
+  const V ng2 = hn::MulAdd(taut, hn::Sqrt(hn::MulAdd(u2x, u2x, hn::Mul(u2y, u2y))), one);
+  const V p11 = load_lanes(d, r.p11 + x), p12 = load_lanes(d, r.p12 + x);
+  const V p21 = load_lanes(d, r.p21 + x), p22 = load_lanes(d, r.p22 + x);
+  store_lanes(d, keep_first(d, keep, hn::Div(hn::MulAdd(taut, u1x, p11), ng1), p11), r.p11 + x);
+  store_lanes(d, keep_first(d, keep, hn::Div(hn::MulAdd(taut, u1y, p12), ng1), p12), r.p12 + x);
+  store_lanes(d, keep_first(d, keep, hn::Div(hn::MulAdd(taut, u2x, p21), ng2), p21), r.p21 + x);
+  store_lanes(d, keep_first(d, keep, hn::Div(hn::MulAdd(taut, u2y, p22), ng2), p22), r.p22 + x);
 }
 
 template <typename S>
 void update_p_row_t(const PRow<S>& r) {
   const DF d;
+  const hn::CappedTag<float, 1> d1;
   const int n = static_cast<int>(hn::Lanes(d));
-  const VF taut = hn::Set(d, r.tau_theta), one = hn::Set(d, 1.f), zero = hn::Zero(d);
   int x = 0;
-  // Vectors need the right neighbour x + n <= width - 1; the last column is scalar.
-  for (; x + n < r.width; x += n) {
-    const VF u1 = load(d, r.u1 + x), u2 = load(d, r.u2 + x);
-    const VF u1x = hn::Sub(load(d, r.u1 + x + 1), u1), u2x = hn::Sub(load(d, r.u2 + x + 1), u2);
-    const VF u1y = r.u1_below ? hn::Sub(load(d, r.u1_below + x), u1) : zero;
-    const VF u2y = r.u2_below ? hn::Sub(load(d, r.u2_below + x), u2) : zero;
-    const VF ng1 = hn::MulAdd(taut, hn::Sqrt(hn::MulAdd(u1x, u1x, hn::Mul(u1y, u1y))), one);
-    const VF ng2 = hn::MulAdd(taut, hn::Sqrt(hn::MulAdd(u2x, u2x, hn::Mul(u2y, u2y))), one);
-    store(d, hn::Div(hn::MulAdd(taut, u1x, load(d, r.p11 + x)), ng1), r.p11 + x);
-    store(d, hn::Div(hn::MulAdd(taut, u1y, load(d, r.p12 + x)), ng1), r.p12 + x);
-    store(d, hn::Div(hn::MulAdd(taut, u2x, load(d, r.p21 + x)), ng2), r.p21 + x);
-    store(d, hn::Div(hn::MulAdd(taut, u2y, load(d, r.p22 + x)), ng2), r.p22 + x);
+  if (r.width >= n + 1) {
+    // Vectors need the right neighbour x + n <= width - 1; then one vector ending at
+    // width - 2, its first lanes already done; the last column is one lane.
+    for (; x + n < r.width; x += n) update_p_lanes(d, r, x, true);
+    if (x < r.width - 1) {
+      const int last = r.width - 1 - n;
+      update_p_lanes(d, r, last, true, x - last);
+    }
+    x = r.width - 1;
   }
-  for (; x < r.width; ++x) update_p_pixel(r, x);
+  for (; x < r.width; ++x) update_p_lanes(d1, r, x, x + 1 < r.width);
 }
 
 double UpdateURowF32(const URow<float>& r) {

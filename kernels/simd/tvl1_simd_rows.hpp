@@ -33,6 +33,10 @@ struct URow {
   float lambda_theta;  ///< lambda * theta
   float theta;
   bool track_change;  ///< compute the returned change (else 0 is returned)
+  /// The returned change sums the columns [change_begin, change_end) only (a tile's
+  /// interior; 0 and width for the whole row).
+  int change_begin;
+  int change_end;
 };
 
 /// Inputs and outputs of "update p" on row y (Forward Gradient, Estimate P). u1 / u2 are row
@@ -53,13 +57,16 @@ struct PRow {
 
 /// Updates u on one row in place (numerics contract, ARCHITECTURE.md): rho = rho_c + grad.u,
 /// v = u + TH(rho, grad) (v = u where |grad|^2 < 1e-10), u = v + theta * div(p) with
-/// backward differences. Returns the row's sum of |u_new - u_old|^2 (IPOL's stopping rule)
-/// when row.track_change, else 0.
+/// backward differences. Returns the sum of |u_new - u_old|^2 (IPOL's stopping rule) over
+/// the columns [change_begin, change_end) when row.track_change, else 0. A pixel's result
+/// depends on its inputs only, not on its column (one lane or a full vector compute it with
+/// the same operations), so a row piece gives the bits the whole row gives there.
 double update_u_row(const URow<float>& row);
 double update_u_row(const URow<hwy::float16_t>& row);
 
 /// Updates p on one row in place: p = (p + tau/theta * grad u) / (1 + tau/theta * |grad u|)
-/// per flow component, grad u by forward differences (0 on the last column / row).
+/// per flow component, grad u by forward differences (0 on the last column / row). Same
+/// column independence as update_u_row.
 void update_p_row(const PRow<float>& row);
 void update_p_row(const PRow<hwy::float16_t>& row);
 

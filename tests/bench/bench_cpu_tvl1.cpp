@@ -7,8 +7,14 @@
 // binary16 - read grad x2, rho_c, u x2, p x4, write u x2, p x4 once per fused sweep), and for
 // the copy GB_per_s read + written. scripts/cpu-bench-summary turns the JSON
 // (--benchmark_out) into the report table.
+// Temporal blocking (simd_fused's temporal_depth > 1): depths 2, 4, 8 on tiles 16x256, 64x256,
+// 64x512 where simd_fused_tile_reason keeps them (this host's L2 per CPU), at 1 and all
+// threads, and 64x256 depth 4 at every thread count (scaling); the model bytes stay those of
+// one sweep per iteration (60/30 B/px), so GB_per_s above the copy bandwidth means the
+// iterations run from the caches.
 // Env: FLOWTUNE_BENCH_SIZES (default "2048"), FLOWTUNE_BENCH_COPY_MIB (default 1024: each of
-// the two copy buffers, larger than the last-level cache).
+// the two copy buffers, larger than the last-level cache), FLOWTUNE_BENCH_MIN_TIME (seconds
+// per benchmark, default 0.5).
 #include <benchmark/benchmark.h>
 #include <omp.h>
 
@@ -20,6 +26,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/kokkos/kokkos_runtime.hpp"
@@ -27,6 +34,7 @@
 #include "kernels/simd/host_cpu.hpp"
 #include "kernels/simd/tvl1_simd.hpp"
 #include "kernels/simd/tvl1_simd_rows.hpp"
+#include "variants/simd/simd_fused.hpp"
 
 namespace {
 
@@ -181,11 +189,14 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("flowtune_simd_dispatched", simd_tvl1::dispatched_target());
   benchmark::AddCustomContext("flowtune_l2_bytes", std::to_string(cpu.l2_bytes));
   benchmark::AddCustomContext("flowtune_l3_bytes", std::to_string(cpu.l3_bytes));
+  benchmark::AddCustomContext("flowtune_l2_shared_cpus", std::to_string(cpu.l2_shared_cpus));
   const std::vector<int> threads = host_thread_counts();
   const char* copy_env = std::getenv("FLOWTUNE_BENCH_COPY_MIB");
   const std::size_t copy_mib = copy_env ? std::size_t(std::stoul(copy_env)) : 1024;
-  auto opts = [](benchmark::internal::Benchmark* b) {
-    b->UseManualTime()->MinTime(0.5)->Unit(benchmark::kMillisecond);
+  const char* min_time_env = std::getenv("FLOWTUNE_BENCH_MIN_TIME");
+  const double min_time = min_time_env ? std::stod(min_time_env) : 0.5;
+  auto opts = [min_time](benchmark::internal::Benchmark* b) {
+    b->UseManualTime()->MinTime(min_time)->Unit(benchmark::kMillisecond);
   };
   for (const int t : threads)
     opts(benchmark::RegisterBenchmark(
@@ -212,6 +223,28 @@ int main(int argc, char** argv) {
               [n, schedule, storage](benchmark::State& s) {
                 bench_simd(s, n, schedule, storage);
               }));
+        }
+    }
+    for (const SimdStorage storage : {SimdStorage::f32, SimdStorage::binary16}) {
+      const std::string precision = storage == SimdStorage::f32 ? "f32" : "mixed";
+      for (const int depth : {2, 4, 8})
+        for (const auto& [rows, cols] : {std::pair<int, int>{16, 256}, {64, 256}, {64, 512}}) {
+          if (simd_fused_tile_reason(rows, cols, depth, storage == SimdStorage::f32 ? 4 : 2,
+                                     l2_bytes_per_cpu(cpu)))
+            continue;
+          for (const int t : threads) {
+            const bool scaling = depth == 4 && rows == 64 && cols == 256;
+            if (!scaling && t != 1 && t != threads.back()) continue;
+            const SimdSchedule schedule{t, rows, depth, cols};
+            opts(benchmark::RegisterBenchmark(
+                ("simd_fused/" + precision + "/band_rows:" + std::to_string(rows) +
+                 "/depth:" + std::to_string(depth) + "/tile_cols:" + std::to_string(cols) +
+                 "/threads:" + std::to_string(t) + size)
+                    .c_str(),
+                [n, schedule, storage](benchmark::State& s) {
+                  bench_simd(s, n, schedule, storage);
+                }));
+          }
         }
     }
   }

@@ -263,6 +263,10 @@ int main(int argc, char** argv) {
   }
   g_copy_bytes_per_s = measure_copy_bandwidth();
   std::printf("copy bandwidth: %.1f GB/s\n", g_copy_bytes_per_s * 1e-9);
+  // $FLOWTUNE_BENCH_MIN_TIME: seconds per benchmark (default 0.05; longer for a power
+  // measurement of one config, scripts/device-issue26).
+  const char* min_time_env = std::getenv("FLOWTUNE_BENCH_MIN_TIME");
+  const double min_time = min_time_env ? std::stod(min_time_env) : 0.05;
   for (int n : kSizes)
     for (const auto& s : sweeps())
       for (const std::string p : {"f32", "f16", "mixed"})
@@ -281,7 +285,7 @@ int main(int argc, char** argv) {
           benchmark::RegisterBenchmark((c.label() + " " + std::to_string(n)).c_str(),
                                        [c, n](benchmark::State& st) { bench_schedule(st, c, n); })
               ->UseManualTime()
-              ->MinTime(0.05)
+              ->MinTime(min_time)
               ->Unit(benchmark::kMicrosecond);
         }
   benchmark::RunSpecifiedBenchmarks();

@@ -14,6 +14,7 @@
 
 #include "kernels/simd/host_cpu.hpp"
 #include "tests/tuner/tune_process.hpp"
+#include "variants/simd/simd_fused.hpp"
 
 namespace flowtune {
 namespace {
@@ -67,24 +68,38 @@ TEST_F(CliCommands, BoardsAndSpaceAsJson) {
   bool have_host = false;
   for (const auto& b : boards) have_host = have_host || b.at("name") == "host";
   EXPECT_TRUE(have_host);
-  // The default host space, none pruned: 4 parameter points x (25 tiles of kokkos_global +
-  // simd_fused's thread counts of this host x 3 band heights x 2 precisions).
-  const int configs = 4 * (25 + int(host_thread_counts().size()) * 3 * 2);
+  // The default host space: 4 parameter points x (25 tiles of kokkos_global + simd_fused at
+  // all the CPUs (its threads' default) x 3 band heights x 4 temporal depths x 5 tile widths x
+  // 2 precisions); kept: the simd_fused tiles that its rules (this host's L2 per CPU) keep.
+  const int configs = 4 * (25 + 3 * 4 * 5 * 2);
+  int simd_kept = 0;
+  for (const int bytes : {4, 2})
+    for (const int rows : {4, 16, 64})
+      for (const int depth : {1, 2, 4, 8})
+        for (const int cols : {0, 128, 256, 512, 1024})
+          if (!simd_fused_tile_reason(rows, cols, depth, bytes, l2_bytes_per_cpu(host_cpu())))
+            ++simd_kept;
+  ASSERT_GE(simd_kept, 6);  // at least the band sweep's 3 heights x 2 precisions
   const nlohmann::json space =
       nlohmann::json::parse(tune("space --board host --json", false).output);
   EXPECT_EQ(space.at("summary").at("configs"), configs);
-  EXPECT_EQ(space.at("summary").at("kept"), configs);
+  EXPECT_EQ(space.at("summary").at("kept"), 4 * (25 + simd_kept));
+  for (const auto& c : space.at("configs"))
+    if (c.at("variant") == "simd_fused") {
+      EXPECT_EQ(c.at("tunables").at("threads"), host_cpu().cpus);
+    }
   EXPECT_EQ(space.at("configs").size(), std::size_t(configs));
   EXPECT_EQ(space.at("dimensions").at("iterations"), (std::vector<double>{50, 300}));
   // Whole numbers are JSON integers ("iterations": 50, not 50.0).
   EXPECT_TRUE(space.at("dimensions").at("iterations").at(0).is_number_integer());
   EXPECT_TRUE(space.at("configs").at(0).at("params").at("iterations").is_number_integer());
   EXPECT_TRUE(space.at("configs").at(0).at("params").at("lambda").is_number_float());
-  // The text summary is short; --list gives every config.
+  // The text summary is short (a line per variant and precision, two per pruning rule);
+  // --list gives every config.
   const Result text = tune("space --board host");
-  EXPECT_LT(std::count(text.output.begin(), text.output.end(), '\n'), 10);
+  EXPECT_LT(std::count(text.output.begin(), text.output.end(), '\n'), 30);
   const Result list = tune("space --board host --list");
-  EXPECT_GT(std::count(list.output.begin(), list.output.end(), '\n'), 100);
+  EXPECT_GT(std::count(list.output.begin(), list.output.end(), '\n'), 4 * (25 + simd_kept));
 }
 
 // cli/completion/tune.bash completes sub-commands, a sub-command's options (from its --help)
@@ -242,6 +257,13 @@ TEST_F(CliCommands, FlowRunsOneValidConfig) {
   EXPECT_NE(ok.output.find("tile_x=32 tile_y=4"), std::string::npos) << ok.output;
   EXPECT_NE(ok.output.find("full saturation at"), std::string::npos) << ok.output;
   EXPECT_TRUE(fs::exists(path("v.png")));
+  // simd_fused without --tunable runs on all the CPUs this process may use.
+  const Result simd = tune("flow " + frames +
+                           " --variant simd_fused --param iterations=5 --param n_warpings=1 --gt " +
+                           seq + "flow10.flo");
+  ASSERT_EQ(simd.exit_code, 0) << simd.output;
+  EXPECT_NE(simd.output.find("threads=" + std::to_string(host_cpu().cpus)), std::string::npos)
+      << simd.output;
   // Block matching's image says its saturation, a percentile that outliers do not wash out.
   const Result bm =
       tune("flow " + frames + " --workload bm --param block=16 --viz " + path("bm.png"));
