@@ -1,6 +1,5 @@
 #include "model/board_refit.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -14,7 +13,7 @@ std::string scheme(const BoardSample& s) {
 }
 
 double sample_factor(const BoardSample& s) {
-  return std::max(0.01, (s.measured_ms - s.launch_ms) / s.kernel_ms);
+  return s.measured_ms / (s.kernel_ms + s.launch_ms);
 }
 
 // Geometric mean of the factors of samples where take(j); 1 when none.
@@ -39,9 +38,9 @@ double BoardRefit::factor(const std::string& variant, const std::string& precisi
 
 BoardRefit refit_board(const std::vector<BoardSample>& samples) {
   for (const BoardSample& s : samples)
-    if (!(s.kernel_ms > 0) || !(s.measured_ms > 0) || !(s.launch_ms >= 0))
+    if (!(s.kernel_ms + s.launch_ms > 0) || !(s.measured_ms > 0) || !(s.launch_ms >= 0))
       throw std::invalid_argument("board refit: " + s.label +
-                                  ": predicted kernel time and measured time must be > 0");
+                                  ": predicted frame time and measured time must be > 0");
   BoardRefit r;
   r.n = samples.size();
   r.global_factor = geomean(samples, [](std::size_t) { return true; });
@@ -59,7 +58,7 @@ BoardRefit refit_board(const std::vector<BoardSample>& samples) {
     else if (samples.size() > 1)
       f = geomean(samples, [&](std::size_t j) { return j != i; });
     r.predicted_ms.push_back(s.kernel_ms + s.launch_ms);
-    r.loo_predicted_ms.push_back(f * s.kernel_ms + s.launch_ms);
+    r.loo_predicted_ms.push_back(f * (s.kernel_ms + s.launch_ms));
     measured.push_back(s.measured_ms);
   }
   r.before_median_abs_log = median_abs_log_ratio(r.predicted_ms, measured);

@@ -3,11 +3,14 @@
 // and the remaining error is stated as a leave-one-out error.
 //
 // The model's frame time is kernel_ms + launch_ms (model/predict.hpp); the refit scales the
-// kernel part per scheme x precision by a factor f (the scheme's efficiency on this board
-// relative to the calibration board's, as measured): t = f x kernel_ms + launch_ms. Each
-// measurement i gives f_i = (measured_ms - launch_ms) / kernel_ms (floor 0.01); a scheme's
-// factor is the geometric mean of its f_i (the least-squares fit in ln f), and a scheme with
-// no measurement gets the geometric mean of all f_i (the board-wide factor).
+// whole frame per scheme x precision by a factor f (the scheme's efficiency on this board
+// relative to the model's, as measured; its launches per iteration are the scheme's too):
+// t = f x (kernel_ms + launch_ms). Each measurement i gives f_i = measured_ms / (kernel_ms +
+// launch_ms); a scheme's factor is the geometric mean of its f_i (the least-squares fit in
+// ln f), and a scheme with no measurement gets the geometric mean of all f_i (board-wide).
+// The whole frame rather than the kernel part alone: the launch term is the least certain
+// (CUDA Graph launches of a frame cost far less than launch_latency_us each), and a kernel-only
+// factor goes to its floor wherever the model's launches exceed the measured time.
 #pragma once
 
 #include <cstddef>
@@ -43,7 +46,7 @@ struct BoardRefit {
 };
 
 /// Fits BoardRefit from samples. Throws std::invalid_argument naming the sample's label when
-/// a kernel_ms or measured_ms is not > 0.
+/// its kernel_ms + launch_ms or measured_ms is not > 0 (or launch_ms < 0).
 BoardRefit refit_board(const std::vector<BoardSample>& samples);
 
 }  // namespace flowtune::model

@@ -122,7 +122,7 @@ FramePrediction predict_frame(const Board& board, const IterationPrediction& it,
     const double launches =
         warpings * (iterations * it.launches_per_iteration + kAuxLaunchesPerLevel);
     f.kernel_ms += kernel_ns * it.board_factor * 1e-6;
-    f.launch_ms += launches * launch_us * 1e-3;
+    f.launch_ms += launches * launch_us * it.board_factor * 1e-3;
     w = zoom_size(w, levels.zoom);
     h = zoom_size(h, levels.zoom);
   }

@@ -50,7 +50,7 @@ struct IterationPrediction {
   bool estimated_resources = false;  ///< the board's resources are a stand-in arch's
   std::string calibration;           ///< "h200 shared_pipeline f16 depth=5 ..."
   /// The board refit's factor of this scheme x precision (model/board_refit.hpp): multiplies
-  /// the frame's kernel time (iterations and aux work, not the launches); 1 = not refit.
+  /// the frame's time (kernels and launches, so its energy too); 1 = not refit.
   double board_factor = 1;
 };
 
@@ -80,7 +80,7 @@ struct FramePrediction {
 /// effective_n_scales), zoom (default 0.5; level sides by kernels/image_ops.hpp zoom_size),
 /// n_warpings and iterations:
 /// sum over levels and warpings of iterations/10 x pixels x ns_per_px_10it, the aux work, and
-/// the launches; the kernel time x it.board_factor; energy as in the file comment.
+/// the launches; both x it.board_factor; energy as in the file comment.
 FramePrediction predict_frame(const Board& board, const IterationPrediction& it,
                               const Config& config, int width, int height);
 

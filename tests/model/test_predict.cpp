@@ -83,13 +83,14 @@ TEST(Predict, FrameLevelsFollowZoomAndTheAutomaticScaleCount) {
   c.params["n_scales"] = 0;
   c.params["zoom"] = 0.5;
   EXPECT_NEAR(predict_frame(agx, it, c, 640, 480).launch_ms, 6 * (10 + 7) * 8.0 * 1e-3, 1e-12);
-  // The board refit's factor multiplies the kernel time, not the launches.
+  // The board refit's factor multiplies the frame: kernels and launches.
   IterationPrediction refit = it;
   refit.board_factor = 2;
   const FramePrediction a = predict_frame(agx, it, c, 640, 480);
   const FramePrediction b = predict_frame(agx, refit, c, 640, 480);
   EXPECT_NEAR(b.kernel_ms, 2 * a.kernel_ms, 1e-12);
-  EXPECT_NEAR(b.launch_ms, a.launch_ms, 1e-12);
+  EXPECT_NEAR(b.launch_ms, 2 * a.launch_ms, 1e-12);
+  EXPECT_NEAR(b.energy_mj, 2 * a.energy_mj, 1e-9);
 }
 
 TEST(Predict, FrameAddsLevelsAuxWorkAndLaunches) {
