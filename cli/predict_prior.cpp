@@ -22,7 +22,7 @@ std::optional<model::BoardRefit> refit_from_db(const db::Repository& repo,
   const model::BoardRefit r = model::refit_board(samples);
   log << std::fixed << std::setprecision(3) << "board calibration from " << db_label << ": " << r.n
       << " measurements of " << inputs.board.name << "; factor per scheme (measured / "
-      << "predicted kernel time):\n";
+      << "predicted frame time):\n";
   for (const auto& [scheme, f] : r.factors)
     log << "  " << scheme << ": " << f << " (" << r.n_scheme.at(scheme) << " measured)\n";
   log << "  other schemes: " << r.global_factor << " (all measurements)\n"

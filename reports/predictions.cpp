@@ -31,8 +31,11 @@ Predictions load_predictions(const std::string& path) {
     p.calibration = j.value("calibration", "");
     p.width = j.at("frame").at(0).get<int>();
     p.height = j.at("frame").at(1).get<int>();
-    if (j.contains("board_calibration"))
-      p.refit_loo_median_abs_log = j.at("board_calibration").at("loo_median_abs_log").get<double>();
+    if (j.contains("board_calibration")) {
+      const auto& b = j.at("board_calibration");
+      p.refit_loo_median_abs_log = b.at("loo_median_abs_log").get<double>();
+      p.refit_db = b.value("db", "");
+    }
     for (const auto& c : j.at("configs")) {
       PredictedConfig pc;
       pc.key = c.at("key").get<std::string>();

@@ -27,6 +27,7 @@ struct Predictions {
   /// The board refit (`--calibrate-from DB`): its leave-one-out median |ln(pred/meas)|, or
   /// nullopt when the file was not calibrated from the board.
   std::optional<double> refit_loo_median_abs_log;
+  std::string refit_db;  ///< the DB it was refit on, as given to --calibrate-from
   std::vector<PredictedConfig> configs;
 };
 

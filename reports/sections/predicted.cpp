@@ -22,10 +22,9 @@ std::string summary_text(const PredictionComparison& c) {
     s << "; energy over " << c.n_energy << " configs: median |ln(pred/meas)| "
       << fixed(c.energy_median_abs_log, 3);
   if (c.predictions.refit_loo_median_abs_log)
-    s << "; the prediction was refit on this board's measurements (leave-one-out median "
-         "|ln| "
-      << fixed(*c.predictions.refit_loo_median_abs_log, 3)
-      << "): configs it was refit on are not an independent check";
+    s << "; the model was refit on this board's measurements in " << c.predictions.refit_db
+      << " (leave-one-out median |ln| " << fixed(*c.predictions.refit_loo_median_abs_log, 3)
+      << "): where that is this report's DB, its configs are no independent check";
   return s.str();
 }
 
