@@ -53,11 +53,13 @@ PriorModel predicted_prior(const std::string& board, const std::string& workload
                            const std::string& db_path, std::ostream& log) {
   auto inputs = std::make_shared<model::ModelInputs>(model::load_model_inputs(
       load_board(board), find_workload(workload), "", model::kOccupancyToHide));
-  try {
-    const db::Repository repo(db_path, db::OpenMode::read_only);
-    inputs->refit = refit_from_db(repo, *inputs, db_path, log);
-  } catch (const std::exception& e) {
-    log << "board calibration: " << db_path << " not read (" << e.what() << "); not refit\n";
+  if (!db_path.empty()) {
+    try {
+      const db::Repository repo(db_path, db::OpenMode::read_only);
+      inputs->refit = refit_from_db(repo, *inputs, db_path, log);
+    } catch (const std::exception& e) {
+      log << "board calibration: " << db_path << " not read (" << e.what() << "); not refit\n";
+    }
   }
   log << "prior: tune predict's model (calibration " << inputs->calibration_path << ")\n";
   return model::predicted_time_prior(inputs, 584, 388);

@@ -23,8 +23,9 @@ std::optional<model::BoardRefit> refit_from_db(const db::Repository& repo,
                                                const std::string& db_label, std::ostream& log,
                                                nlohmann::json* stored = nullptr);
 
-/// The prior of `tune --prior predict`: the model's predicted frame time (584x388, the
-/// Middlebury frame), refit from db_path's measurements of the board when it holds some.
+/// The prior of `tune --prior predict` (and `tune replay --prior predict`): the model's
+/// predicted frame time (584x388, the Middlebury frame), refit from db_path's measurements of
+/// the board when it holds some ("" = no refit).
 /// Throws what model::load_model_inputs throws (not a GPU board, no [model] facts).
 PriorModel predicted_prior(const std::string& board, const std::string& workload,
                            const std::string& db_path, std::ostream& log);
