@@ -36,6 +36,7 @@ int run_replay(const std::vector<std::string>& args) {
   std::size_t seeds = 20;
   std::uint64_t first_seed = 1;
   double within = 0.05;
+  bool multi_fidelity = false;
   po::options_description desc = command_options("replay options");
   desc.add_options()("dataset", po::value(&dataset),
                      "dataset key (default: the board's most measured)")(
@@ -66,7 +67,10 @@ int run_replay(const std::vector<std::string>& args) {
       "over each point's recorded resource report)")(
       "prior-calibrate-from", po::value(&prior_calibrate_from),
       "with --prior predict: refit the model on this DB's measurements of the board first "
-      "(another DB than the recording, or the replay is no test)");
+      "(another DB than the recording, or the replay is no test)")(
+      "multi-fidelity", po::bool_switch(&multi_fidelity),
+      "screen each point on the recording's first item first (3 timed runs), as `tune "
+      "--multi-fidelity`; only promoted points are measured in full and count in the front");
   desc.add(board_options(board, "board of the recording (default: the DB's only/first board)"))
       .add(store_options(store, "recorded database (opened read-only)"));
   po::variables_map vm;
@@ -140,6 +144,9 @@ int run_replay(const std::vector<std::string>& args) {
             << objectives[0] << "\n"
             << "measuring cost: the recording's points take " << fixed(total_cost_s, 1)
             << " s in all (per-point overhead " << fixed(space.overhead_s, 3) << " s)\n";
+  if (multi_fidelity)
+    std::cout << "multi-fidelity: every point screened on the first item (3 timed runs); "
+                 "promoted points measured in full\n";
   for (const Constraint& c : constraints)
     std::cout << "the strategy steers towards " << c.name << " <= " << c.max << "\n";
   std::cout << "\n| strategy | seeds near optimum | median evals to near | mean best / optimum "
@@ -169,6 +176,7 @@ int run_replay(const std::vector<std::string>& args) {
     ro.budget_s = budget_s;
     ro.constraints = constraints;
     ro.picks = picks;
+    ro.multi_fidelity = multi_fidelity;
     const ReplayResult r = replay(space, ro);
     std::vector<double> to_near, ratio, hv, evals, cost;
     for (const SeedResult& s : r.seeds) {

@@ -150,8 +150,8 @@ int run_tune(const std::vector<std::string>& args) {
       "heartbeat, and another worker measures the point")(
       "strategy", po::value(&o.strategy)->default_value(o.strategy),
       ("auto | " + strategy_help() +
-       "; auto = brute_force for a space of at most 256 points, else greedy_ils for one "
-       "--objective and nsga2 for a front (reports/strategy_choice.md)")
+       "; auto = brute_force for a space of at most 256 points, else additive_surrogate "
+       "(reports/replay_default_h200.md)")
           .c_str())("max-evals", po::value(&max_evals)->default_value(0),
                     "evaluations (measured + failed configs; 0 = the whole space)")(
       "budget", po::value(&budget_text),

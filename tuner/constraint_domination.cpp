@@ -19,6 +19,14 @@ double constraint_violation(const db::MeasuredConfig& mc,
   return violation;
 }
 
+std::vector<double> constraint_slacks(
+    const db::MeasuredConfig& mc, const std::vector<std::pair<Objective, double>>& constraints) {
+  std::vector<double> out;
+  for (const auto& [figure, max] : constraints)
+    out.push_back((mc.value(figure.name) - max) / std::max(std::fabs(max), 1e-12));
+  return out;
+}
+
 std::vector<double> constrained_objectives(
     const db::MeasuredConfig& mc, const std::vector<Objective>& objectives,
     const std::vector<std::pair<Objective, double>>& constraints) {

@@ -19,6 +19,11 @@ inline constexpr double kInfeasible = 1e12;
 double constraint_violation(const db::MeasuredConfig& mc,
                             const std::vector<std::pair<Objective, double>>& constraints);
 
+/// Per constraint (figure, bound): (value - bound) / max(|bound|, 1e-12), <= 0 where it holds,
+/// NaN where mc lacks the figure. Unitless; the Observation::slack of a measured point.
+std::vector<double> constraint_slacks(const db::MeasuredConfig& mc,
+                                      const std::vector<std::pair<Objective, double>>& constraints);
+
 /// The objectives of mc oriented for minimisation (oriented_value; a missing figure is
 /// +infinity), or, when mc violates a constraint, kInfeasible + its violation for every
 /// objective: any feasible point beats any infeasible one, and among infeasible ones the

@@ -15,6 +15,7 @@
 #include "tuner/constraint_domination.hpp"
 #include "tuner/model_estimate.hpp"
 #include "tuner/resources_json.hpp"
+#include "tuner/screening.hpp"
 #include "tuner/tune_run.hpp"
 
 namespace flowtune {
@@ -198,7 +199,30 @@ std::vector<std::pair<Objective, double>> resolve_constraints(const RecordedSpac
 
 }  // namespace
 
+namespace {
+
+// A measurement reduced to its first item: what the live run's screen measures.
+db::MeasuredConfig screen_of(const db::MeasuredConfig& full) {
+  db::MeasuredConfig s = full;
+  const db::ItemResult& first = full.measurement.items.front();
+  s.measurement.items = {first};
+  s.measurement.time_ms_median = s.measurement.time_ms_min = s.measurement.time_ms_max =
+      first.time_ms;
+  s.measurement.metrics = first.metrics;
+  s.measurement.energy_mj.reset();
+  s.measurement.nj_per_unit.reset();
+  return s;
+}
+
+}  // namespace
+
 ReplayResult replay(const RecordedSpace& rs, const ReplayOptions& options) {
+  if (options.multi_fidelity)
+    for (std::size_t i = 0; i < rs.configs.size(); ++i)
+      if (rs.outcomes[i] == Outcome::measured && rs.measurements[i].measurement.items.empty())
+        throw std::invalid_argument(
+            "replay: --multi-fidelity needs per-item results, and a measurement of the "
+            "recording has none");
   if (options.budget == 0 && !(options.budget_s > 0))
     throw std::invalid_argument("replay: the budget must be >= 1");
   if (options.objectives.empty()) throw std::invalid_argument("replay: no objective");
@@ -251,6 +275,8 @@ ReplayResult replay(const RecordedSpace& rs, const ReplayOptions& options) {
     so.n_objectives = m;
     so.prior = rs.prior;
     std::unique_ptr<Strategy> strategy = make_strategy(result.strategy, space, so);
+    std::unique_ptr<Screening> screening;
+    if (options.multi_fidelity) screening = std::make_unique<Screening>(3);
     SeedResult sr;
     sr.seed = so.seed;
     sr.best = std::numeric_limits<double>::infinity();
@@ -266,7 +292,29 @@ ReplayResult replay(const RecordedSpace& rs, const ReplayOptions& options) {
       Observation o;
       o.point = *p;
       o.outcome = rs.outcomes[*p];
-      if (o.outcome == Outcome::measured) o.objectives.assign(steer[*p].begin(), steer[*p].end());
+      if (o.outcome == Outcome::measured) {
+        o.objectives.assign(steer[*p].begin(), steer[*p].end());
+        o.values = values[*p];
+        o.slack = constraint_slacks(rs.measurements[*p], constraints);
+      }
+      if (o.outcome == Outcome::measured && screening) {
+        // The screen: the first item alone; promoted points are then measured in full.
+        const db::MeasuredConfig screen = screen_of(rs.measurements[*p]);
+        const double screen_cost = rs.overhead_s + screen.measurement.time_ms_median *
+                                                       (options.screen_repeats + 1) / 1000.0;
+        if (options.budget_s > 0 && sr.cost_s + screen_cost > options.budget_s) break;
+        if (!screening->screen(*p, constrained_objectives(screen, objectives, constraints))) {
+          strategy->tell({*p, Outcome::measured, screening->surrogate(*p, kInfeasible), {}, {}});
+          ++sr.evaluations;
+          ++sr.screened_out;
+          sr.cost_s += screen_cost;
+          continue;
+        }
+        if (options.budget_s > 0 && sr.cost_s + screen_cost + rs.cost_s[*p] > options.budget_s)
+          break;
+        sr.cost_s += screen_cost;
+        screening->full_result(*p, o.objectives);
+      }
       strategy->tell(o);
       if (o.outcome == Outcome::pruned) continue;
       ++sr.evaluations;

@@ -67,6 +67,14 @@ struct ReplayOptions {
   std::vector<Constraint> constraints;
   std::vector<PickRequest> picks;  ///< selections compared with the recording's on every seed
   double within = 0.05;            ///< "near the optimum": within this fraction of objective 0
+  /// Multi-fidelity as the live run's --multi-fidelity (tuner/screening.hpp): each point is
+  /// first screened on the recording's first item (its per-item time and metrics), costing the
+  /// per-point overhead + that item's time x (screen_repeats + 1 warm-up); a promoted point
+  /// then costs its full measurement as well. Screened-out points are told to the strategy
+  /// as the live run tells them (Screening::surrogate) and never enter the front, the
+  /// hypervolume or the picks (full-fidelity points only). Needs per-item results.
+  bool multi_fidelity = false;
+  int screen_repeats = 3;
 };
 
 struct SeedResult {
@@ -77,6 +85,7 @@ struct SeedResult {
   double best = 0;                  ///< best objective-0 value found (oriented for minimisation)
   double hypervolume_fraction = 0;  ///< HV of the found front / HV of the exhaustive front
   double cost_s = 0;                ///< measuring time spent (RecordedSpace::cost_s), seconds
+  std::size_t screened_out = 0;     ///< multi-fidelity: points settled by their screen
   std::vector<double> picks;        ///< per PickRequest: the value found (oriented), +inf if none
 };
 

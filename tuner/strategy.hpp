@@ -28,6 +28,13 @@ struct Observation {
   std::size_t point = 0;
   Outcome outcome = Outcome::measured;
   std::vector<double> objectives;
+  /// The objectives as measured, oriented for minimisation, before the constraint rule
+  /// replaced them (tuner/constraint_domination.hpp): what a surrogate model learns from even
+  /// where the point is infeasible. Empty when unknown (a screened-out point).
+  std::vector<double> values;
+  /// Per constraint of the request: (value - bound) / max(|bound|, 1e-12), <= 0 where the
+  /// constraint holds, NaN where the figure is missing; empty without constraints.
+  std::vector<double> slack;
 };
 
 /// How a strategy is set up.
@@ -109,6 +116,9 @@ bool register_strategy(const std::string& name, StrategyFactory factory, int ran
 ///   4) over the coordinates, acquisition l(x)/g(x) maximised over every unseen point;
 /// - "nsga2": NSGA-II over all objectives (Deb et al. 2002: non-dominated sorting, crowding
 ///   distance, binary tournament);
+/// - "additive_surrogate": model-based search with a main-effects surrogate of every objective
+///   and constraint fitted by backfitting (a balanced design first, then ParEGO scalarisations
+///   for a front; tuner/strategies/additive_surrogate.cpp cites the sources);
 /// - "model_guided": the points with the best model estimate (StrategyOptions::prior) first,
 ///   then greedy local search from the best measured ones.
 /// Throws std::invalid_argument for an unregistered name (the message lists them) or what

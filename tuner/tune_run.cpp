@@ -62,6 +62,8 @@ Observation observation_of(const TuneSession& s, std::size_t point, const db::Me
   o.point = point;
   o.outcome = Outcome::measured;
   o.objectives = constrained_objectives(mc, s.objectives, s.constraints);
+  for (const Objective& obj : s.objectives) o.values.push_back(oriented_value(mc, obj));
+  o.slack = constraint_slacks(mc, s.constraints);
   return o;
 }
 
@@ -70,7 +72,7 @@ Observation observation_of(const TuneSession& s, std::size_t point, const db::Me
 void screened_out(TuneSession& s, std::size_t idx, const std::string& label) {
   ++s.summary.n_screened_out;
   s.progress->step(label, true, s.workload->relative_cost(s.space[idx]));
-  s.strategy->tell({idx, Outcome::measured, s.screening->surrogate(idx, kInfeasible)});
+  s.strategy->tell({idx, Outcome::measured, s.screening->surrogate(idx, kInfeasible), {}, {}});
 }
 
 // Settles a point the DB or the constraint checks decide (measured, pruned or failed before;
@@ -92,7 +94,7 @@ bool settle_without_measuring(TuneSession& s, const TuneOptions& options, std::s
   }
   if (s.repo->is_pruned(s.board.name, key)) {
     ++s.summary.n_resumed;
-    s.strategy->tell({idx, Outcome::pruned, {}});
+    s.strategy->tell({idx, Outcome::pruned, {}, {}, {}});
     return true;
   }
   const std::string failed_before = s.repo->failure_class(s.board.name, key, s.summary.dataset);
@@ -100,7 +102,7 @@ bool settle_without_measuring(TuneSession& s, const TuneOptions& options, std::s
     ++s.summary.n_resumed;
     ++s.evaluations;
     s.progress->step(config.label() + " failed before (" + failed_before + ")", false, cost);
-    s.strategy->tell({idx, Outcome::failed, {}});
+    s.strategy->tell({idx, Outcome::failed, {}, {}, {}});
     return true;
   }
   const ConstraintCheck* check = nullptr;
@@ -117,13 +119,13 @@ bool settle_without_measuring(TuneSession& s, const TuneOptions& options, std::s
     ++s.summary.n_failed;
     ++s.evaluations;
     s.progress->step(config.label() + " failed (compile): " + ex.what(), true, cost);
-    s.strategy->tell({idx, Outcome::failed, {}});
+    s.strategy->tell({idx, Outcome::failed, {}, {}, {}});
     return true;
   }
   if (check->prune_reason) {
     s.repo->record_pruned(s.summary.run_id, e.config, *check->prune_reason);
     ++s.summary.n_pruned;
-    s.strategy->tell({idx, Outcome::pruned, {}});
+    s.strategy->tell({idx, Outcome::pruned, {}, {}, {}});
     return true;
   }
   if (s.board.target == "cuda") {
@@ -186,7 +188,7 @@ bool take(TuneSession& s, Evaluator& evaluator, std::vector<EvaluationOutcome> o
       s.progress->step(config.label() + " failed (" + o.failure_class + ")" +
                            (o.message.empty() ? "" : ": " + o.message),
                        true, cost);
-      s.strategy->tell({o.point, Outcome::failed, {}});
+      s.strategy->tell({o.point, Outcome::failed, {}, {}, {}});
       continue;
     }
     if (o.fidelity == 1) {

@@ -198,8 +198,9 @@ double estimate_seconds(const Workload& workload, const std::vector<Config>& con
 std::string choose_strategy(const std::string& requested, std::size_t space_size,
                             std::size_t n_objectives) {
   if (requested != "auto") return requested;
+  (void)n_objectives;
   if (space_size <= 256) return "brute_force";
-  return n_objectives == 1 ? "greedy_ils" : "nsga2";
+  return "additive_surrogate";
 }
 
 std::unique_ptr<TuneSession> open_session(const TuneOptions& options, std::ostream& log) {

@@ -8,7 +8,9 @@
 //  4. paper table 3: the largest frame (RubberWhale resampled bicubically to N x N) whose frame
 //     fits 5, 10, 20 and 33 ms, per precision.
 // Protocols: `default` = 3 scales x 1 warping x 10 iterations (the CLI's old default frame,
-// the 0.15 ms target) and `ipol` = 6 scales x 5 warpings x 30 iterations, lambda 0.2.
+// the 0.15 ms target), `ipol` = 6 scales x 5 warpings x 30 iterations, lambda 0.2, and
+// `opencv_accuracy` = 5 scales x zoom 0.8 x 5 warpings x 20 iterations (OpenCV's accuracy on
+// RubberWhale + Grove2); FLOWTUNE_TIMELINE_PROTOCOLS picks them (default "default ipol").
 // Frames: RubberWhale (584x388, repo data). Prints Markdown and writes it to
 // $FLOWTUNE_BENCH_MD when set. Env: FLOWTUNE_TIMELINE_SIZES (table 3 sides, default
 // "512 1024 1536 2048 3072 4096"), FLOWTUNE_TIMELINE_CANDIDATES (sweep points per variant x
@@ -56,8 +58,24 @@ std::vector<Protocol> protocols() {
   q.n_warpings = 5;
   q.iterations = 30;
   q.lambda = 0.2;
-  return {{"default", "3 scales x 1 warping x 10 iterations", d},
-          {"ipol", "6 scales x 5 warpings x 30 iterations, lambda 0.2", q}};
+  Tvl1Params o = d;  // the point of OpenCV's accuracy on RubberWhale + Grove2 (frames report)
+  o.n_scales = 5;
+  o.zoom = 0.8;
+  o.n_warpings = 5;
+  o.iterations = 20;
+  std::vector<Protocol> all = {
+      {"default", "3 scales x 1 warping x 10 iterations", d},
+      {"ipol", "6 scales x 5 warpings x 30 iterations, lambda 0.2", q},
+      {"opencv_accuracy", "5 scales x zoom 0.8 x 5 warpings x 20 iterations", o}};
+  // FLOWTUNE_TIMELINE_PROTOCOLS: the protocols to run, by name (default "default ipol").
+  std::string wanted = "default ipol";
+  if (const char* e = std::getenv("FLOWTUNE_TIMELINE_PROTOCOLS")) wanted = e;
+  std::vector<Protocol> out;
+  std::istringstream in(wanted);
+  for (std::string name; in >> name;)
+    for (const Protocol& p : all)
+      if (p.name == name) out.push_back(p);
+  return out;
 }
 
 std::unique_ptr<FlowSolver> make(const Config& c, int resident_max_pixels = -1,

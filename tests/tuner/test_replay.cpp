@@ -171,7 +171,7 @@ TEST_F(ReplayTest, ATimeBudgetStopsBeforeThePointThatWouldExceedIt) {
   ro.budget_s *= 1 + 1e-9;
   ReplayResult r = replay(rs, ro);
   EXPECT_EQ(r.seeds[0].evaluations, 3u);
-  EXPECT_NEAR(r.seeds[0].cost_s, ro.budget_s, 1e-9 * ro.budget_s);
+  EXPECT_NEAR(r.seeds[0].cost_s, ro.budget_s, 2e-9 * ro.budget_s);
   double all = 0;
   for (double c : rs.cost_s) all += c;
   ro.budget_s = all * 2;
@@ -215,6 +215,66 @@ TEST_F(ReplayTest, PicksAndConstraintsAreComparedWithTheRecordingsBest) {
   EXPECT_EQ(r.strategy, "brute_force");
   ro.strategy = "auto";  // 16 evaluable points: brute force is exact and cheap
   EXPECT_EQ(replay(rs, ro).strategy, "brute_force");
+}
+
+// Multi-fidelity replay on a recording with two items per point, brute force in recorded
+// order: point A (item 0: 1 ms, aepe 0.1) is the first screen and is promoted; B (2 ms, 0.2
+// on item 0) is dominated by A's screen, 1 of 2 screens, not fewer than ceil(2/3) = 1: screened
+// out; C (0.5 ms, 0.5) is dominated by none: promoted. Costs by hand: each screen is the
+// overhead + item 0's time x (3 + 1) runs; a promoted point adds its full cost.
+TEST(ReplayMultiFidelity, ScreensOnTheFirstItemAndCountsOnlyPromotedPointsInTheFront) {
+  const fs::path path =
+      fs::temp_directory_path() / ("flowtune_test_replay_mf_" + std::to_string(::getpid()) + ".db");
+  fs::remove(path);
+  {
+    db::Repository repo(path.string());
+    db::WorkloadRow w;
+    w.name = "tvl1";
+    w.work_unit = "px";
+    w.front_objectives = {"time_ms", "aepe"};
+    w.metrics = {{"aepe", "px", "endpoint error", true}};
+    repo.record_workload(w);
+    const std::int64_t run =
+        repo.begin_run({"host", "tvl1", "tune", "abc", "ci", "", "", "", "", "d"});
+    auto record = [&](int tx, double t0, double a0, double t1, double a1) {
+      db::MeasurementRow m = measurement(run, (t0 + t1) / 2, (a0 + a1) / 2);
+      m.items = {{"first", t0, {{"aepe", a0}}}, {"second", t1, {{"aepe", a1}}}};
+      repo.record_measurement(config(tx, 4), m);
+    };
+    record(16, 1.0, 0.1, 3.0, 0.3);   // A
+    record(32, 2.0, 0.2, 0.1, 0.01);  // B: in full 1.05 ms, aepe 0.105 (the best)
+    record(64, 0.5, 0.5, 0.5, 0.5);   // C
+    repo.end_run(run, "done");
+  }
+  const db::Repository repo(path.string(), db::OpenMode::read_only);
+  const RecordedSpace rs = load_recorded_space(repo, "host");
+  ASSERT_EQ(rs.configs.size(), 3u);
+  ASSERT_EQ(rs.configs[0].tunables.at("tile_x"), 16);
+  ASSERT_EQ(rs.configs[1].tunables.at("tile_x"), 32);
+  ReplayOptions ro;
+  ro.strategy = "brute_force";
+  ro.seeds = 1;
+  ro.budget = 10;
+  ro.objectives = {"time_ms", "aepe"};
+  ro.picks = {{"aepe", {}}};
+  ro.multi_fidelity = true;
+  const ReplayResult r = replay(rs, ro);
+  const SeedResult& s = r.seeds[0];
+  EXPECT_EQ(s.evaluations, 3u);
+  EXPECT_EQ(s.screened_out, 1u);
+  const double o = rs.overhead_s;
+  const double screens = 3 * o + (1.0 + 2.0 + 0.5) * 4 / 1000;
+  EXPECT_NEAR(s.cost_s, screens + rs.cost_s[0] + rs.cost_s[2], 1e-12);
+  // B (full aepe 0.105, the recording's best) was screened out: the seed's best aepe is A's 0.2.
+  EXPECT_DOUBLE_EQ(r.pick_optimum[0], 0.105);
+  EXPECT_DOUBLE_EQ(s.picks[0], 0.2);
+  // Without screening every point is measured in full.
+  ro.multi_fidelity = false;
+  const ReplayResult full = replay(rs, ro);
+  EXPECT_EQ(full.seeds[0].screened_out, 0u);
+  EXPECT_NEAR(full.seeds[0].cost_s, rs.cost_s[0] + rs.cost_s[1] + rs.cost_s[2], 1e-12);
+  EXPECT_DOUBLE_EQ(full.seeds[0].picks[0], 0.105);
+  fs::remove(path);
 }
 
 }  // namespace

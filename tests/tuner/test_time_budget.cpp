@@ -122,7 +122,7 @@ TEST(TimeBudgetOptions, DurationsAndTheAutoStrategyByHand) {
   for (const char* bad : {"", "m", "-1m", "5x", "10 m", "nan"})
     EXPECT_THROW(cli::parse_duration_s("--time-budget", bad), cli::UsageError) << bad;
   EXPECT_EQ(choose_strategy("auto", 256, 2), "brute_force");
-  EXPECT_EQ(choose_strategy("auto", 257, 2), "nsga2");
-  EXPECT_EQ(choose_strategy("auto", 38016, 1), "greedy_ils");
+  EXPECT_EQ(choose_strategy("auto", 257, 2), "additive_surrogate");
+  EXPECT_EQ(choose_strategy("auto", 38016, 1), "additive_surrogate");
   EXPECT_EQ(choose_strategy("bayes_opt", 10, 1), "bayes_opt");
 }
