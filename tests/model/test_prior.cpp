@@ -86,7 +86,10 @@ TEST(ModelPrior, OrdersTheSpaceAsThePredictedTimesAndModelGuidedAsksInThatOrder)
     const auto point = strategy->ask();
     ASSERT_TRUE(point);
     EXPECT_EQ(*point, by_prediction[k]) << "ask " << k;
-    strategy->tell({*point, Outcome::measured, {double(k + 1)}});
+    Observation o;
+    o.point = *point;
+    o.objectives = {double(k + 1)};
+    strategy->tell(o);
   }
 }
 
