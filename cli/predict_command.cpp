@@ -1,7 +1,9 @@
 // `tune predict`: what `tune --board B` would find on a board nobody measured here, from the
 // performance model (model/predict.hpp): the predicted front, the predicted duration of the
 // tuning run, the largest frame per time budget. Printed and written to a JSON file marked
-// "predicted"; nothing goes into the DB (predictions are never mixed with measurements).
+// "predicted"; nothing goes into the DB (predictions are never mixed with measurements);
+// `tune report --predicted FILE` shows them next to the measurements. --calibrate-from DB
+// refits the model on the board's own measurements (model/board_refit.hpp) first.
 #include <algorithm>
 #include <fstream>
 #include <iomanip>
@@ -14,8 +16,12 @@
 #include "cli/cli.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "cli/predict_prior.hpp"
+#include "db/repository.hpp"
 #include "model/calibration.hpp"
+#include "model/config_prediction.hpp"
 #include "model/predict.hpp"
+#include "select/config_rows.hpp"
 #include "select/pareto.hpp"
 #include "tuner/constraints.hpp"
 #include "tuner/space.hpp"
@@ -33,6 +39,7 @@ struct Predicted {
 
 struct PredictArgs {
   std::string board = "auto", calibration, out, size = "584x388", budgets = "5,10,20,40";
+  std::string calibrate_from;
   double occupancy_to_hide = model::kOccupancyToHide;
   bool calibrated_tunables = false;
   int items = 8;
@@ -81,6 +88,9 @@ int run_predict(const std::vector<std::string>& args) {
       ("calibration", po::value(&a.calibration), "calibration CSV (default: model/calibration)")  //
       ("occupancy-to-hide", po::value(&a.occupancy_to_hide)->default_value(a.occupancy_to_hide),
        "occupancy that hides DRAM latency (model constant)")  //
+      ("calibrate-from", po::value(&a.calibrate_from),
+       "DB holding measurements of this board: refit the model's per-scheme efficiency from "
+       "them and state the leave-one-out error")  //
       ("calibrated-tunables", po::bool_switch(&a.calibrated_tunables),
        "only configs with the calibration's tunables (paper protocol)")  //
       ("items", po::value(&a.items)->default_value(a.items),
@@ -95,16 +105,25 @@ int run_predict(const std::vector<std::string>& args) {
   if (!board.model.present)
     throw UsageError("tune predict: " + board.source_file + " has no [model] facts");
   const auto [width, height] = parse_size(a.size);
+  const double frame_px = double(width) * height;
   const std::vector<int> budgets = parse_int_list("--budgets", a.budgets);
   if (!(a.occupancy_to_hide > 0 && a.occupancy_to_hide <= 1))
     throw UsageError("--occupancy-to-hide: must be in (0, 1]");
-  const std::string cal_path =
-      a.calibration.empty() ? model::default_calibration_path() : a.calibration;
-  const auto cal = model::load_calibration(cal_path);
-  if (cal.empty()) throw std::runtime_error(cal_path + ": no calibration entries");
-  const Board cal_board = load_board(cal.front().board);
   const SpaceOptions options = to_space_options(space);
   const Workload& workload = find_workload(options.workload);
+  model::ModelInputs inputs =
+      model::load_model_inputs(board, workload, a.calibration, a.occupancy_to_hide);
+  const std::string& cal_path = inputs.calibration_path;
+  const auto& cal = inputs.calibration;
+  const Board& cal_board = inputs.calibration_board;
+  nlohmann::json refit_json;
+  if (!a.calibrate_from.empty()) {
+    const db::Repository repo(a.calibrate_from, db::OpenMode::read_only);
+    inputs.refit = refit_from_db(repo, inputs, a.calibrate_from, std::cout, &refit_json);
+    if (!inputs.refit)
+      throw std::runtime_error(a.calibrate_from + ": nothing to calibrate board " + board.name +
+                               " from");
+  }
 
   std::vector<Predicted> kept;
   std::map<std::string, std::size_t> pruned;
@@ -124,10 +143,7 @@ int run_predict(const std::vector<std::string>& args) {
     }
     std::vector<KernelResources> kb;
     for (const auto& k : check.kernels) kb.push_back(k.resources);
-    Predicted p{c,
-                model::predict_iterations(board, cal_board, cal, c, kb,
-                                          v->resources(c, cal_board.arch()), a.occupancy_to_hide),
-                {}};
+    Predicted p{c, *model::predict_config(inputs, c, kb), {}};
     p.frame = model::predict_frame(board, p.it, c, width, height);
     kept.push_back(p);
   }
@@ -174,6 +190,7 @@ int run_predict(const std::vector<std::string>& args) {
                         {"frame", {width, height}},
                         {"tune_duration_s", std::min(space_s, budget_s)},
                         {"space_duration_s", space_s}};
+  if (inputs.refit) out["board_calibration"] = refit_json;
   std::cout << "largest square frame per budget (best config per precision):\n";
   for (int budget : budgets) {
     std::map<std::string, std::pair<int, const Predicted*>> best;
@@ -194,13 +211,17 @@ int run_predict(const std::vector<std::string>& args) {
   for (std::size_t i = 0; i < kept.size(); ++i) {
     const auto& p = kept[i];
     out["configs"].push_back(
-        {{"label", p.config.label()},
+        {{"key", to_config_row(board.name, p.config).key},
+         {"label", p.config.label()},
          {"variant", p.config.variant},
          {"precision", p.config.precision},
          {"tunables", p.config.tunables},
          {"params", p.config.params},
          {"time_ms", p.frame.time_ms},
          {"energy_mj", p.frame.energy_mj},
+         {"ns_per_px", p.frame.time_ms * 1e6 / frame_px},
+         {"nj_per_px", p.frame.energy_mj * 1e6 / frame_px},
+         {"board_factor", p.it.board_factor},
          {"launch_ms", p.frame.launch_ms},
          {"ns_per_px_10it", p.it.ns_per_px_10it},
          {"occupancy", p.it.occupancy},

@@ -6,11 +6,15 @@
 #include <iomanip>
 #include <iostream>
 
+#include "boards/board.hpp"
 #include "cli/cli.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "cli/predict_prior.hpp"
 #include "db/repository.hpp"
 #include "tuner/replay.hpp"
+#include "tuner/resources_json.hpp"
+#include "workloads/workload.hpp"
 
 namespace flowtune::cli {
 namespace {
@@ -26,6 +30,7 @@ std::string fixed(double v, int digits) {
 int run_replay(const std::vector<std::string>& args) {
   std::string board, dataset, strategies = "all", budget_text = "10%", budget_s_text,
                               objectives_text, csv;
+  std::string prior = "estimate", prior_calibrate_from;
   std::vector<std::string> max_texts, pick_texts;
   StoreArgs store;
   std::size_t seeds = 20;
@@ -57,6 +62,12 @@ int run_replay(const std::vector<std::string>& args) {
       "within", po::value(&within)->default_value(within, "0.05"),
       "\"near the optimum\": within this fraction of the exhaustive optimum of objective 1")(
       "csv", po::value(&csv), "also write every seed's result to this CSV file")(
+      "prior", po::value(&prior)->default_value(prior),
+      "model_guided's ranking: estimate (tuner/model_estimate) | predict (tune predict's model "
+      "over each point's recorded resource report)")(
+      "prior-calibrate-from", po::value(&prior_calibrate_from),
+      "with --prior predict: refit the model on this DB's measurements of the board first "
+      "(another DB than the recording, or the replay is no test)")(
       "multi-fidelity", po::bool_switch(&multi_fidelity),
       "screen each point on the recording's first item first (3 timed runs), as `tune "
       "--multi-fidelity`; only promoted points are measured in full and count in the front");
@@ -76,7 +87,17 @@ int run_replay(const std::vector<std::string>& args) {
     if (boards.empty()) throw std::runtime_error(db_path + ": no measurement to replay");
     board = boards.front();
   }
-  const RecordedSpace space = load_recorded_space(repo, board, dataset);
+  RecordedSpace space = load_recorded_space(repo, board, dataset);
+  if (prior == "predict") {
+    std::vector<std::vector<KernelResources>> kernels;
+    for (const db::MeasuredConfig& m : space.measurements)
+      kernels.push_back(parse_resources_json(m.measurement.resources_json));
+    space.prior =
+        strategy_prior(find_workload(space.workload), load_board(board), space.configs, kernels,
+                       predicted_prior(board, space.workload, prior_calibrate_from, std::cout));
+  } else if (prior != "estimate") {
+    throw UsageError("--prior: estimate or predict, got '" + prior + "'");
+  }
   std::vector<std::string> objectives;
   if (objectives_text.empty()) {
     objectives.push_back("time_ms");

@@ -1,5 +1,6 @@
 // `tune report`: the Pareto report of a board from the store (reports/report.hpp), and
-// with --select the best config under constraints into DIR/selected.json.
+// with --select the best config under constraints into DIR/selected.json; with --predicted
+// the predictions of `tune predict` next to the measurements.
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -18,13 +19,17 @@ namespace fs = std::filesystem;
 
 int run_report(const std::vector<std::string>& raw_args) {
   std::string board = "host", out, select;
+  std::vector<std::string> predicted;
   StoreArgs store{"flowtune.db", ""};
   SelectionArgs selection;
   po::options_description desc = command_options("report options");
   desc.add_options()("output,o", po::value(&out)->required(), "output folder")(
       "select", po::value(&select),
       "also select the best config for this objective (time | energy | a metric) under the "
-      "--max constraints (selection options), into DIR/selected.json");
+      "--max constraints (selection options), into DIR/selected.json")(
+      "predicted", po::value(&predicted)->composing(),
+      "a `tune predict --out` file of this board: report.md and index.html show its predictions "
+      "next to the measurements, with the error (repeatable)");
   desc.add(board_options(board, "board to report on"))
       .add(store_options(store, "SQLite database"))
       .add(selection_options(selection));
@@ -38,7 +43,7 @@ int run_report(const std::vector<std::string>& raw_args) {
   const std::string db_path = store_path(store, vm, "tune report");
   const db::Repository repo(db_path, db::OpenMode::read_only);
   board = resolve_board(board);
-  reports::write_report(repo, board, out);
+  reports::write_report(repo, board, out, predicted);
   std::cout << "wrote the report of board " << board << " to " << out << '\n';
   if (select.empty()) return 0;
   std::string dataset = selection.dataset;

@@ -10,6 +10,7 @@
 #include "cli/cli.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "cli/predict_prior.hpp"
 #include "db/repository.hpp"
 #include "db/store_url.hpp"
 #include "reports/pareto_table.hpp"
@@ -136,6 +137,7 @@ int run_tune(const std::vector<std::string>& args) {
   long long max_evals = 0;
   bool in_process = false, json = false;
   std::string budget_text, objectives_text, workers_text, time_budget_text = "auto";
+  std::string prior = "estimate";
   std::vector<std::string> max_texts;
   o.strategy = "auto";
   po::options_description desc = command_options("tune options");
@@ -167,6 +169,9 @@ int run_tune(const std::vector<std::string>& args) {
       "a constraint the search steers towards, NAME=VALUE (figure <= VALUE; repeatable); "
       "also --max-METRIC V for a metric of the workload, --max-ms V, --max-mj V")(
       "seed", po::value(&o.seed)->default_value(1), "random seed of the strategy")(
+      "prior", po::value(&prior)->default_value(prior),
+      "model_guided's ranking of the space: estimate (tuner/model_estimate) | predict (tune "
+      "predict's model, refit from this DB's measurements of the board when it has some)")(
       "objectives", po::value(&objectives_text),
       "comma-separated figures to minimise (first: single-objective strategies); default "
       "time_ms and the workload's front objectives; add energy_mj to measure energy")(
@@ -230,6 +235,10 @@ int run_tune(const std::vector<std::string>& args) {
   o.command = "tune";
   for (const std::string& a : args) o.command += " " + a;
 
+  if (prior == "predict")
+    o.prior_model = predicted_prior(o.board, o.space.workload, o.db_path, std::cerr);
+  else if (prior != "estimate")
+    throw UsageError("--prior: estimate or predict, got '" + prior + "'");
   refuse_gpu_board_without_gpu(o);
   const TuneSummary summary = run_tuning(o, std::cerr);
   print_summary(o, summary, json);

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "kernels/image_ops.hpp"
+#include "kernels/tvl1_params.hpp"
 #include "tuner/occupancy.hpp"
 
 namespace flowtune::model {
@@ -36,9 +38,9 @@ Occ least_occupied(const Board& board, const Config& config,
   return out;
 }
 
-int param_or(const Config& c, const char* name, int fallback) {
+double param_or(const Config& c, const char* name, double fallback) {
   const auto it = c.params.find(name);
-  return it == c.params.end() ? fallback : int(std::lround(it->second));
+  return it == c.params.end() ? fallback : it->second;
 }
 
 void require_facts(const Board& b) {
@@ -102,24 +104,27 @@ IterationPrediction predict_iterations(const Board& board, const Board& calibrat
 
 FramePrediction predict_frame(const Board& board, const IterationPrediction& it,
                               const Config& config, int width, int height) {
-  const int scales = std::max(1, param_or(config, "n_scales", 1));
-  const int warpings = std::max(1, param_or(config, "n_warpings", 1));
-  const int iterations = std::max(0, param_or(config, "iterations", 10));
+  Tvl1Params levels;
+  levels.zoom = param_or(config, "zoom", 0.5);
+  levels.n_scales = std::max(0, int(std::lround(param_or(config, "n_scales", 1))));
+  const int scales = effective_n_scales(levels, width, height);
+  const int warpings = std::max(1, int(std::lround(param_or(config, "n_warpings", 1))));
+  const int iterations = std::max(0, int(std::lround(param_or(config, "iterations", 10))));
   const double launch_us = board.model.launch_latency_us.value;
   const double aux_ns_per_px =
       kAuxBytesPerPixel / (board.memory_bandwidth_gbs * kAuxBandwidthFraction);  // B/(GB/s)=ns
   FramePrediction f;
-  double w = width, h = height;
+  int w = width, h = height;
   for (int level = 0; level < scales; ++level) {
-    const double px = std::max(1.0, std::floor(w)) * std::max(1.0, std::floor(h));
+    const double px = double(w) * double(h);
     const double kernel_ns =
         warpings * (iterations / 10.0 * px * it.ns_per_px_10it + px * aux_ns_per_px);
     const double launches =
         warpings * (iterations * it.launches_per_iteration + kAuxLaunchesPerLevel);
-    f.kernel_ms += kernel_ns * 1e-6;
-    f.launch_ms += launches * launch_us * 1e-3;
-    w /= 2;
-    h /= 2;
+    f.kernel_ms += kernel_ns * it.board_factor * 1e-6;
+    f.launch_ms += launches * launch_us * it.board_factor * 1e-3;
+    w = zoom_size(w, levels.zoom);
+    h = zoom_size(h, levels.zoom);
   }
   f.time_ms = f.kernel_ms + f.launch_ms;
   // W x ms = mJ.

@@ -49,6 +49,9 @@ struct IterationPrediction {
   std::string bound;                 ///< "memory" or "compute": which term of the max won
   bool estimated_resources = false;  ///< the board's resources are a stand-in arch's
   std::string calibration;           ///< "h200 shared_pipeline f16 depth=5 ..."
+  /// The board refit's factor of this scheme x precision (model/board_refit.hpp): multiplies
+  /// the frame's time (kernels and launches, so its energy too); 1 = not refit.
+  double board_factor = 1;
 };
 
 /// Kernel launches per inner iteration of a scheme: global 2 (u and p), shared_fusion 1,
@@ -73,9 +76,11 @@ struct FramePrediction {
   double energy_mj = 0;
 };
 
-/// A frame of width x height with config's n_scales (factor 2), n_warpings and iterations:
+/// A frame of width x height with config's n_scales (0 = automatic, kernels/tvl1_params.hpp
+/// effective_n_scales), zoom (default 0.5; level sides by kernels/image_ops.hpp zoom_size),
+/// n_warpings and iterations:
 /// sum over levels and warpings of iterations/10 x pixels x ns_per_px_10it, the aux work, and
-/// the launches; energy as in the file comment.
+/// the launches; both x it.board_factor; energy as in the file comment.
 FramePrediction predict_frame(const Board& board, const IterationPrediction& it,
                               const Config& config, int width, int height);
 

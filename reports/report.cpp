@@ -8,6 +8,7 @@
 #include "reports/front_svgs.hpp"
 #include "reports/html_report.hpp"
 #include "reports/markdown_report.hpp"
+#include "reports/predictions.hpp"
 #include "reports/report_model.hpp"
 #include "reports/text_format.hpp"
 
@@ -39,9 +40,16 @@ std::vector<ReportFile> report_files(const ReportModel& model) {
 
 }  // namespace
 
-void write_report(const db::Repository& repo, const std::string& board,
-                  const std::string& out_dir) {
-  const ReportModel model = load_report_model(repo, board);
+void write_report(const db::Repository& repo, const std::string& board, const std::string& out_dir,
+                  const std::vector<std::string>& prediction_files) {
+  ReportModel model = load_report_model(repo, board);
+  for (const std::string& path : prediction_files) {
+    const Predictions p = load_predictions(path);
+    if (p.board != board)
+      throw std::runtime_error(path + ": predicts board '" + p.board + "', the report is of '" +
+                               board + "'");
+    model.boards.front().predicted.push_back(compare_predictions(p, model.reported().measured));
+  }
   const BoardModel& b = model.reported();
   if (b.runs.empty() && b.measured.empty() && b.pruned.empty()) {
     throw std::runtime_error(model.db_path + ": board '" + board +

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "db/repository.hpp"
 #include "reports/pareto_table.hpp"
@@ -28,11 +29,16 @@ namespace flowtune::reports {
 ///  - report.md         board, runs, Pareto tables per dataset and workload, best config per
 ///                      objective, the cross-algorithm fronts, pruned
 ///                      configs grouped by reason, failures;
+///  - with prediction_files (`tune predict --out` files of this board): report.md and
+///                      index.html show predicted next to measured per config, with the error
+///                      (reports/predictions.hpp);
 ///  - index.html        interactive Pareto plots per board and dataset, front tables, pruned
 ///                      configs by reason, failures by class (reports/html_report.hpp).
 /// report.md and index.html are made of the report sections (reports/sections/section.hpp).
 /// Throws std::runtime_error naming the DB when the board has no run, measurement or
-/// pruned config, and naming out_dir (or the file) when it cannot be created or written.
-void write_report(const db::Repository& repo, const std::string& board, const std::string& out_dir);
+/// pruned config, naming out_dir (or the file) when it cannot be created or written, and
+/// naming a prediction file that cannot be read or predicts another board.
+void write_report(const db::Repository& repo, const std::string& board, const std::string& out_dir,
+                  const std::vector<std::string>& prediction_files = {});
 
 }  // namespace flowtune::reports

@@ -10,6 +10,7 @@
 
 #include "db/repository.hpp"
 #include "reports/cross_front.hpp"
+#include "reports/predictions.hpp"
 #include "select/objectives.hpp"
 
 namespace flowtune::reports {
@@ -59,6 +60,9 @@ struct BoardModel {
   std::vector<db::FailureRow> failures;      ///< in recording order
   std::vector<std::string> datasets;         ///< most measurements first, then by name
   std::vector<DatasetView> views;            ///< one per dataset, in `datasets` order
+  /// `tune report --predicted FILE`: each file's predictions against `measured` (reported
+  /// board only; empty otherwise).
+  std::vector<PredictionComparison> predicted;
 };
 
 /// The whole report: the reported board, the other boards with measurements (for the HTML

@@ -1,6 +1,7 @@
 #include "tuner/model_estimate.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "tuner/occupancy.hpp"
 
@@ -29,6 +30,32 @@ double model_estimate(const Workload& workload, const Config& config,
     }
   }
   return cost * element_bytes(config.precision) / 4.0 / efficiency;
+}
+
+std::vector<double> strategy_prior(const Workload& workload, const Board& board,
+                                   const std::vector<Config>& space,
+                                   const std::vector<std::vector<KernelResources>>& kernels,
+                                   const PriorModel& model) {
+  if (kernels.size() != space.size())
+    throw std::invalid_argument("strategy_prior: " + std::to_string(kernels.size()) +
+                                " resource reports for " + std::to_string(space.size()) +
+                                " points");
+  std::vector<double> estimate(space.size()), prior(space.size());
+  std::vector<std::optional<double>> predicted(space.size());
+  double max_predicted = 0, max_estimate = 0;
+  for (std::size_t i = 0; i < space.size(); ++i) {
+    estimate[i] = model_estimate(workload, space[i], kernels[i], board);
+    max_estimate = std::max(max_estimate, estimate[i]);
+    if (model) predicted[i] = model(space[i], kernels[i]);
+    if (predicted[i]) max_predicted = std::max(max_predicted, *predicted[i]);
+  }
+  if (!model) return estimate;
+  const double scale = max_predicted > 0 ? max_predicted : 1;
+  for (std::size_t i = 0; i < space.size(); ++i)
+    prior[i] = predicted[i]
+                   ? *predicted[i]
+                   : 2 * scale + (max_estimate > 0 ? estimate[i] / max_estimate : 0) * scale;
+  return prior;
 }
 
 }  // namespace flowtune

@@ -3,6 +3,8 @@
 // before anything is measured.
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,5 +29,22 @@ double element_bytes(const std::string& precision);
 /// gets relative cost 1.
 double model_estimate(const Workload& workload, const Config& config,
                       const std::vector<KernelResources>& kernels, const Board& board);
+
+/// Another model's prior of a config (lower = predicted faster), e.g. the predicted frame
+/// time of `tune predict`'s model (model/config_prediction.hpp, predicted_time_prior), from
+/// the config and its kernels' resource report on the board (the constraint check's).
+/// nullopt = the model cannot predict this config.
+using PriorModel =
+    std::function<std::optional<double>(const Config&, const std::vector<KernelResources>&)>;
+
+/// The prior of every point of `space` (StrategyOptions::prior): model_estimate without
+/// `model`; with it, the model's value where it has one, and every point it cannot predict
+/// after all that it can, in model_estimate order among themselves (2 x the largest
+/// predicted value + the estimate scaled to that value). kernels[i]: point i's resource
+/// report (may be empty). Throws std::invalid_argument when the sizes differ.
+std::vector<double> strategy_prior(const Workload& workload, const Board& board,
+                                   const std::vector<Config>& space,
+                                   const std::vector<std::vector<KernelResources>>& kernels,
+                                   const PriorModel& model = {});
 
 }  // namespace flowtune

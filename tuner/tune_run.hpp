@@ -10,6 +10,7 @@
 #include "select/config_rows.hpp"
 #include "select/objectives.hpp"
 #include "tuner/measure.hpp"
+#include "tuner/model_estimate.hpp"
 #include "tuner/resources_json.hpp"
 #include "tuner/space.hpp"
 
@@ -60,6 +61,9 @@ struct TuneOptions {
   /// never as full-fidelity points. Off with one item or with energy as an objective.
   bool multi_fidelity = false;
   std::vector<Constraint> constraints;  ///< bounds the search steers towards (figure <= max)
+  /// model_guided's prior from another model (tuner/model_estimate.hpp strategy_prior), e.g.
+  /// `tune predict`'s (cli: --prior predict); empty = model_estimate.
+  PriorModel prior_model;
 };
 
 struct TuneSummary {

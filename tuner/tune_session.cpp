@@ -125,6 +125,7 @@ void make_strategy(TuneSession& s, const TuneOptions& options, std::ostream& log
   if (needs_all_checks) {
     s.checks->wait_all(&log);
     n_unpruned = 0;
+    std::vector<std::vector<KernelResources>> kernels(s.space.size());
     for (std::size_t i = 0; i < s.space.size(); ++i) {
       const ConstraintCheck* check = nullptr;
       try {
@@ -132,11 +133,10 @@ void make_strategy(TuneSession& s, const TuneOptions& options, std::ostream& log
       } catch (const std::exception&) {
       }
       if (!check || !check->prune_reason) ++n_unpruned;
-      std::vector<KernelResources> kernels;
       if (check)
-        for (const KernelOccupancy& k : check->kernels) kernels.push_back(k.resources);
-      so.prior.push_back(model_estimate(*s.workload, s.space[i], kernels, s.board));
+        for (const KernelOccupancy& k : check->kernels) kernels[i].push_back(k.resources);
     }
+    so.prior = strategy_prior(*s.workload, s.board, s.space, kernels, options.prior_model);
   }
   std::size_t budget = options.max_evals ? options.max_evals : s.space.size();
   if (options.budget_fraction > 0)

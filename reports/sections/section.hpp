@@ -25,7 +25,7 @@ struct Section {
 };
 
 /// The sections in page order: summary, runs, fronts per dataset, cross-algorithm fronts,
-/// pruned configs by reason, failures by class.
+/// predicted vs measured, pruned configs by reason, failures by class.
 const std::vector<Section>& report_sections();
 
 /// Title, database, counts and files of report.md; the board heading and counts in HTML.
@@ -37,6 +37,9 @@ Section runs_section();
 Section dataset_fronts_section();
 /// report.md: the cross-algorithm fronts (reports/cross_front.hpp).
 Section cross_fronts_section();
+/// `tune report --predicted`: predicted next to measured per config, with the error and its
+/// summary (BoardModel::predicted; empty without prediction files).
+Section predicted_section();
 /// Pruned configs grouped by reason (HTML: with up to three example labels).
 Section pruned_section();
 /// Failures: a table in Markdown, grouped by class in HTML.

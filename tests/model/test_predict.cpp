@@ -67,6 +67,32 @@ TEST(Predict, SharedMemoryBoundOccupancySlowsTheAgxDown) {
   EXPECT_NEAR(t.ns_per_px_10it, work * 4800.0 / 59.7 * 4, 1e-9);
 }
 
+TEST(Predict, FrameLevelsFollowZoomAndTheAutomaticScaleCount) {
+  const Board agx = load_board("agx");
+  IterationPrediction it;
+  it.ns_per_px_10it = 5;
+  it.launches_per_iteration = 1;
+  Config c = config("shared_fusion", {});
+  c.params["n_scales"] = 3;
+  c.params["zoom"] = 0.8;
+  // Levels 100x60, 80x48, 64x38 ((int)(48 x 0.8 + 0.5) = 38).
+  const double aux = 80 / (136.5 * 0.5);
+  EXPECT_NEAR(predict_frame(agx, it, c, 100, 60).kernel_ms,
+              (6000 + 3840 + 64 * 38) * (5 + aux) * 1e-6, 1e-12);
+  // n_scales 0 at zoom 0.5 on 640x480: 1 + log2(800 / 16) = 6.64 -> 6 levels (IPOL's rule).
+  c.params["n_scales"] = 0;
+  c.params["zoom"] = 0.5;
+  EXPECT_NEAR(predict_frame(agx, it, c, 640, 480).launch_ms, 6 * (10 + 7) * 8.0 * 1e-3, 1e-12);
+  // The board refit's factor multiplies the frame: kernels and launches.
+  IterationPrediction refit = it;
+  refit.board_factor = 2;
+  const FramePrediction a = predict_frame(agx, it, c, 640, 480);
+  const FramePrediction b = predict_frame(agx, refit, c, 640, 480);
+  EXPECT_NEAR(b.kernel_ms, 2 * a.kernel_ms, 1e-12);
+  EXPECT_NEAR(b.launch_ms, 2 * a.launch_ms, 1e-12);
+  EXPECT_NEAR(b.energy_mj, 2 * a.energy_mj, 1e-9);
+}
+
 TEST(Predict, FrameAddsLevelsAuxWorkAndLaunches) {
   const Board agx = load_board("agx");
   IterationPrediction it;
