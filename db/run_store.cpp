@@ -72,7 +72,7 @@ RunRow read_run(Statement& q) {
 
 std::int64_t RunStore::begin_run(const RunInfo& info) {
   if (info.workload.empty()) store_->fail("a run needs a workload");
-  try {
+  return store_->retrying("cannot record the start of a run", [&] {
     Connection& c = store_->connection();
     Statement q(c,
                 "INSERT INTO runs(board, command, git_revision, host, gpu_name, "
@@ -91,9 +91,7 @@ std::int64_t RunStore::begin_run(const RunInfo& info) {
     q.bind(11, static_cast<std::int64_t>(::getpid()));
     q.exec();
     return c.last_insert_id("runs");
-  } catch (const BackendError& e) {
-    store_->fail(std::string("cannot record the start of a run (") + e.what() + ")");
-  }
+  });
 }
 
 std::vector<RunRow> RunStore::active_runs(const std::string& board, const std::string& workload,
@@ -112,33 +110,28 @@ void RunStore::end_run(std::int64_t run_id, const std::string& status) {
     store_->fail("invalid final run status '" + status + "' (allowed: done, failed, interrupted)");
   }
   int changed = 0;
-  try {
+  return store_->retrying(std::string("cannot record the end of run ") + std::to_string(run_id), [&] {
     Statement q(store_->connection(), "UPDATE runs SET status = ?, ended_at = ? WHERE id = ?");
     q.bind(1, status);
     q.bind(2, utc_now_iso());
     q.bind(3, run_id);
     changed = q.exec();
-  } catch (const BackendError& e) {
-    store_->fail(std::string("cannot record the end of run ") + std::to_string(run_id) + " (" +
-                 e.what() + ")");
-  }
+  });
   if (changed != 1) store_->fail("no run with id " + std::to_string(run_id));
 }
 
 void RunStore::set_planned_points(std::int64_t run_id, long long n) {
-  try {
+  return store_->retrying("cannot update run " + std::to_string(run_id), [&] {
     Statement q(store_->connection(), "UPDATE runs SET planned_points = ? WHERE id = ?");
     q.bind(1, static_cast<std::int64_t>(n));
     q.bind(2, run_id);
     if (q.exec() != 1) store_->fail("no run with id " + std::to_string(run_id));
-  } catch (const BackendError& e) {
-    store_->fail("cannot update run " + std::to_string(run_id) + " (" + e.what() + ")");
-  }
+  });
 }
 
 std::vector<RunRow> RunStore::runs(const std::string& board) const {
   std::vector<RunRow> out;
-  try {
+  return store_->retrying("cannot read runs", [&] {
     // planned_points exists from v3 on (a v2 file opened read-only has none).
     Statement q(store_->connection(),
                 "SELECT id, board, command, git_revision, host, gpu_name, "
@@ -149,9 +142,7 @@ std::vector<RunRow> RunStore::runs(const std::string& board) const {
                     "WHERE ?1 = '' OR board = ?1 ORDER BY id");
     q.bind(1, board);
     while (q.executeStep()) out.push_back(read_run(q));
-  } catch (const BackendError& e) {
-    store_->fail(std::string("cannot read runs (") + e.what() + ")");
-  }
+  });
   return out;
 }
 
@@ -162,7 +153,7 @@ RunRow RunStore::run(std::int64_t run_id) const {
 }
 
 void RunStore::mark_dead_runs_aborted() {
-  try {
+  return store_->retrying("cannot mark dead runs aborted", [&] {
     Connection& c = store_->connection();
     std::vector<std::int64_t> dead;
     Statement q(c, "SELECT id, pid, host FROM runs WHERE status = 'running'");
@@ -178,9 +169,7 @@ void RunStore::mark_dead_runs_aborted() {
       u.exec();
       u.reset();
     }
-  } catch (const BackendError& e) {
-    store_->fail(std::string("cannot mark dead runs aborted (") + e.what() + ")");
-  }
+  });
 }
 
 }  // namespace flowtune::db

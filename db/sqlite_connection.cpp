@@ -13,7 +13,9 @@ auto guarded(F&& f) -> decltype(f()) {
   try {
     return f();
   } catch (const SQLite::Exception& e) {
-    throw BackendError(e.what(), e.getErrorCode(), e.getErrorCode() == SQLITE_NOTADB);
+    const int primary = e.getErrorCode() & 0xff;
+    throw BackendError(e.what(), e.getErrorCode(), primary == SQLITE_NOTADB,
+                       primary == SQLITE_BUSY || primary == SQLITE_LOCKED);
   }
 }
 

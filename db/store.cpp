@@ -1,18 +1,85 @@
 // The shared state of a store and the choice of its back-end.
 #include "db/store.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
 #include "db/schema.hpp"
 
 namespace flowtune::db {
 
+namespace {
+
+std::atomic<double> g_retry_limit_s{kDefaultStoreRetryS};
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+std::string number_text(double x) {
+  std::ostringstream out;
+  out.precision(x < 10 ? 2 : 3);
+  out << x;
+  return out.str();
+}
+
+}  // namespace
+
+void set_store_retry_limit_s(double seconds) {
+  g_retry_limit_s = std::max(0.0, seconds);
+}
+
+double store_retry_limit_s() {
+  return g_retry_limit_s;
+}
+
+double Store::retry_limit_s() const {
+  return retry_limit_s_ >= 0 ? retry_limit_s_ : store_retry_limit_s();
+}
+
+void Store::wait_to_retry(const std::string& what, const BackendError& e,
+                          RetryState& state) const {
+  const double limit = retry_limit_s();
+  if (state.failures == 0) state.first = std::chrono::steady_clock::now();
+  const double waited = seconds_since(state.first);
+  if (gave_up_ || waited >= limit) {
+    gave_up_ = true;
+    fail(what + " (" + e.what() + "): the store stayed unavailable for " + number_text(waited) +
+         " s (--store-retry-s " + number_text(limit) +
+         "); stopping. Once the store is back, the same command resumes the run");
+  }
+  if (state.failures == 0)
+    std::cerr << path_ << ": " << what << " (" << e.what() << "); retrying for up to "
+              << number_text(limit) << " s (--store-retry-s)\n";
+  ++state.failures;
+  // 0.1 s doubling to 5 s, times a factor in [0.5, 1) that differs between processes.
+  const double base = std::min(5.0, 0.1 * std::pow(2.0, std::min(state.failures - 1, 16)));
+  const unsigned mix = unsigned(::getpid()) * 2654435761u + unsigned(state.failures) * 40503u;
+  const double jitter = 0.5 + 0.5 * double(mix % 1000u) / 1000.0;
+  const double pause = std::min(base * jitter, std::max(0.0, limit - waited));
+  std::this_thread::sleep_for(std::chrono::duration<double>(pause));
+  connection_->reconnect();
+}
+
+void Store::succeeded(const std::string& what, const RetryState& state) const {
+  gave_up_ = false;
+  if (state.failures > 0)
+    std::cerr << path_ << ": " << what << ": done after " << state.failures << " retries in "
+              << number_text(seconds_since(state.first)) << " s\n";
+}
+
 int Store::read_schema_version() const {
-  try {
+  return retrying("cannot read schema_version", [&] {
     Statement q(connection(), "SELECT coalesce(max(version), 0) FROM schema_version");
     q.executeStep();
     return q.getColumn(0).getInt();
-  } catch (const BackendError& e) {
-    fail(std::string("cannot read schema_version (") + e.what() + ")");
-  }
+  });
 }
 
 std::unique_ptr<Store> open_store(const std::string& path, OpenMode mode) {
