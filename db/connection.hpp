@@ -98,6 +98,10 @@ class Connection {
   /// (PostgreSQL: PQreset, then the session settings again). Returns false when it could
   /// not (the next statement then fails again); true when nothing was lost (SQLite).
   virtual bool reconnect() { return true; }
+  /// Caps how long one statement waits for a lock held by another connection (SQLite's busy
+  /// timeout) at ms, or restores the timeout the connection was opened with (ms < 0): the
+  /// retries of Store::retrying end within their limit. No-op on PostgreSQL.
+  virtual void cap_lock_wait_ms(int /*ms*/) {}
   /// True between Transaction's begin_write and its commit or rollback: a failed statement
   /// there loses the whole transaction, so only the operation that began it may run again.
   bool in_transaction() const { return in_transaction_; }

@@ -63,35 +63,39 @@ std::string FailureStore::failure_class(const std::string& board, const std::str
 void FailureStore::record_pruned(std::int64_t run_id, const ConfigRow& config,
                                  const std::string& reason) {
   if (config.board.empty() || config.key.empty()) store_->fail("a config needs a board and a key");
-  return store_->retrying("cannot record pruned config '" + config.key + "' (run " + std::to_string(run_id) + ")", [&] {
-    Connection& c = store_->connection();
-    Transaction tx(c);
-    const std::int64_t config_id = upsert_config(c, config);
-    Statement q(c,
-                "INSERT INTO pruned(config_id, run_id, reason) VALUES (?, ?, ?) "
-                "ON CONFLICT(config_id) DO NOTHING");
-    q.bind(1, config_id);
-    q.bind(2, run_id);
-    q.bind(3, reason);
-    q.exec();
-    tx.commit();
-  });
+  return store_->retrying(
+      "cannot record pruned config '" + config.key + "' (run " + std::to_string(run_id) + ")", [&] {
+        Connection& c = store_->connection();
+        Transaction tx(c);
+        const std::int64_t config_id = upsert_config(c, config);
+        Statement q(c,
+                    "INSERT INTO pruned(config_id, run_id, reason) VALUES (?, ?, ?) "
+                    "ON CONFLICT(config_id) DO NOTHING");
+        q.bind(1, config_id);
+        q.bind(2, run_id);
+        q.bind(3, reason);
+        q.exec();
+        tx.commit();
+      });
 }
 
 void FailureStore::record_failure(std::int64_t run_id, const ConfigRow& config,
                                   const std::string& dataset, const std::string& failure_class,
                                   const std::string& message) {
   check_failure(*store_, config, failure_class);
-  return store_->retrying("cannot record the failure of '" + config.key + "' (run " + std::to_string(run_id) + ")", [&] {
-    Transaction tx(store_->connection());
-    insert_failure(store_->connection(), run_id, config, dataset, failure_class, message);
-    tx.commit();
-  });
+  return store_->retrying(
+      "cannot record the failure of '" + config.key + "' (run " + std::to_string(run_id) + ")",
+      [&] {
+        Transaction tx(store_->connection());
+        insert_failure(store_->connection(), run_id, config, dataset, failure_class, message);
+        tx.commit();
+      });
 }
 
 std::vector<PrunedRow> FailureStore::pruned(const std::string& board) const {
   std::vector<PrunedRow> out;
-  return store_->retrying("cannot read pruned configs", [&] {
+  store_->retrying("cannot read pruned configs", [&] {
+    out.clear();
     Statement q(store_->connection(), std::string("SELECT ") + kConfigColumns +
                                           ", p.run_id, p.reason FROM pruned p "
                                           "JOIN configs c ON c.id = p.config_id WHERE c.board = ? "
@@ -110,7 +114,8 @@ std::vector<PrunedRow> FailureStore::pruned(const std::string& board) const {
 
 std::vector<FailureRow> FailureStore::failures(const std::string& board) const {
   std::vector<FailureRow> out;
-  return store_->retrying("cannot read failures", [&] {
+  store_->retrying("cannot read failures", [&] {
+    out.clear();
     Statement q(store_->connection(),
                 std::string("SELECT ") + kConfigColumns +
                     ", f.run_id, f.dataset, f.failure_class, f.message, f.failed_at "

@@ -42,7 +42,7 @@ ImportOutcome ImportStore::record_import(const RunInfo& info,
   }
   ImportOutcome out;
   std::string where;
-  return store_->retrying("cannot record the import" + (where.empty() ? "" : " (at " + where + ")"), [&] {
+  try {
     Connection& c = store_->connection();
     Transaction tx(c);
     Statement run(c,
@@ -139,7 +139,10 @@ ImportOutcome ImportStore::record_import(const RunInfo& info,
     end.exec();
     tx.commit();
     out.run_id = run_id;
-  });
+  } catch (const BackendError& e) {
+    store_->fail("cannot record the import" + (where.empty() ? "" : " (at " + where + ")") + ": " +
+                 e.what());
+  }
   return out;
 }
 

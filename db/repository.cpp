@@ -29,6 +29,10 @@ const std::string& Repository::path() const {
   return owned_->path();
 }
 
+void Repository::set_retry_limit_s(double seconds) {
+  owned_->set_retry_limit_s(seconds);
+}
+
 int Repository::schema_version() const {
   return owned_->read_schema_version();
 }

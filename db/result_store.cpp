@@ -180,11 +180,13 @@ void ResultStore::record_measurement(const ConfigRow& config, const MeasurementR
     store_->fail("config '" + config.key + "' on board '" + config.board +
                  "' is already measured on dataset '" + m.dataset + "'");
   }
-  return store_->retrying("cannot record the measurement of '" + config.key + "' (run " + std::to_string(m.run_id) + ")", [&] {
-    Transaction tx(store_->connection());
-    insert_measurement(store_->connection(), config, m);
-    tx.commit();
-  });
+  return store_->retrying("cannot record the measurement of '" + config.key + "' (run " +
+                              std::to_string(m.run_id) + ")",
+                          [&] {
+                            Transaction tx(store_->connection());
+                            insert_measurement(store_->connection(), config, m);
+                            tx.commit();
+                          });
 }
 
 std::vector<MeasuredConfig> ResultStore::measured(const std::string& board,
@@ -204,7 +206,8 @@ std::vector<MeasuredConfig> ResultStore::measured_where(const std::string& board
                                                         const std::string& dataset,
                                                         const std::string& config_key) const {
   std::vector<MeasuredConfig> out;
-  return store_->retrying("cannot read measurements", [&] {
+  store_->retrying("cannot read measurements", [&] {
+    out.clear();
     Connection& c = store_->connection();
     Statement q(c, std::string("SELECT ") + kConfigColumns +
                        ", m.id, m.measured_at, m.run_id, m.dataset, m.time_ms_median, "
@@ -227,7 +230,8 @@ std::vector<MeasuredConfig> ResultStore::measured_where(const std::string& board
 
 std::vector<std::string> ResultStore::boards() const {
   std::vector<std::string> out;
-  return store_->retrying("cannot read boards", [&] {
+  store_->retrying("cannot read boards", [&] {
+    out.clear();
     Statement q(store_->connection(),
                 "SELECT DISTINCT c.board FROM configs c "
                 "JOIN measurements m ON m.config_id = c.id ORDER BY c.board");
@@ -238,7 +242,8 @@ std::vector<std::string> ResultStore::boards() const {
 
 std::vector<std::string> ResultStore::datasets(const std::string& board) const {
   std::vector<std::string> out;
-  return store_->retrying("cannot read datasets", [&] {
+  store_->retrying("cannot read datasets", [&] {
+    out.clear();
     Statement q(store_->connection(),
                 "SELECT m.dataset FROM measurements m JOIN configs c "
                 "ON c.id = m.config_id WHERE c.board = ? GROUP BY m.dataset "

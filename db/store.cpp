@@ -10,6 +10,7 @@
 #include <sstream>
 #include <thread>
 
+#include "db/repository.hpp"
 #include "db/schema.hpp"
 
 namespace flowtune::db {
@@ -43,8 +44,7 @@ double Store::retry_limit_s() const {
   return retry_limit_s_ >= 0 ? retry_limit_s_ : store_retry_limit_s();
 }
 
-void Store::wait_to_retry(const std::string& what, const BackendError& e,
-                          RetryState& state) const {
+void Store::wait_to_retry(const std::string& what, const BackendError& e, RetryState& state) const {
   const double limit = retry_limit_s();
   if (state.failures == 0) state.first = std::chrono::steady_clock::now();
   const double waited = seconds_since(state.first);
@@ -65,10 +65,12 @@ void Store::wait_to_retry(const std::string& what, const BackendError& e,
   const double pause = std::min(base * jitter, std::max(0.0, limit - waited));
   std::this_thread::sleep_for(std::chrono::duration<double>(pause));
   connection_->reconnect();
+  connection_->cap_lock_wait_ms(int(std::max(0.0, limit - seconds_since(state.first)) * 1000) + 1);
 }
 
 void Store::succeeded(const std::string& what, const RetryState& state) const {
   gave_up_ = false;
+  if (state.failures > 0) connection_->cap_lock_wait_ms(-1);
   if (state.failures > 0)
     std::cerr << path_ << ": " << what << ": done after " << state.failures << " retries in "
               << number_text(seconds_since(state.first)) << " s\n";

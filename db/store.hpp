@@ -72,7 +72,7 @@ class Store {
     }
   }
   /// The retry limit of this store: set_retry_limit_s's value, else the process-wide one
-  /// (set_store_retry_limit_s, default kDefaultStoreRetryS).
+  /// (db::set_store_retry_limit_s in db/repository.hpp, default kDefaultStoreRetryS).
   double retry_limit_s() const;
   /// This store's own retry limit in seconds (>= 0; 0 = fail at the first transient error).
   void set_retry_limit_s(double seconds) { retry_limit_s_ = seconds; }
@@ -93,14 +93,6 @@ class Store {
   double retry_limit_s_ = -1;     ///< < 0: the process-wide limit
   mutable bool gave_up_ = false;  ///< the last retry ended at the limit
 };
-
-/// The default of the process-wide retry limit (Store::retrying), in seconds.
-inline constexpr double kDefaultStoreRetryS = 300;
-/// Sets the retry limit of every store of this process that has none of its own (the
-/// `--store-retry-s` option of tune and tune worker); seconds >= 0.
-void set_store_retry_limit_s(double seconds);
-/// The process-wide retry limit in seconds.
-double store_retry_limit_s();
 
 /// Opens (creating when absent) and migrates, or opens read-only, the store at path: an
 /// SQLite file or a postgresql:// URL (see Repository::Repository for the checks and their

@@ -89,58 +89,77 @@ void WorkQueue::end_worker(std::int64_t worker_id) {
 
 std::optional<TaskRow> WorkQueue::claim_task(std::int64_t run_id, std::int64_t worker_id,
                                              double now_s, double lease_s) {
-  return store_->retrying("worker " + std::to_string(worker_id) + " cannot claim a task of run " + std::to_string(run_id), [&] {
-    // SQLite: BEGIN IMMEDIATE takes the write lock before reading, so no other connection
-    // claims between the SELECT and the UPDATE. PostgreSQL: the row is locked by FOR UPDATE,
-    // and rows other workers are claiming are skipped (SKIP LOCKED).
-    Transaction tx(store_->connection());
-    Statement sel(store_->connection(),
-                  std::string("SELECT ") + kTaskColumns +
-                      " FROM tasks WHERE run_id = ? AND (state = 'pending' OR "
-                      "(state = 'claimed' AND lease_until_s < ?)) "
-                      "ORDER BY id LIMIT 1" +
-                      store_->connection().for_update(true));
-    sel.bind(1, run_id);
-    sel.bind(2, now_s);
-    if (!sel.executeStep()) return std::nullopt;
-    TaskRow t = read_task(sel);
-    sel.reset();
-    Statement up(store_->connection(),
-                 "UPDATE tasks SET state = 'claimed', worker_id = ?, claimed_s = ?, "
-                 "lease_until_s = ?, attempts = attempts + 1 WHERE id = ? AND (state = "
-                 "'pending' OR (state = 'claimed' AND lease_until_s < ?))");
-    up.bind(1, worker_id);
-    up.bind(2, now_s);
-    up.bind(3, now_s + lease_s);
-    up.bind(4, t.id);
-    up.bind(5, now_s);
-    if (up.exec() != 1) return std::nullopt;  // taken meanwhile (cannot happen under the lock)
-    tx.commit();
-    t.state = "claimed";
-    t.worker_id = worker_id;
-    t.claimed_s = now_s;
-    t.lease_until_s = now_s + lease_s;
-    ++t.attempts;
-    return t;
-  });
+  return store_->retrying(
+      "worker " + std::to_string(worker_id) + " cannot claim a task of run " +
+          std::to_string(run_id),
+      [&]() -> std::optional<TaskRow> {
+        // SQLite: BEGIN IMMEDIATE takes the write lock before reading, so no other connection
+        // claims between the SELECT and the UPDATE. PostgreSQL: the row is locked by FOR UPDATE,
+        // and rows other workers are claiming are skipped (SKIP LOCKED).
+        Transaction tx(store_->connection());
+        // A worker claims when it holds nothing: a task claimed by it already is the claim of
+        // an earlier call whose commit succeeded but whose answer was lost with the
+        // connection (then this call runs again); it is handed out again, not left behind.
+        Statement mine(store_->connection(),
+                       std::string("SELECT ") + kTaskColumns +
+                           " FROM tasks WHERE run_id = ? AND state = 'claimed' AND worker_id = ? "
+                           "ORDER BY id LIMIT 1" +
+                           store_->connection().for_update(false));
+        mine.bind(1, run_id);
+        mine.bind(2, worker_id);
+        const bool held = mine.executeStep();
+        Statement sel(store_->connection(),
+                      std::string("SELECT ") + kTaskColumns +
+                          " FROM tasks WHERE run_id = ? AND (state = 'pending' OR "
+                          "(state = 'claimed' AND lease_until_s < ?)) "
+                          "ORDER BY id LIMIT 1" +
+                          store_->connection().for_update(true));
+        if (!held) {
+          sel.bind(1, run_id);
+          sel.bind(2, now_s);
+          if (!sel.executeStep()) return std::nullopt;
+        }
+        TaskRow t = held ? read_task(mine) : read_task(sel);
+        mine.reset();
+        sel.reset();
+        Statement up(store_->connection(),
+                     "UPDATE tasks SET state = 'claimed', worker_id = ?, claimed_s = ?, "
+                     "lease_until_s = ?, attempts = attempts + ? WHERE id = ?");
+        up.bind(1, worker_id);
+        up.bind(2, held ? t.claimed_s : now_s);
+        up.bind(3, now_s + lease_s);
+        up.bind(4, held ? 0 : 1);
+        up.bind(5, t.id);
+        up.exec();
+        tx.commit();
+        t.state = "claimed";
+        t.worker_id = worker_id;
+        if (!held) {
+          t.claimed_s = now_s;
+          ++t.attempts;
+        }
+        t.lease_until_s = now_s + lease_s;
+        return t;
+      });
 }
 
 std::size_t WorkQueue::heartbeat(std::int64_t worker_id, double now_s, double lease_s) {
-  return store_->retrying("cannot record the heartbeat of worker " + std::to_string(worker_id), [&] {
-    Transaction tx(store_->connection());
-    Statement w(store_->connection(), "UPDATE workers SET heartbeat_s = ? WHERE id = ?");
-    w.bind(1, now_s);
-    w.bind(2, worker_id);
-    w.exec();
-    Statement t(store_->connection(),
-                "UPDATE tasks SET lease_until_s = ? "
-                "WHERE worker_id = ? AND state = 'claimed'");
-    t.bind(1, now_s + lease_s);
-    t.bind(2, worker_id);
-    const int held = t.exec();
-    tx.commit();
-    return std::size_t(held);
-  });
+  return store_->retrying(
+      "cannot record the heartbeat of worker " + std::to_string(worker_id), [&] {
+        Transaction tx(store_->connection());
+        Statement w(store_->connection(), "UPDATE workers SET heartbeat_s = ? WHERE id = ?");
+        w.bind(1, now_s);
+        w.bind(2, worker_id);
+        w.exec();
+        Statement t(store_->connection(),
+                    "UPDATE tasks SET lease_until_s = ? "
+                    "WHERE worker_id = ? AND state = 'claimed'");
+        t.bind(1, now_s + lease_s);
+        t.bind(2, worker_id);
+        const int held = t.exec();
+        tx.commit();
+        return std::size_t(held);
+      });
 }
 
 bool WorkQueue::holds_task(std::int64_t task_id, std::int64_t worker_id) {
@@ -165,15 +184,18 @@ bool WorkQueue::finish_task_measured(std::int64_t task_id, std::int64_t worker_i
                                      const ConfigRow& config, const MeasurementRow& m,
                                      double now_s) {
   check_measurement(*store_, config, m);
-  return store_->retrying("cannot record the measurement of '" + config.key + "' (task " + std::to_string(task_id) + ")", [&] {
-    Transaction tx(store_->connection());
-    if (!holds_task(task_id, worker_id)) return false;
-    if (!ResultStore(*store_).is_measured(config.board, config.key, m.dataset))
-      insert_measurement(store_->connection(), config, m);
-    finish_task(task_id, "done", now_s);
-    tx.commit();
-    return true;
-  });
+  return store_->retrying(
+      "cannot record the measurement of '" + config.key + "' (task " + std::to_string(task_id) +
+          ")",
+      [&] {
+        Transaction tx(store_->connection());
+        if (!holds_task(task_id, worker_id)) return false;
+        if (!ResultStore(*store_).is_measured(config.board, config.key, m.dataset))
+          insert_measurement(store_->connection(), config, m);
+        finish_task(task_id, "done", now_s);
+        tx.commit();
+        return true;
+      });
 }
 
 bool WorkQueue::finish_task_failed(std::int64_t task_id, std::int64_t worker_id,
@@ -181,18 +203,20 @@ bool WorkQueue::finish_task_failed(std::int64_t task_id, std::int64_t worker_id,
                                    const std::string& failure_class, const std::string& message,
                                    double now_s) {
   check_failure(*store_, config, failure_class);
-  return store_->retrying("cannot record the failure of '" + config.key + "' (task " + std::to_string(task_id) + ")", [&] {
-    Transaction tx(store_->connection());
-    if (!holds_task(task_id, worker_id)) return false;
-    Statement run_of(store_->connection(), "SELECT run_id FROM tasks WHERE id = ?");
-    run_of.bind(1, task_id);
-    run_of.executeStep();
-    insert_failure(store_->connection(), run_of.getColumn(0).getInt64(), config, dataset,
-                   failure_class, message);
-    finish_task(task_id, "failed", now_s);
-    tx.commit();
-    return true;
-  });
+  return store_->retrying(
+      "cannot record the failure of '" + config.key + "' (task " + std::to_string(task_id) + ")",
+      [&] {
+        Transaction tx(store_->connection());
+        if (!holds_task(task_id, worker_id)) return false;
+        Statement run_of(store_->connection(), "SELECT run_id FROM tasks WHERE id = ?");
+        run_of.bind(1, task_id);
+        run_of.executeStep();
+        insert_failure(store_->connection(), run_of.getColumn(0).getInt64(), config, dataset,
+                       failure_class, message);
+        finish_task(task_id, "failed", now_s);
+        tx.commit();
+        return true;
+      });
 }
 
 void WorkQueue::release_task(std::int64_t task_id, std::int64_t worker_id) {
@@ -219,7 +243,8 @@ std::size_t WorkQueue::cancel_pending_tasks(std::int64_t run_id) {
 std::vector<TaskRow> WorkQueue::tasks(std::int64_t run_id, const std::string& state) const {
   std::vector<TaskRow> out;
   if (!has_queue()) return out;
-  return store_->retrying("cannot read the tasks of run " + std::to_string(run_id), [&] {
+  store_->retrying("cannot read the tasks of run " + std::to_string(run_id), [&] {
+    out.clear();
     Statement q(store_->connection(),
                 std::string("SELECT ") + kTaskColumns +
                     " FROM tasks WHERE run_id = ?1 AND (?2 = '' OR state = ?2) "
@@ -234,7 +259,8 @@ std::vector<TaskRow> WorkQueue::tasks(std::int64_t run_id, const std::string& st
 std::vector<TaskRow> WorkQueue::finished_tasks(std::int64_t run_id, std::int64_t after_id) const {
   std::vector<TaskRow> out;
   if (!has_queue()) return out;
-  return store_->retrying("cannot read the tasks of run " + std::to_string(run_id), [&] {
+  store_->retrying("cannot read the tasks of run " + std::to_string(run_id), [&] {
+    out.clear();
     Statement q(store_->connection(), std::string("SELECT ") + kTaskColumns +
                                           " FROM tasks WHERE run_id = ? AND id > ? AND state IN "
                                           "('done', 'failed') ORDER BY id");
@@ -248,7 +274,8 @@ std::vector<TaskRow> WorkQueue::finished_tasks(std::int64_t run_id, std::int64_t
 TaskCounts WorkQueue::task_counts(std::int64_t run_id) const {
   TaskCounts c;
   if (!has_queue()) return c;
-  return store_->retrying("cannot count the tasks of run " + std::to_string(run_id), [&] {
+  store_->retrying("cannot count the tasks of run " + std::to_string(run_id), [&] {
+    c = TaskCounts{};
     Statement q(store_->connection(),
                 "SELECT state, count(*), avg(finished_s - claimed_s) FROM tasks "
                 "WHERE run_id = ? GROUP BY state");
@@ -276,7 +303,8 @@ TaskCounts WorkQueue::task_counts(std::int64_t run_id) const {
 std::vector<WorkerRow> WorkQueue::workers(std::int64_t run_id) const {
   std::vector<WorkerRow> out;
   if (!has_queue()) return out;
-  return store_->retrying("cannot read the workers of run " + std::to_string(run_id), [&] {
+  store_->retrying("cannot read the workers of run " + std::to_string(run_id), [&] {
+    out.clear();
     Statement q(
         store_->connection(),
         "SELECT w.id, w.run_id, w.host, w.pid, w.gpu, w.started_s, w.heartbeat_s, w.status, "

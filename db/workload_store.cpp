@@ -42,7 +42,8 @@ void WorkloadStore::record_workload(const WorkloadRow& w) {
 
 WorkloadRow WorkloadStore::workload(const std::string& name) const {
   WorkloadRow w;
-  return store_->retrying("cannot read workload '" + name + "'", [&] {
+  store_->retrying("cannot read workload '" + name + "'", [&] {
+    w = WorkloadRow{};
     Connection& c = store_->connection();
     Statement q(c, "SELECT work_unit, front_objectives FROM workloads WHERE name = ?");
     q.bind(1, name);

@@ -59,6 +59,9 @@ void Dispatcher::start_local_workers(int n, const std::vector<std::string>& gpus
   std::ostringstream lease;
   lease << lease_s_;
   const std::string lease_text = lease.str();
+  std::ostringstream retry;  // formatted before fork: the child only calls execv-safe code
+  retry << db::store_retry_limit_s();
+  const std::string retry_text = retry.str();
   for (int i = 0; i < n; ++i) {
     const std::string gpu = gpus.empty() ? "" : gpus[std::size_t(i) % gpus.size()];
     const pid_t parent = ::getpid();
@@ -79,8 +82,9 @@ void Dispatcher::start_local_workers(int n, const std::vector<std::string>& gpus
       const std::string password = db::store_url_password(storage_);
       if (!password.empty()) ::setenv("PGPASSWORD", password.c_str(), 1);
       std::vector<std::string> args = {
-          "/proc/self/exe", "worker", "--storage", db::redact_store_url(storage_),
-          "--run",          run,      "--lease-s", lease_text};
+          "/proc/self/exe",  "worker",  "--storage", db::redact_store_url(storage_),
+          "--run",           run,       "--lease-s", lease_text,
+          "--store-retry-s", retry_text};
       std::vector<char*> argv;
       for (std::string& a : args) argv.push_back(a.data());
       argv.push_back(nullptr);

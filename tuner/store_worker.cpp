@@ -46,9 +46,17 @@ std::string pinned_gpu() {
 // thread-safe), so a slow measurement or a busy machine never loses the lease of a live
 // worker.
 class Heartbeat {
+  // The heartbeat's own connection: a beat retries a busy store for one period at most (the
+  // next beat tries again), so that the worker's end never waits for it longer.
+  static db::Repository with_retry_limit(const std::string& storage, double seconds) {
+    db::Repository repo(storage);
+    repo.set_retry_limit_s(seconds);
+    return repo;
+  }
+
  public:
   Heartbeat(const std::string& storage, std::int64_t worker_id, double lease_s)
-      : repo_(storage), thread_([this, worker_id, lease_s] {
+      : repo_(with_retry_limit(storage, lease_s / 3)), thread_([this, worker_id, lease_s] {
           std::unique_lock<std::mutex> lock(mutex_);
           while (!done_) {
             try {
