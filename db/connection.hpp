@@ -98,6 +98,16 @@ class Connection {
   /// (PostgreSQL: PQreset, then the session settings again). Returns false when it could
   /// not (the next statement then fails again); true when nothing was lost (SQLite).
   virtual bool reconnect() { return true; }
+  /// The store's clock as Unix seconds: PostgreSQL the server's clock_timestamp(); SQLite
+  /// julianday('now') (the clock of the host whose processes share the file: SQLite's WAL
+  /// mode needs them all on one host). Throws BackendError.
+  double clock_s() {
+    Statement q(*this, dialect() == Dialect::sqlite
+                           ? "SELECT (julianday('now') - 2440587.5) * 86400.0"
+                           : "SELECT extract(epoch from clock_timestamp())::float8");
+    q.executeStep();
+    return q.getColumn(0).getDouble();
+  }
   /// Caps how long one statement waits for a lock held by another connection (SQLite's busy
   /// timeout) at ms, or restores the timeout the connection was opened with (ms < 0): the
   /// retries of Store::retrying end within their limit. No-op on PostgreSQL.

@@ -83,6 +83,10 @@ class Repository : private StoreOwner,
   /// This repository's own limit, in seconds, on retrying an operation that meets a locked
   /// or unreachable store (instead of the process-wide db::store_retry_limit_s()).
   void set_retry_limit_s(double seconds);
+  /// Now on the store's clock, Unix seconds (PostgreSQL: the server's; SQLite: the host's):
+  /// the time to give WorkQueue's calls, so that every host's leases and heartbeats are
+  /// compared on one clock. Throws DbError.
+  double store_now_s() const;
   /// Highest version in schema_version (== kSchemaVersion after construction).
   int schema_version() const;
   /// PRAGMA journal_mode as reported by SQLite: "wal" for a file ("memory" for ":memory:");

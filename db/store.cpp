@@ -40,6 +40,24 @@ double store_retry_limit_s() {
   return g_retry_limit_s;
 }
 
+double Store::now_s() const {
+  const auto host_s = [] {
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  };
+  const double now = host_s();
+  if (clock_synced_at_ < 0 || now - clock_synced_at_ > kClockResyncS || now < clock_synced_at_) {
+    retrying("cannot read the store's clock", [&] {
+      const double before = host_s();
+      const double store = connection_->clock_s();
+      const double after = host_s();
+      clock_offset_s_ = store - 0.5 * (before + after);
+      clock_synced_at_ = after;
+    });
+  }
+  return host_s() + clock_offset_s_;
+}
+
 double Store::retry_limit_s() const {
   return retry_limit_s_ >= 0 ? retry_limit_s_ : store_retry_limit_s();
 }

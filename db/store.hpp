@@ -71,6 +71,13 @@ class Store {
       }
     }
   }
+  /// Now on the store's clock (Connection::clock_s), as Unix seconds: this host's clock plus
+  /// the offset to the store's, measured at the first call and again every
+  /// kClockResyncS (the midpoint of the query's round trip). Leases, heartbeats and their
+  /// expiry are all compared on this one clock, so a host whose clock runs ahead or behind
+  /// neither steals leases early nor keeps them too long. Throws DbError.
+  double now_s() const;
+  static constexpr double kClockResyncS = 30;
   /// The retry limit of this store: set_retry_limit_s's value, else the process-wide one
   /// (db::set_store_retry_limit_s in db/repository.hpp, default kDefaultStoreRetryS).
   double retry_limit_s() const;
@@ -90,8 +97,10 @@ class Store {
   std::string path_;
   std::unique_ptr<Connection> connection_;
   int version_ = 0;
-  double retry_limit_s_ = -1;     ///< < 0: the process-wide limit
-  mutable bool gave_up_ = false;  ///< the last retry ended at the limit
+  mutable double clock_offset_s_ = 0;    ///< store clock - this host's clock
+  mutable double clock_synced_at_ = -1;  ///< host seconds of the last measurement; < 0: never
+  double retry_limit_s_ = -1;            ///< < 0: the process-wide limit
+  mutable bool gave_up_ = false;         ///< the last retry ended at the limit
 };
 
 /// Opens (creating when absent) and migrates, or opens read-only, the store at path: an

@@ -18,8 +18,8 @@ namespace flowtune::db {
 class Store;
 
 /// The work-queue part of a Repository, over the store it shares with the other parts.
-/// Times are Unix seconds given by the caller (its clock; hosts sharing a database need
-/// synchronised clocks, e.g. NTP, to within a small fraction of the lease). Every call
+/// Times are Unix seconds given by the caller: the store's clock (Repository::store_now_s),
+/// so that hosts whose clocks disagree still agree on leases; tests may pass their own. Every call
 /// throws DbError "<store>: <problem>" when the store fails. On a v2 file opened
 /// read-only, the reads return nothing (no distributed runs).
 class WorkQueue {

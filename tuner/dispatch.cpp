@@ -20,10 +20,6 @@
 namespace flowtune {
 namespace {
 
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
 bool is_number(const std::string& s) {
   return !s.empty() &&
          std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
@@ -97,7 +93,8 @@ void Dispatcher::start_local_workers(int n, const std::vector<std::string>& gpus
 
 void Dispatcher::publish(std::size_t point, const std::string& config_key,
                          const TaskRequest& task) {
-  const std::int64_t id = repo_.publish_task(run_id_, config_key, task_request_json(task), now_s());
+  const std::int64_t id =
+      repo_.publish_task(run_id_, config_key, task_request_json(task), repo_.store_now_s());
   point_of_[id] = point;
 }
 
