@@ -64,7 +64,6 @@ double Store::retry_limit_s() const {
 
 void Store::wait_to_retry(const std::string& what, const BackendError& e, RetryState& state) const {
   const double limit = retry_limit_s();
-  if (state.failures == 0) state.first = std::chrono::steady_clock::now();
   const double waited = seconds_since(state.first);
   if (gave_up_ || waited >= limit) {
     gave_up_ = true;
@@ -72,9 +71,11 @@ void Store::wait_to_retry(const std::string& what, const BackendError& e, RetryS
          " s (--store-retry-s " + number_text(limit) +
          "); stopping. Once the store is back, the same command resumes the run");
   }
-  if (state.failures == 0)
+  if (!state.told && waited >= kQuietRetryS) {
+    state.told = true;
     std::cerr << path_ << ": " << what << " (" << e.what() << "); retrying for up to "
               << number_text(limit) << " s (--store-retry-s)\n";
+  }
   ++state.failures;
   // 0.1 s doubling to 5 s, times a factor in [0.5, 1) that differs between processes.
   const double base = std::min(5.0, 0.1 * std::pow(2.0, std::min(state.failures - 1, 16)));
@@ -89,7 +90,7 @@ void Store::wait_to_retry(const std::string& what, const BackendError& e, RetryS
 void Store::succeeded(const std::string& what, const RetryState& state) const {
   gave_up_ = false;
   if (state.failures > 0) connection_->cap_lock_wait_ms(-1);
-  if (state.failures > 0)
+  if (state.told)
     std::cerr << path_ << ": " << what << ": done after " << state.failures << " retries in "
               << number_text(seconds_since(state.first)) << " s\n";
 }

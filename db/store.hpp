@@ -40,20 +40,22 @@ class Store {
   /// Runs op, one whole operation of the store (a transaction or a single statement, safe
   /// to run again after a failure: it either committed nothing or is idempotent), and
   /// returns its result. A transient BackendError (the SQLite write lock held beyond the
-  /// busy timeout, a lost PostgreSQL connection; BackendError::transient) is retried: one
-  /// line on stderr says so, then op runs again after 0.1, 0.2, 0.4 ... s (doubling, at most
-  /// 5 s apart, jittered so that many workers do not return at once), reconnecting first,
-  /// until it succeeds (a second line says so) or retry_limit_s() seconds passed since the
-  /// first failure: then DbError "<store>: <what> (<error>): the store stayed unavailable
+  /// busy timeout, a lost PostgreSQL connection; BackendError::transient) is retried: op
+  /// runs again after 0.1, 0.2, 0.4 ... s (doubling, at most 5 s apart, jittered so that many
+  /// workers do not return at once), reconnecting first, until it succeeds or
+  /// retry_limit_s() seconds passed since the first attempt began (SQLite's busy wait
+  /// included): then DbError "<store>: <what> (<error>): the store stayed unavailable
   /// for N s ...". Any other BackendError throws DbError "<store>: <what> (<error>)" at
-  /// once. Inside a transaction (a caller's op runs this one) a transient error propagates
-  /// unchanged, so that the outer operation runs again as a whole. After one give-up, the
-  /// store fails at the first transient error until an operation succeeds again (a process
-  /// that stops does not wait the limit once more for each cleanup write).
+  /// once. An outage of kQuietRetryS or more is told on stderr, one line when it is seen and
+  /// one when op went through. Inside a transaction (a caller's op runs this one) a transient error
+  /// propagates unchanged, so that the outer operation runs again as a whole. After one give-up,
+  /// the store fails at the first transient error until an operation succeeds again (a process that
+  /// stops does not wait the limit once more for each cleanup write).
   template <typename F>
   auto retrying(const std::string& what, F&& op) const -> decltype(op()) {
     RetryState state;
     for (;;) {
+      if (state.failures == 0) state.first = std::chrono::steady_clock::now();
       try {
         if constexpr (std::is_void_v<decltype(op())>) {
           op();
@@ -87,8 +89,12 @@ class Store {
  private:
   struct RetryState {
     int failures = 0;
-    std::chrono::steady_clock::time_point first;
+    bool told = false;                            ///< the "retrying" line was printed
+    std::chrono::steady_clock::time_point first;  ///< start of the first attempt
   };
+  /// An outage shorter than this stays silent (a lock taken for a moment by another
+  /// process, e.g. many workers opening the store at once).
+  static constexpr double kQuietRetryS = 1;
   // After a transient error: the notice, the limit (throws DbError), the pause, reconnect().
   void wait_to_retry(const std::string& what, const BackendError& e, RetryState& state) const;
   // After op succeeded: a notice when it had failed before.
