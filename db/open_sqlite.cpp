@@ -73,9 +73,30 @@ void create_or_migrate(const Store& store, int current) {
   }
 }
 
+// Whether the file is a flowtune store at kSchemaVersion in WAL mode already: then opening it
+// takes no write lock (64 workers opening one file at once would queue for it).
+bool up_to_date(const Store& store) {
+  Connection& c = store.connection();
+  return store.retrying("cannot read the schema version", [&] {
+    if (std::int32_t(query_int(c, "PRAGMA application_id")) != kApplicationId) return false;
+    if (query_int(c, "SELECT count(*) FROM sqlite_master WHERE name = 'schema_version'") == 0)
+      return false;
+    if (query_int(c, "SELECT coalesce(max(version), 0) FROM schema_version") != kSchemaVersion)
+      return false;
+    Statement mode(c, "PRAGMA journal_mode");
+    return mode.executeStep() && mode.getColumn(0).getString() == "wal";
+  });
+}
+
 // Brings the file to kSchemaVersion, stamped with kApplicationId, foreign keys checked.
 void migrate(Store& store) {
   Connection& c = store.connection();
+  if (up_to_date(store)) {
+    c.exec_script("PRAGMA synchronous = FULL");
+    c.exec_script("PRAGMA foreign_keys = ON");
+    store.set_version(kSchemaVersion);
+    return;
+  }
   try {
     store.retrying("cannot initialise the flowtune schema", [&] {
       // Foreign keys stay off while migrations rebuild tables (SQLite's ALTER TABLE recipe);

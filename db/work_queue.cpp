@@ -89,6 +89,7 @@ void WorkQueue::end_worker(std::int64_t worker_id) {
 
 std::optional<TaskRow> WorkQueue::claim_task(std::int64_t run_id, std::int64_t worker_id,
                                              double now_s, double lease_s) {
+  int attempt = 0;
   return store_->retrying(
       "worker " + std::to_string(worker_id) + " cannot claim a task of run " +
           std::to_string(run_id),
@@ -96,10 +97,11 @@ std::optional<TaskRow> WorkQueue::claim_task(std::int64_t run_id, std::int64_t w
         // SQLite: BEGIN IMMEDIATE takes the write lock before reading, so no other connection
         // claims between the SELECT and the UPDATE. PostgreSQL: the row is locked by FOR UPDATE,
         // and rows other workers are claiming are skipped (SKIP LOCKED).
+        ++attempt;
         Transaction tx(store_->connection());
-        // A worker claims when it holds nothing: a task claimed by it already is the claim of
-        // an earlier call whose commit succeeded but whose answer was lost with the
-        // connection (then this call runs again); it is handed out again, not left behind.
+        // Run again after a failure: a task claimed by this worker already is the claim of
+        // the attempt whose commit went through but whose answer was lost with the
+        // connection; it is handed out now, not left behind under a lease kept by heartbeats.
         Statement mine(store_->connection(),
                        std::string("SELECT ") + kTaskColumns +
                            " FROM tasks WHERE run_id = ? AND state = 'claimed' AND worker_id = ? "
@@ -107,7 +109,7 @@ std::optional<TaskRow> WorkQueue::claim_task(std::int64_t run_id, std::int64_t w
                            store_->connection().for_update(false));
         mine.bind(1, run_id);
         mine.bind(2, worker_id);
-        const bool held = mine.executeStep();
+        const bool held = attempt > 1 && mine.executeStep();
         Statement sel(store_->connection(),
                       std::string("SELECT ") + kTaskColumns +
                           " FROM tasks WHERE run_id = ? AND (state = 'pending' OR "
