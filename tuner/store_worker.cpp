@@ -195,9 +195,15 @@ int run_store_worker(const StoreWorkerOptions& options, std::ostream& log) {
         kept = repo.finish_task_failed(task->id, me, row, t.dataset, r.failure_class, r.message,
                                        repo.store_now_s());
       }
-      if (!kept)
-        log << who << ": lost the lease of task " << task->id << " (" << row.label
-            << "); its result was dropped, another worker measures it\n";
+      if (!kept) {
+        const std::string status = repo.run(options.run_id).status;
+        if (status != "running")
+          log << who << ": run " << options.run_id << " ended (" << status << ") while task "
+              << task->id << " (" << row.label << ") was measured; its result was dropped\n";
+        else
+          log << who << ": lost the lease of task " << task->id << " (" << row.label
+              << "); its result was dropped, another worker measures it\n";
+      }
     }
   } catch (const std::exception& e) {
     log << who << ": error: " << e.what() << '\n';
