@@ -12,7 +12,9 @@
 #include <sstream>
 
 #include "cli/cli.hpp"
+#include "db/repository.hpp"
 #include "db/store_url.hpp"
+#include "variants/config.hpp"
 
 namespace flowtune::cli {
 
@@ -20,6 +22,22 @@ po::options_description command_options(const std::string& caption) {
   po::options_description desc(caption);
   desc.add_options()("help,h", "this help");
   return desc;
+}
+
+po::options_description store_retry_options(double& seconds) {
+  po::options_description d("store outage options");
+  d.add_options()("store-retry-s",
+                  po::value(&seconds)->default_value(seconds, shortest_decimal(seconds)),
+                  "how long an operation on a locked SQLite file or an unreachable PostgreSQL "
+                  "server is retried (with backoff) before the command stops with an error; "
+                  "the same command resumes the run later");
+  return d;
+}
+
+void apply_store_retry(double seconds) {
+  if (!(seconds >= 0) || !std::isfinite(seconds))
+    throw UsageError("--store-retry-s must be a number of seconds >= 0");
+  db::set_store_retry_limit_s(seconds);
 }
 
 po::options_description store_options(StoreArgs& a, const std::string& db_help) {

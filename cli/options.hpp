@@ -50,6 +50,13 @@ struct StoreArgs {
 /// (e.g. "SQLite database (created if absent)"); args.db, when not empty, is --db's default.
 po::options_description store_options(StoreArgs& args, const std::string& db_help);
 
+/// --store-retry-s, bound to seconds (default db::kDefaultStoreRetryS): how long an operation
+/// on a locked or unreachable store is retried before the command stops (tune, tune worker).
+po::options_description store_retry_options(double& seconds);
+/// Checks --store-retry-s (>= 0, finite; UsageError otherwise) and makes it the limit of
+/// every store of this process (db::set_store_retry_limit_s).
+void apply_store_retry(double seconds);
+
 /// The store that --db or --storage names. Throws UsageError when both are given and differ,
 /// "COMMAND: --storage or --db is required" when neither is given and --db has no default, and
 /// "COMMAND: --storage: <problem>" for a value that is neither a file path nor a valid

@@ -14,10 +14,6 @@
 namespace flowtune::cli {
 namespace {
 
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
 // A worker whose heartbeat is older than this is reported "silent" (its process may be gone:
 // heartbeats come every lease/3, 10 s with the default 30 s lease).
 constexpr double kSilentAfterS = 60;
@@ -37,7 +33,7 @@ int run_status(const std::vector<std::string>& args) {
   if (parse(args, desc, {}, vm, "tune status --storage DB [--run ID] [--json]")) return 0;
   const std::string storage = store_path(store, vm, "tune status");
   const db::Repository repo(storage, db::OpenMode::read_only);
-  const double now = now_s();
+  const double now = repo.store_now_s();  // heartbeats are on the store's clock
   nlohmann::json out = nlohmann::json::array();
   for (const db::RunRow& run : repo.runs()) {
     if (run_id && run.id != run_id) continue;

@@ -132,6 +132,7 @@ std::string all_pruned_text(const TuneOptions& o, const TuneSummary& summary) {
 int run_tune(const std::vector<std::string>& args) {
   TuneOptions o;
   StoreArgs store{o.db_path, ""};
+  double store_retry_s = db::kDefaultStoreRetryS;
   InputArgs inputs;
   SpaceArgs space;
   long long max_evals = 0;
@@ -192,6 +193,7 @@ int run_tune(const std::vector<std::string>& args) {
       "explore GPU clocks by setting them (needs privileges; never on shared machines)");
   desc.add(board_options(o.board))
       .add(store_options(store, "SQLite database (created if absent; runs resume)"))
+      .add(store_retry_options(store_retry_s))
       .add(input_options(inputs))
       .add(space_options(space))
       .add(measure_options(o.measure));
@@ -212,6 +214,7 @@ int run_tune(const std::vector<std::string>& args) {
   check_measure_options(o.measure);
   o.isolate = !in_process;
   o.db_path = store_path(store, vm, "tune");
+  apply_store_retry(store_retry_s);
   if (!workers_text.empty()) {
     if (workers_text == "auto") {
       o.workers = kWorkersAuto;

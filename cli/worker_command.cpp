@@ -6,6 +6,7 @@
 #include "cli/cli.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "db/repository.hpp"
 #include "tuner/store_worker.hpp"
 #include "variants/config.hpp"
 
@@ -23,6 +24,8 @@ int run_worker_command(const std::vector<std::string>& args) {
       "poll-s", po::value(&o.poll_s)->default_value(o.poll_s, shortest_decimal(o.poll_s)),
       "wait between claims while no point is pending");
   desc.add(store_options(store, "the run's store: SQLite path"));
+  double store_retry_s = db::kDefaultStoreRetryS;
+  desc.add(store_retry_options(store_retry_s));
   po::variables_map vm;
   if (parse(args, desc, {}, vm, "tune worker --storage DB --run ID [--lease-s S]")) return 0;
   o.storage = store_path(store, vm, "tune worker");
@@ -30,6 +33,7 @@ int run_worker_command(const std::vector<std::string>& args) {
   if (!(o.lease_s > 0) || !std::isfinite(o.lease_s) || !(o.poll_s > 0))
     throw UsageError("tune worker: --lease-s and --poll-s must be > 0");
   o.run_id = run;
+  apply_store_retry(store_retry_s);
   return run_store_worker(o, std::cerr);
 }
 

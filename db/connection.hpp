@@ -16,12 +16,21 @@ namespace flowtune::db {
 
 /// An error of the database back-end (the repository wraps it into a DbError naming the
 /// database). what(): the back-end's message. code: SQLite's result code, or 0.
-/// not_a_database: the file is not an SQLite database (SQLITE_NOTADB).
+/// not_a_database: the file is not an SQLite database (SQLITE_NOTADB). transient: a failure
+/// that passes, so the whole operation may run again (SQLite: SQLITE_BUSY or SQLITE_LOCKED,
+/// the write lock held by another connection beyond the busy timeout; PostgreSQL: the
+/// connection is lost or the server is shutting down or starting, SQLSTATE classes 08 and
+/// 57P, or a serialization failure or deadlock, 40001 and 40P01).
 struct BackendError : std::runtime_error {
-  BackendError(const std::string& what, int code_ = 0, bool not_a_database_ = false)
-      : std::runtime_error(what), code(code_), not_a_database(not_a_database_) {}
+  BackendError(const std::string& what, int code_ = 0, bool not_a_database_ = false,
+               bool transient_ = false)
+      : std::runtime_error(what),
+        code(code_),
+        not_a_database(not_a_database_),
+        transient(transient_) {}
   int code;
   bool not_a_database;
+  bool transient;
 };
 
 class StatementImpl;
@@ -85,6 +94,28 @@ class Connection {
   virtual void begin_write() = 0;
   virtual void commit() = 0;
   virtual void rollback() noexcept = 0;
+  /// After a transient BackendError: connects again when the connection was lost
+  /// (PostgreSQL: PQreset, then the session settings again). Returns false when it could
+  /// not (the next statement then fails again); true when nothing was lost (SQLite).
+  virtual bool reconnect() { return true; }
+  /// The store's clock as Unix seconds: PostgreSQL the server's clock_timestamp(); SQLite
+  /// julianday('now') (the clock of the host whose processes share the file: SQLite's WAL
+  /// mode needs them all on one host). Throws BackendError.
+  double clock_s() {
+    Statement q(*this, dialect() == Dialect::sqlite
+                           ? "SELECT (julianday('now') - 2440587.5) * 86400.0"
+                           : "SELECT extract(epoch from clock_timestamp())::float8");
+    q.executeStep();
+    return q.getColumn(0).getDouble();
+  }
+  /// Caps how long one statement waits for a lock held by another connection (SQLite's busy
+  /// timeout) at ms, or restores the timeout the connection was opened with (ms < 0): the
+  /// retries of Store::retrying end within their limit. No-op on PostgreSQL.
+  virtual void cap_lock_wait_ms(int /*ms*/) {}
+  /// True between Transaction's begin_write and its commit or rollback: a failed statement
+  /// there loses the whole transaction, so only the operation that began it may run again.
+  bool in_transaction() const { return in_transaction_; }
+  void set_in_transaction(bool in) { in_transaction_ = in; }
   /// The id of the row this connection inserted last into table (its `id` column).
   virtual std::int64_t last_insert_id(const std::string& table) = 0;
   /// Appended to a SELECT that reads rows to update in the same transaction: PostgreSQL
@@ -99,6 +130,9 @@ class Connection {
   std::string insertion_order(const std::string& t) const {
     return t + (dialect() == Dialect::sqlite ? ".rowid" : ".ctid");
   }
+
+ private:
+  bool in_transaction_ = false;
 };
 
 /// Opens the SQLite file at path (":memory:" works): read-write, created when absent, or
@@ -121,15 +155,20 @@ bool is_postgresql_url(const std::string& storage);
 /// A write transaction (Connection::begin_write) rolled back unless committed.
 class Transaction {
  public:
-  explicit Transaction(Connection& c) : c_(c) { c_.begin_write(); }
+  explicit Transaction(Connection& c) : c_(c) {
+    c_.begin_write();
+    c_.set_in_transaction(true);
+  }
   ~Transaction() {
     if (!done_) c_.rollback();
+    c_.set_in_transaction(false);
   }
   Transaction(const Transaction&) = delete;
   Transaction& operator=(const Transaction&) = delete;
   void commit() {
     c_.commit();
     done_ = true;
+    c_.set_in_transaction(false);
   }
 
  private:

@@ -36,21 +36,19 @@ void insert_failure(Connection& c, std::int64_t run_id, const ConfigRow& config,
 }
 
 bool FailureStore::is_pruned(const std::string& board, const std::string& config_key) const {
-  try {
+  return store_->retrying("cannot query pruned configs", [&] {
     Statement q(store_->connection(),
                 "SELECT 1 FROM pruned p JOIN configs c ON c.id = p.config_id "
                 "WHERE c.board = ? AND c.config_key = ?");
     q.bind(1, board);
     q.bind(2, config_key);
     return q.executeStep();
-  } catch (const BackendError& e) {
-    store_->fail(std::string("cannot query pruned configs (") + e.what() + ")");
-  }
+  });
 }
 
 std::string FailureStore::failure_class(const std::string& board, const std::string& config_key,
                                         const std::string& dataset) const {
-  try {
+  return store_->retrying("cannot query failures", [&] {
     Statement q(store_->connection(),
                 "SELECT f.failure_class FROM failures f JOIN configs c ON c.id = f.config_id "
                 "WHERE c.board = ? AND c.config_key = ? AND f.dataset = ? "
@@ -59,49 +57,45 @@ std::string FailureStore::failure_class(const std::string& board, const std::str
     q.bind(2, config_key);
     q.bind(3, dataset);
     return q.executeStep() ? q.getColumn(0).getString() : std::string();
-  } catch (const BackendError& e) {
-    store_->fail(std::string("cannot query failures (") + e.what() + ")");
-  }
+  });
 }
 
 void FailureStore::record_pruned(std::int64_t run_id, const ConfigRow& config,
                                  const std::string& reason) {
   if (config.board.empty() || config.key.empty()) store_->fail("a config needs a board and a key");
-  try {
-    Connection& c = store_->connection();
-    Transaction tx(c);
-    const std::int64_t config_id = upsert_config(c, config);
-    Statement q(c,
-                "INSERT INTO pruned(config_id, run_id, reason) VALUES (?, ?, ?) "
-                "ON CONFLICT(config_id) DO NOTHING");
-    q.bind(1, config_id);
-    q.bind(2, run_id);
-    q.bind(3, reason);
-    q.exec();
-    tx.commit();
-  } catch (const BackendError& e) {
-    store_->fail("cannot record pruned config '" + config.key + "' (run " + std::to_string(run_id) +
-                 "): " + e.what());
-  }
+  return store_->retrying(
+      "cannot record pruned config '" + config.key + "' (run " + std::to_string(run_id) + ")", [&] {
+        Connection& c = store_->connection();
+        Transaction tx(c);
+        const std::int64_t config_id = upsert_config(c, config);
+        Statement q(c,
+                    "INSERT INTO pruned(config_id, run_id, reason) VALUES (?, ?, ?) "
+                    "ON CONFLICT(config_id) DO NOTHING");
+        q.bind(1, config_id);
+        q.bind(2, run_id);
+        q.bind(3, reason);
+        q.exec();
+        tx.commit();
+      });
 }
 
 void FailureStore::record_failure(std::int64_t run_id, const ConfigRow& config,
                                   const std::string& dataset, const std::string& failure_class,
                                   const std::string& message) {
   check_failure(*store_, config, failure_class);
-  try {
-    Transaction tx(store_->connection());
-    insert_failure(store_->connection(), run_id, config, dataset, failure_class, message);
-    tx.commit();
-  } catch (const BackendError& e) {
-    store_->fail("cannot record the failure of '" + config.key + "' (run " +
-                 std::to_string(run_id) + "): " + e.what());
-  }
+  return store_->retrying(
+      "cannot record the failure of '" + config.key + "' (run " + std::to_string(run_id) + ")",
+      [&] {
+        Transaction tx(store_->connection());
+        insert_failure(store_->connection(), run_id, config, dataset, failure_class, message);
+        tx.commit();
+      });
 }
 
 std::vector<PrunedRow> FailureStore::pruned(const std::string& board) const {
   std::vector<PrunedRow> out;
-  try {
+  store_->retrying("cannot read pruned configs", [&] {
+    out.clear();
     Statement q(store_->connection(), std::string("SELECT ") + kConfigColumns +
                                           ", p.run_id, p.reason FROM pruned p "
                                           "JOIN configs c ON c.id = p.config_id WHERE c.board = ? "
@@ -114,15 +108,14 @@ std::vector<PrunedRow> FailureStore::pruned(const std::string& board) const {
       p.reason = q.getColumn(kConfigColumnCount + 1).getString();
       out.push_back(std::move(p));
     }
-  } catch (const BackendError& e) {
-    store_->fail(std::string("cannot read pruned configs (") + e.what() + ")");
-  }
+  });
   return out;
 }
 
 std::vector<FailureRow> FailureStore::failures(const std::string& board) const {
   std::vector<FailureRow> out;
-  try {
+  store_->retrying("cannot read failures", [&] {
+    out.clear();
     Statement q(store_->connection(),
                 std::string("SELECT ") + kConfigColumns +
                     ", f.run_id, f.dataset, f.failure_class, f.message, f.failed_at "
@@ -140,9 +133,7 @@ std::vector<FailureRow> FailureStore::failures(const std::string& board) const {
       f.failed_at = q.getColumn(i++).getString();
       out.push_back(std::move(f));
     }
-  } catch (const BackendError& e) {
-    store_->fail(std::string("cannot read failures (") + e.what() + ")");
-  }
+  });
   return out;
 }
 

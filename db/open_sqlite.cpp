@@ -13,7 +13,9 @@ namespace flowtune::db {
 
 namespace {
 
-constexpr int kBusyTimeoutMs = 30000;
+// How long SQLite itself waits for another connection's write lock; beyond it the store's
+// operations retry with backoff (Store::retrying, up to --store-retry-s) and say so.
+constexpr int kBusyTimeoutMs = 5000;
 
 // The first column of the first row of sql.
 std::int64_t query_int(Connection& c, const std::string& sql) {
@@ -71,31 +73,52 @@ void create_or_migrate(const Store& store, int current) {
   }
 }
 
+// Whether the file is a flowtune store at kSchemaVersion in WAL mode already: then opening it
+// takes no write lock (64 workers opening one file at once would queue for it).
+bool up_to_date(const Store& store) {
+  Connection& c = store.connection();
+  return store.retrying("cannot read the schema version", [&] {
+    if (std::int32_t(query_int(c, "PRAGMA application_id")) != kApplicationId) return false;
+    if (query_int(c, "SELECT count(*) FROM sqlite_master WHERE name = 'schema_version'") == 0)
+      return false;
+    if (query_int(c, "SELECT coalesce(max(version), 0) FROM schema_version") != kSchemaVersion)
+      return false;
+    Statement mode(c, "PRAGMA journal_mode");
+    return mode.executeStep() && mode.getColumn(0).getString() == "wal";
+  });
+}
+
 // Brings the file to kSchemaVersion, stamped with kApplicationId, foreign keys checked.
 void migrate(Store& store) {
   Connection& c = store.connection();
-  try {
-    // Foreign keys stay off while migrations rebuild tables (SQLite's ALTER TABLE recipe);
-    // they are checked and switched on afterwards.
-    c.exec_script("PRAGMA foreign_keys = OFF");
+  if (up_to_date(store)) {
     c.exec_script("PRAGMA synchronous = FULL");
-    query_int(c, "PRAGMA journal_mode = WAL");  // answers the mode ("wal"), read and ignored
-
-    // Migrate under a write lock so that two processes opening a new file do not race.
-    Transaction tx(c);
-    c.exec_script(schema_version_table_sql(Dialect::sqlite));
-    const int current = int(query_int(c, "SELECT coalesce(max(version), 0) FROM schema_version"));
-    if (current > kSchemaVersion) store.fail(newer_schema_problem(current));
-    create_or_migrate(store, current);
-    c.exec_script("PRAGMA application_id = " + std::to_string(kApplicationId));
-    Statement fk(c, "PRAGMA foreign_key_check");
-    if (fk.executeStep())
-      store.fail("foreign key violation in table " + fk.getColumn(0).getString());
-    tx.commit();
     c.exec_script("PRAGMA foreign_keys = ON");
     store.set_version(kSchemaVersion);
-  } catch (const BackendError& e) {
-    store.fail(std::string("cannot initialise the flowtune schema (") + e.what() + ")");
+    return;
+  }
+  try {
+    store.retrying("cannot initialise the flowtune schema", [&] {
+      // Foreign keys stay off while migrations rebuild tables (SQLite's ALTER TABLE recipe);
+      // they are checked and switched on afterwards.
+      c.exec_script("PRAGMA foreign_keys = OFF");
+      c.exec_script("PRAGMA synchronous = FULL");
+      query_int(c, "PRAGMA journal_mode = WAL");  // answers the mode ("wal"), read and ignored
+
+      // Migrate under a write lock so that two processes opening a new file do not race.
+      Transaction tx(c);
+      c.exec_script(schema_version_table_sql(Dialect::sqlite));
+      const int current = int(query_int(c, "SELECT coalesce(max(version), 0) FROM schema_version"));
+      if (current > kSchemaVersion) store.fail(newer_schema_problem(current));
+      create_or_migrate(store, current);
+      c.exec_script("PRAGMA application_id = " + std::to_string(kApplicationId));
+      Statement fk(c, "PRAGMA foreign_key_check");
+      if (fk.executeStep())
+        store.fail("foreign key violation in table " + fk.getColumn(0).getString());
+      tx.commit();
+      c.exec_script("PRAGMA foreign_keys = ON");
+    });
+    store.set_version(kSchemaVersion);
   } catch (const std::invalid_argument& e) {
     store.fail(std::string("cannot migrate the configs (") + e.what() + ")");
   }

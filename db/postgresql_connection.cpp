@@ -45,6 +45,25 @@ std::string to_postgresql_placeholders(const std::string& sql) {
   return out;
 }
 
+// A failure that passes (BackendError::transient): the connection is gone, or the SQLSTATE
+// says the server is going down or starting (57P01-57P03), the connection failed (class 08),
+// or the transaction lost a serialization conflict or a deadlock (40001, 40P01).
+bool is_transient(PGconn* conn, const PGresult* result) {
+  if (PQstatus(conn) == CONNECTION_BAD) return true;
+  const char* state = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
+  if (!state) return false;
+  const std::string s(state);
+  return s.rfind("08", 0) == 0 || s.rfind("57P", 0) == 0 || s == "40001" || s == "40P01";
+}
+
+// libpq's message on one line (it ends with a newline and may span several).
+std::string one_line(const char* message) {
+  std::string out;
+  for (const char* p = message; p && *p; ++p) out += (*p == '\n' || *p == '\r') ? ' ' : *p;
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
 struct ResultDeleter {
   void operator()(PGresult* r) const { PQclear(r); }
 };
@@ -98,9 +117,10 @@ class PostgresStatement final : public StatementImpl {
                                nullptr, nullptr, 0));
     const ExecStatusType s = result_ ? PQresultStatus(result_.get()) : PGRES_FATAL_ERROR;
     if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK) {
-      const std::string message = PQerrorMessage(conn_);
+      const std::string message = one_line(PQerrorMessage(conn_));
+      const bool transient = is_transient(conn_, result_.get());
       result_.reset();
-      throw BackendError(message);
+      throw BackendError(message, 0, false, transient);
     }
   }
 
@@ -118,7 +138,7 @@ class PostgresConnection final : public Connection {
       const std::string message = conn_ ? PQerrorMessage(conn_) : "out of memory";
       if (conn_) PQfinish(conn_);
       conn_ = nullptr;
-      throw BackendError("cannot connect: " + message);
+      throw BackendError("cannot connect: " + one_line(message.c_str()));
     }
     exec_script("SET client_min_messages = warning");
   }
@@ -135,7 +155,23 @@ class PostgresConnection final : public Connection {
   void exec_script(const std::string& sql) override {
     Result r(PQexec(conn_, sql.c_str()));
     const ExecStatusType s = r ? PQresultStatus(r.get()) : PGRES_FATAL_ERROR;
-    if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK) throw BackendError(PQerrorMessage(conn_));
+    if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK)
+      throw BackendError(one_line(PQerrorMessage(conn_)), 0, false, is_transient(conn_, r.get()));
+    // Session settings outside a transaction are set again after a reconnection.
+    if (sql.rfind("SET ", 0) == 0 && !in_transaction()) session_.push_back(sql);
+  }
+  bool reconnect() override {
+    if (PQstatus(conn_) == CONNECTION_OK) return true;
+    PQreset(conn_);
+    if (PQstatus(conn_) != CONNECTION_OK) return false;
+    std::vector<std::string> settings;
+    settings.swap(session_);
+    try {
+      for (const std::string& sql : settings) exec_script(sql);
+    } catch (const BackendError&) {
+      return false;
+    }
+    return true;
   }
   void begin_write() override { exec_script("BEGIN"); }
   void commit() override { exec_script("COMMIT"); }
@@ -154,6 +190,7 @@ class PostgresConnection final : public Connection {
 
  private:
   PGconn* conn_;
+  std::vector<std::string> session_;  ///< SET statements to replay after a reconnection
 };
 
 }  // namespace

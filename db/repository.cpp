@@ -29,6 +29,14 @@ const std::string& Repository::path() const {
   return owned_->path();
 }
 
+void Repository::set_retry_limit_s(double seconds) {
+  owned_->set_retry_limit_s(seconds);
+}
+
+double Repository::store_now_s() const {
+  return owned_->now_s();
+}
+
 int Repository::schema_version() const {
   return owned_->read_schema_version();
 }

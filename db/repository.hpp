@@ -17,6 +17,14 @@
 
 namespace flowtune::db {
 
+/// The default of the process-wide retry limit (Store::retrying), in seconds.
+inline constexpr double kDefaultStoreRetryS = 300;
+/// Sets the retry limit of every store of this process that has none of its own (the
+/// `--store-retry-s` option of tune and tune worker); seconds >= 0.
+void set_store_retry_limit_s(double seconds);
+/// The process-wide retry limit in seconds.
+double store_retry_limit_s();
+
 /// True when this build has the PostgreSQL store (libpq; db/CMakeLists.txt).
 bool postgresql_supported();
 
@@ -34,10 +42,12 @@ class StoreOwner {
 /// given as postgresql://user[:password]@host[:port]/db (the same queries through
 /// db/connection.hpp; created at the current schema version; claims use SELECT ... FOR
 /// UPDATE SKIP LOCKED). An SQLite file is opened in WAL mode with foreign keys on,
-/// synchronous=FULL and a 30 s busy timeout, so a second process can read while a run writes
-/// and a restarted run can resume. Every record_* call is one transaction committed before
-/// it returns: a SIGKILL after the return loses nothing. Not thread-safe: one Repository
-/// per thread.
+/// synchronous=FULL and a 5 s busy timeout, so a second process can read while a run writes
+/// and a restarted run can resume. An operation that meets a lock held longer, or a lost
+/// PostgreSQL connection, is retried with backoff up to the retry limit (set_retry_limit_s,
+/// db::set_store_retry_limit_s; Store::retrying). Every record_* call is one transaction committed
+/// before it returns: a SIGKILL after the return loses nothing. Not thread-safe: one Repository per
+/// thread.
 ///
 /// The calls are those of its parts: RunStore (runs), ResultStore (measurements and what
 /// they answer), FailureStore (failures and pruned configs), WorkloadStore (workloads and
@@ -70,6 +80,13 @@ class Repository : private StoreOwner,
 
   /// The path given to the constructor (a PostgreSQL URL without its password).
   const std::string& path() const;
+  /// This repository's own limit, in seconds, on retrying an operation that meets a locked
+  /// or unreachable store (instead of the process-wide db::store_retry_limit_s()).
+  void set_retry_limit_s(double seconds);
+  /// Now on the store's clock, Unix seconds (PostgreSQL: the server's; SQLite: the host's):
+  /// the time to give WorkQueue's calls, so that every host's leases and heartbeats are
+  /// compared on one clock. Throws DbError.
+  double store_now_s() const;
   /// Highest version in schema_version (== kSchemaVersion after construction).
   int schema_version() const;
   /// PRAGMA journal_mode as reported by SQLite: "wal" for a file ("memory" for ":memory:");

@@ -163,7 +163,7 @@ void insert_measurement(Connection& c, const ConfigRow& config, const Measuremen
 
 bool ResultStore::is_measured(const std::string& board, const std::string& config_key,
                               const std::string& dataset) const {
-  try {
+  return store_->retrying("cannot query measurements", [&] {
     Statement q(store_->connection(),
                 "SELECT 1 FROM measurements m JOIN configs c ON c.id = m.config_id "
                 "WHERE c.board = ? AND c.config_key = ? AND m.dataset = ?");
@@ -171,9 +171,7 @@ bool ResultStore::is_measured(const std::string& board, const std::string& confi
     q.bind(2, config_key);
     q.bind(3, dataset);
     return q.executeStep();
-  } catch (const BackendError& e) {
-    store_->fail(std::string("cannot query measurements (") + e.what() + ")");
-  }
+  });
 }
 
 void ResultStore::record_measurement(const ConfigRow& config, const MeasurementRow& m) {
@@ -182,14 +180,13 @@ void ResultStore::record_measurement(const ConfigRow& config, const MeasurementR
     store_->fail("config '" + config.key + "' on board '" + config.board +
                  "' is already measured on dataset '" + m.dataset + "'");
   }
-  try {
-    Transaction tx(store_->connection());
-    insert_measurement(store_->connection(), config, m);
-    tx.commit();
-  } catch (const BackendError& e) {
-    store_->fail("cannot record the measurement of '" + config.key + "' (run " +
-                 std::to_string(m.run_id) + "): " + e.what());
-  }
+  return store_->retrying("cannot record the measurement of '" + config.key + "' (run " +
+                              std::to_string(m.run_id) + ")",
+                          [&] {
+                            Transaction tx(store_->connection());
+                            insert_measurement(store_->connection(), config, m);
+                            tx.commit();
+                          });
 }
 
 std::vector<MeasuredConfig> ResultStore::measured(const std::string& board,
@@ -209,7 +206,8 @@ std::vector<MeasuredConfig> ResultStore::measured_where(const std::string& board
                                                         const std::string& dataset,
                                                         const std::string& config_key) const {
   std::vector<MeasuredConfig> out;
-  try {
+  store_->retrying("cannot read measurements", [&] {
+    out.clear();
     Connection& c = store_->connection();
     Statement q(c, std::string("SELECT ") + kConfigColumns +
                        ", m.id, m.measured_at, m.run_id, m.dataset, m.time_ms_median, "
@@ -226,37 +224,33 @@ std::vector<MeasuredConfig> ResultStore::measured_where(const std::string& board
     }
     read_items(c, board, dataset, config_key, index_of, out);
     read_metrics(c, board, dataset, config_key, index_of, out);
-  } catch (const BackendError& e) {
-    store_->fail(std::string("cannot read measurements (") + e.what() + ")");
-  }
+  });
   return out;
 }
 
 std::vector<std::string> ResultStore::boards() const {
   std::vector<std::string> out;
-  try {
+  store_->retrying("cannot read boards", [&] {
+    out.clear();
     Statement q(store_->connection(),
                 "SELECT DISTINCT c.board FROM configs c "
                 "JOIN measurements m ON m.config_id = c.id ORDER BY c.board");
     while (q.executeStep()) out.push_back(q.getColumn(0).getString());
-  } catch (const BackendError& e) {
-    store_->fail(std::string("cannot read boards (") + e.what() + ")");
-  }
+  });
   return out;
 }
 
 std::vector<std::string> ResultStore::datasets(const std::string& board) const {
   std::vector<std::string> out;
-  try {
+  store_->retrying("cannot read datasets", [&] {
+    out.clear();
     Statement q(store_->connection(),
                 "SELECT m.dataset FROM measurements m JOIN configs c "
                 "ON c.id = m.config_id WHERE c.board = ? GROUP BY m.dataset "
                 "ORDER BY count(*) DESC, m.dataset");
     q.bind(1, board);
     while (q.executeStep()) out.push_back(q.getColumn(0).getString());
-  } catch (const BackendError& e) {
-    store_->fail(std::string("cannot read datasets (") + e.what() + ")");
-  }
+  });
   return out;
 }
 

@@ -72,7 +72,7 @@ RunRow read_run(Statement& q) {
 
 std::int64_t RunStore::begin_run(const RunInfo& info) {
   if (info.workload.empty()) store_->fail("a run needs a workload");
-  try {
+  return store_->retrying("cannot record the start of a run", [&] {
     Connection& c = store_->connection();
     Statement q(c,
                 "INSERT INTO runs(board, command, git_revision, host, gpu_name, "
@@ -91,9 +91,7 @@ std::int64_t RunStore::begin_run(const RunInfo& info) {
     q.bind(11, static_cast<std::int64_t>(::getpid()));
     q.exec();
     return c.last_insert_id("runs");
-  } catch (const BackendError& e) {
-    store_->fail(std::string("cannot record the start of a run (") + e.what() + ")");
-  }
+  });
 }
 
 std::vector<RunRow> RunStore::active_runs(const std::string& board, const std::string& workload,
@@ -111,34 +109,58 @@ void RunStore::end_run(std::int64_t run_id, const std::string& status) {
   if (status != "done" && status != "failed" && status != "interrupted") {
     store_->fail("invalid final run status '" + status + "' (allowed: done, failed, interrupted)");
   }
-  int changed = 0;
-  try {
-    Statement q(store_->connection(), "UPDATE runs SET status = ?, ended_at = ? WHERE id = ?");
-    q.bind(1, status);
-    q.bind(2, utc_now_iso());
-    q.bind(3, run_id);
-    changed = q.exec();
-  } catch (const BackendError& e) {
-    store_->fail(std::string("cannot record the end of run ") + std::to_string(run_id) + " (" +
-                 e.what() + ")");
-  }
+  const int changed =
+      store_->retrying(std::string("cannot record the end of run ") + std::to_string(run_id), [&] {
+        Connection& c = store_->connection();
+        Transaction tx(c);
+        Statement q(c, "UPDATE runs SET status = ?, ended_at = ? WHERE id = ?");
+        q.bind(1, status);
+        q.bind(2, utc_now_iso());
+        q.bind(3, run_id);
+        const int n = q.exec();
+        release_claims_of(run_id, false);
+        tx.commit();
+        return n;
+      });
   if (changed != 1) store_->fail("no run with id " + std::to_string(run_id));
 }
 
+void RunStore::release_claims_of(std::int64_t run_id, bool all_workers) {
+  Connection& c = store_->connection();
+  Statement tasks(c,
+                  "UPDATE tasks SET state = 'cancelled', lease_until_s = NULL "
+                  "WHERE run_id = ? AND state IN ('pending', 'claimed')");
+  tasks.bind(1, run_id);
+  tasks.exec();
+  std::vector<std::int64_t> gone;
+  Statement w(c, "SELECT id, host, pid FROM workers WHERE run_id = ? AND status = 'running'");
+  w.bind(1, run_id);
+  while (w.executeStep())
+    if (all_workers ||
+        (same_host(w.getColumn(1).getString()) && !process_alive(w.getColumn(2).getInt64())))
+      gone.push_back(w.getColumn(0).getInt64());
+  w.reset();
+  Statement up(c, "UPDATE workers SET status = 'exited' WHERE id = ?");
+  for (std::int64_t id : gone) {
+    up.bind(1, id);
+    up.exec();
+    up.reset();
+  }
+}
+
 void RunStore::set_planned_points(std::int64_t run_id, long long n) {
-  try {
+  return store_->retrying("cannot update run " + std::to_string(run_id), [&] {
     Statement q(store_->connection(), "UPDATE runs SET planned_points = ? WHERE id = ?");
     q.bind(1, static_cast<std::int64_t>(n));
     q.bind(2, run_id);
     if (q.exec() != 1) store_->fail("no run with id " + std::to_string(run_id));
-  } catch (const BackendError& e) {
-    store_->fail("cannot update run " + std::to_string(run_id) + " (" + e.what() + ")");
-  }
+  });
 }
 
 std::vector<RunRow> RunStore::runs(const std::string& board) const {
   std::vector<RunRow> out;
-  try {
+  store_->retrying("cannot read runs", [&] {
+    out.clear();
     // planned_points exists from v3 on (a v2 file opened read-only has none).
     Statement q(store_->connection(),
                 "SELECT id, board, command, git_revision, host, gpu_name, "
@@ -148,10 +170,15 @@ std::vector<RunRow> RunStore::runs(const std::string& board) const {
                     " FROM runs "
                     "WHERE ?1 = '' OR board = ?1 ORDER BY id");
     q.bind(1, board);
-    while (q.executeStep()) out.push_back(read_run(q));
-  } catch (const BackendError& e) {
-    store_->fail(std::string("cannot read runs (") + e.what() + ")");
-  }
+    while (q.executeStep()) {
+      out.push_back(read_run(q));
+      // A run of this host whose process is gone reads as what it is (the next read-write
+      // open records it: mark_dead_runs_aborted), never as running.
+      RunRow& r = out.back();
+      if (r.status == "running" && r.pid > 0 && same_host(r.info.host) && !process_alive(r.pid))
+        r.status = "aborted";
+    }
+  });
   return out;
 }
 
@@ -162,7 +189,7 @@ RunRow RunStore::run(std::int64_t run_id) const {
 }
 
 void RunStore::mark_dead_runs_aborted() {
-  try {
+  store_->retrying("cannot mark dead runs aborted", [&] {
     Connection& c = store_->connection();
     std::vector<std::int64_t> dead;
     Statement q(c, "SELECT id, pid, host FROM runs WHERE status = 'running'");
@@ -170,17 +197,20 @@ void RunStore::mark_dead_runs_aborted() {
       if (!q.getColumn(1).isNull() && same_host(q.getColumn(2).getString()) &&
           !process_alive(q.getColumn(1).getInt64()))
         dead.push_back(q.getColumn(0).getInt64());
-    Statement u(
+    q.reset();
+    if (dead.empty()) return;  // the usual case: no write lock taken
+    Transaction tx(c);
+    Statement run(
         c, "UPDATE runs SET status = 'aborted', ended_at = ? WHERE id = ? AND status = 'running'");
     for (std::int64_t id : dead) {
-      u.bind(1, utc_now_iso());
-      u.bind(2, id);
-      u.exec();
-      u.reset();
+      run.bind(1, utc_now_iso());
+      run.bind(2, id);
+      run.exec();
+      run.reset();
+      release_claims_of(id, true);
     }
-  } catch (const BackendError& e) {
-    store_->fail(std::string("cannot mark dead runs aborted (") + e.what() + ")");
-  }
+    tx.commit();
+  });
 }
 
 }  // namespace flowtune::db

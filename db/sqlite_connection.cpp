@@ -3,6 +3,8 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <sqlite3.h>
 
+#include <algorithm>
+
 #include "db/connection.hpp"
 
 namespace flowtune::db {
@@ -13,7 +15,9 @@ auto guarded(F&& f) -> decltype(f()) {
   try {
     return f();
   } catch (const SQLite::Exception& e) {
-    throw BackendError(e.what(), e.getErrorCode(), e.getErrorCode() == SQLITE_NOTADB);
+    const int primary = e.getErrorCode() & 0xff;
+    throw BackendError(e.what(), e.getErrorCode(), primary == SQLITE_NOTADB,
+                       primary == SQLITE_BUSY || primary == SQLITE_LOCKED);
   }
 }
 
@@ -68,7 +72,8 @@ class SqliteConnection final : public Connection {
               (read_only ? SQLite::OPEN_READONLY : SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE) |
                   extra_flags,
               busy_timeout_ms);
-        })) {}
+        })),
+        busy_timeout_ms_(busy_timeout_ms) {}
   Dialect dialect() const override { return Dialect::sqlite; }
   bool read_only() const override { return sqlite3_db_readonly(db_.getHandle(), "main") == 1; }
   std::unique_ptr<StatementImpl> prepare(const std::string& sql) override {
@@ -76,6 +81,10 @@ class SqliteConnection final : public Connection {
   }
   void exec_script(const std::string& sql) override {
     guarded([&] { db_.exec(sql); });
+  }
+  void cap_lock_wait_ms(int ms) override {
+    sqlite3_busy_timeout(db_.getHandle(),
+                         ms < 0 ? busy_timeout_ms_ : std::min(ms, busy_timeout_ms_));
   }
   void begin_write() override {
     guarded([&] { db_.exec("BEGIN IMMEDIATE"); });
@@ -95,6 +104,7 @@ class SqliteConnection final : public Connection {
 
  private:
   SQLite::Database db_;
+  int busy_timeout_ms_;
 };
 
 }  // namespace

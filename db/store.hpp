@@ -3,8 +3,10 @@
 // that open a store of each back-end (db/open_sqlite.cpp, db/open_postgresql.cpp).
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "db/connection.hpp"
 #include "db/rows.hpp"
@@ -35,10 +37,76 @@ class Store {
   /// The highest version in schema_version (0 when it is empty); throws DbError.
   int read_schema_version() const;
 
+  /// Runs op, one whole operation of the store (a transaction or a single statement, safe
+  /// to run again after a failure: it either committed nothing or is idempotent), and
+  /// returns its result. A transient BackendError (the SQLite write lock held beyond the
+  /// busy timeout, a lost PostgreSQL connection; BackendError::transient) is retried: op
+  /// runs again after 0.1, 0.2, 0.4 ... s (doubling, at most 5 s apart, jittered so that many
+  /// workers do not return at once), reconnecting first, until it succeeds or
+  /// retry_limit_s() seconds passed since the first attempt began (SQLite's busy wait
+  /// included): then DbError "<store>: <what> (<error>): the store stayed unavailable
+  /// for N s ...". Any other BackendError throws DbError "<store>: <what> (<error>)" at
+  /// once. An outage of kQuietRetryS or more is told on stderr, one line when it is seen and
+  /// one when op went through. Inside a transaction (a caller's op runs this one) a transient error
+  /// propagates unchanged, so that the outer operation runs again as a whole. After one give-up,
+  /// the store fails at the first transient error until an operation succeeds again (a process that
+  /// stops does not wait the limit once more for each cleanup write).
+  template <typename F>
+  auto retrying(const std::string& what, F&& op) const -> decltype(op()) {
+    RetryState state;
+    for (;;) {
+      if (state.failures == 0) state.first = std::chrono::steady_clock::now();
+      try {
+        if constexpr (std::is_void_v<decltype(op())>) {
+          op();
+          succeeded(what, state);
+          return;
+        } else {
+          auto result = op();
+          succeeded(what, state);
+          return result;
+        }
+      } catch (const BackendError& e) {
+        if (e.transient && connection_->in_transaction()) throw;
+        if (!e.transient) fail(what + " (" + e.what() + ")");
+        wait_to_retry(what, e, state);
+      }
+    }
+  }
+  /// Now on the store's clock (Connection::clock_s), as Unix seconds: this host's clock plus
+  /// the offset to the store's, measured at the first call and again every
+  /// kClockResyncS (the midpoint of the query's round trip). Leases, heartbeats and their
+  /// expiry are all compared on this one clock, so a host whose clock runs ahead or behind
+  /// neither steals leases early nor keeps them too long. Throws DbError.
+  double now_s() const;
+  static constexpr double kClockResyncS = 30;
+  /// The retry limit of this store: set_retry_limit_s's value, else the process-wide one
+  /// (db::set_store_retry_limit_s in db/repository.hpp, default kDefaultStoreRetryS).
+  double retry_limit_s() const;
+  /// This store's own retry limit in seconds (>= 0; 0 = fail at the first transient error).
+  void set_retry_limit_s(double seconds) { retry_limit_s_ = seconds; }
+
  private:
+  struct RetryState {
+    int failures = 0;
+    bool told = false;                            ///< the "retrying" line was printed
+    std::chrono::steady_clock::time_point first;  ///< start of the first attempt
+  };
+  /// An outage shorter than this stays silent (a lock taken for a moment by another
+  /// process, e.g. many workers opening the store at once).
+  static constexpr double kQuietRetryS = 1;
+  // After a transient error: the notice, the limit (throws DbError), the pause, reconnect().
+  void wait_to_retry(const std::string& what, const BackendError& e, RetryState& state) const;
+  // After op succeeded: a notice when it had failed before.
+  void succeeded(const std::string& what, const RetryState& state) const;
+
   std::string path_;
   std::unique_ptr<Connection> connection_;
   int version_ = 0;
+  mutable double clock_offset_s_ = 0;    ///< store clock - this host's clock
+  mutable double clock_synced_at_ = -1;  ///< host seconds of the last measurement; < 0: never
+  double retry_limit_s_ = -1;            ///< < 0: the process-wide limit
+  mutable bool gave_up_ = false;         ///< the last retry ended at the limit
 };
 
 /// Opens (creating when absent) and migrates, or opens read-only, the store at path: an

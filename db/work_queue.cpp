@@ -41,7 +41,7 @@ bool WorkQueue::has_queue() const {
 
 std::int64_t WorkQueue::publish_task(std::int64_t run_id, const std::string& config_key,
                                      const std::string& request_json, double now_s) {
-  try {
+  return store_->retrying("cannot publish a task of run " + std::to_string(run_id), [&] {
     Transaction tx(store_->connection());
     Statement ins(store_->connection(),
                   "INSERT INTO tasks(run_id, config_key, request_json, published_s) "
@@ -58,15 +58,13 @@ std::int64_t WorkQueue::publish_task(std::int64_t run_id, const std::string& con
     const std::int64_t id = sel.getColumn(0).getInt64();
     tx.commit();
     return id;
-  } catch (const BackendError& e) {
-    store_->fail("cannot publish a task of run " + std::to_string(run_id) + " (" + e.what() + ")");
-  }
+  });
 }
 
 std::int64_t WorkQueue::register_worker(std::int64_t run_id, const std::string& host, long long pid,
                                         const std::string& gpu, double now_s) {
   RunStore(*store_).run(run_id);  // throws for an unknown run, naming it
-  try {
+  return store_->retrying("cannot register a worker of run " + std::to_string(run_id), [&] {
     Statement q(store_->connection(),
                 "INSERT INTO workers(run_id, host, pid, gpu, started_s, heartbeat_s) "
                 "VALUES (?, ?, ?, ?, ?, ?)");
@@ -78,82 +76,92 @@ std::int64_t WorkQueue::register_worker(std::int64_t run_id, const std::string& 
     q.bind(6, now_s);
     q.exec();
     return store_->connection().last_insert_id("workers");
-  } catch (const BackendError& e) {
-    store_->fail("cannot register a worker of run " + std::to_string(run_id) + " (" + e.what() +
-                 ")");
-  }
+  });
 }
 
 void WorkQueue::end_worker(std::int64_t worker_id) {
-  try {
+  return store_->retrying("cannot end worker " + std::to_string(worker_id), [&] {
     Statement q(store_->connection(), "UPDATE workers SET status = 'exited' WHERE id = ?");
     q.bind(1, worker_id);
     q.exec();
-  } catch (const BackendError& e) {
-    store_->fail("cannot end worker " + std::to_string(worker_id) + " (" + e.what() + ")");
-  }
+  });
 }
 
 std::optional<TaskRow> WorkQueue::claim_task(std::int64_t run_id, std::int64_t worker_id,
                                              double now_s, double lease_s) {
-  try {
-    // SQLite: BEGIN IMMEDIATE takes the write lock before reading, so no other connection
-    // claims between the SELECT and the UPDATE. PostgreSQL: the row is locked by FOR UPDATE,
-    // and rows other workers are claiming are skipped (SKIP LOCKED).
-    Transaction tx(store_->connection());
-    Statement sel(store_->connection(),
-                  std::string("SELECT ") + kTaskColumns +
-                      " FROM tasks WHERE run_id = ? AND (state = 'pending' OR "
-                      "(state = 'claimed' AND lease_until_s < ?)) "
-                      "ORDER BY id LIMIT 1" +
-                      store_->connection().for_update(true));
-    sel.bind(1, run_id);
-    sel.bind(2, now_s);
-    if (!sel.executeStep()) return std::nullopt;
-    TaskRow t = read_task(sel);
-    sel.reset();
-    Statement up(store_->connection(),
-                 "UPDATE tasks SET state = 'claimed', worker_id = ?, claimed_s = ?, "
-                 "lease_until_s = ?, attempts = attempts + 1 WHERE id = ? AND (state = "
-                 "'pending' OR (state = 'claimed' AND lease_until_s < ?))");
-    up.bind(1, worker_id);
-    up.bind(2, now_s);
-    up.bind(3, now_s + lease_s);
-    up.bind(4, t.id);
-    up.bind(5, now_s);
-    if (up.exec() != 1) return std::nullopt;  // taken meanwhile (cannot happen under the lock)
-    tx.commit();
-    t.state = "claimed";
-    t.worker_id = worker_id;
-    t.claimed_s = now_s;
-    t.lease_until_s = now_s + lease_s;
-    ++t.attempts;
-    return t;
-  } catch (const BackendError& e) {
-    store_->fail("worker " + std::to_string(worker_id) + " cannot claim a task of run " +
-                 std::to_string(run_id) + " (" + e.what() + ")");
-  }
+  int attempt = 0;
+  return store_->retrying(
+      "worker " + std::to_string(worker_id) + " cannot claim a task of run " +
+          std::to_string(run_id),
+      [&]() -> std::optional<TaskRow> {
+        // SQLite: BEGIN IMMEDIATE takes the write lock before reading, so no other connection
+        // claims between the SELECT and the UPDATE. PostgreSQL: the row is locked by FOR UPDATE,
+        // and rows other workers are claiming are skipped (SKIP LOCKED).
+        ++attempt;
+        Transaction tx(store_->connection());
+        // Run again after a failure: a task claimed by this worker already is the claim of
+        // the attempt whose commit went through but whose answer was lost with the
+        // connection; it is handed out now, not left behind under a lease kept by heartbeats.
+        Statement mine(store_->connection(),
+                       std::string("SELECT ") + kTaskColumns +
+                           " FROM tasks WHERE run_id = ? AND state = 'claimed' AND worker_id = ? "
+                           "ORDER BY id LIMIT 1" +
+                           store_->connection().for_update(false));
+        mine.bind(1, run_id);
+        mine.bind(2, worker_id);
+        const bool held = attempt > 1 && mine.executeStep();
+        Statement sel(store_->connection(),
+                      std::string("SELECT ") + kTaskColumns +
+                          " FROM tasks WHERE run_id = ? AND (state = 'pending' OR "
+                          "(state = 'claimed' AND lease_until_s < ?)) "
+                          "ORDER BY id LIMIT 1" +
+                          store_->connection().for_update(true));
+        if (!held) {
+          sel.bind(1, run_id);
+          sel.bind(2, now_s);
+          if (!sel.executeStep()) return std::nullopt;
+        }
+        TaskRow t = held ? read_task(mine) : read_task(sel);
+        mine.reset();
+        sel.reset();
+        Statement up(store_->connection(),
+                     "UPDATE tasks SET state = 'claimed', worker_id = ?, claimed_s = ?, "
+                     "lease_until_s = ?, attempts = attempts + ? WHERE id = ?");
+        up.bind(1, worker_id);
+        up.bind(2, held ? t.claimed_s : now_s);
+        up.bind(3, now_s + lease_s);
+        up.bind(4, held ? 0 : 1);
+        up.bind(5, t.id);
+        up.exec();
+        tx.commit();
+        t.state = "claimed";
+        t.worker_id = worker_id;
+        if (!held) {
+          t.claimed_s = now_s;
+          ++t.attempts;
+        }
+        t.lease_until_s = now_s + lease_s;
+        return t;
+      });
 }
 
 std::size_t WorkQueue::heartbeat(std::int64_t worker_id, double now_s, double lease_s) {
-  try {
-    Transaction tx(store_->connection());
-    Statement w(store_->connection(), "UPDATE workers SET heartbeat_s = ? WHERE id = ?");
-    w.bind(1, now_s);
-    w.bind(2, worker_id);
-    w.exec();
-    Statement t(store_->connection(),
-                "UPDATE tasks SET lease_until_s = ? "
-                "WHERE worker_id = ? AND state = 'claimed'");
-    t.bind(1, now_s + lease_s);
-    t.bind(2, worker_id);
-    const int held = t.exec();
-    tx.commit();
-    return std::size_t(held);
-  } catch (const BackendError& e) {
-    store_->fail("cannot record the heartbeat of worker " + std::to_string(worker_id) + " (" +
-                 e.what() + ")");
-  }
+  return store_->retrying(
+      "cannot record the heartbeat of worker " + std::to_string(worker_id), [&] {
+        Transaction tx(store_->connection());
+        Statement w(store_->connection(), "UPDATE workers SET heartbeat_s = ? WHERE id = ?");
+        w.bind(1, now_s);
+        w.bind(2, worker_id);
+        w.exec();
+        Statement t(store_->connection(),
+                    "UPDATE tasks SET lease_until_s = ? "
+                    "WHERE worker_id = ? AND state = 'claimed'");
+        t.bind(1, now_s + lease_s);
+        t.bind(2, worker_id);
+        const int held = t.exec();
+        tx.commit();
+        return std::size_t(held);
+      });
 }
 
 bool WorkQueue::holds_task(std::int64_t task_id, std::int64_t worker_id) {
@@ -178,18 +186,18 @@ bool WorkQueue::finish_task_measured(std::int64_t task_id, std::int64_t worker_i
                                      const ConfigRow& config, const MeasurementRow& m,
                                      double now_s) {
   check_measurement(*store_, config, m);
-  try {
-    Transaction tx(store_->connection());
-    if (!holds_task(task_id, worker_id)) return false;
-    if (!ResultStore(*store_).is_measured(config.board, config.key, m.dataset))
-      insert_measurement(store_->connection(), config, m);
-    finish_task(task_id, "done", now_s);
-    tx.commit();
-    return true;
-  } catch (const BackendError& e) {
-    store_->fail("cannot record the measurement of '" + config.key + "' (task " +
-                 std::to_string(task_id) + "): " + e.what());
-  }
+  return store_->retrying(
+      "cannot record the measurement of '" + config.key + "' (task " + std::to_string(task_id) +
+          ")",
+      [&] {
+        Transaction tx(store_->connection());
+        if (!holds_task(task_id, worker_id)) return false;
+        if (!ResultStore(*store_).is_measured(config.board, config.key, m.dataset))
+          insert_measurement(store_->connection(), config, m);
+        finish_task(task_id, "done", now_s);
+        tx.commit();
+        return true;
+      });
 }
 
 bool WorkQueue::finish_task_failed(std::int64_t task_id, std::int64_t worker_id,
@@ -197,53 +205,48 @@ bool WorkQueue::finish_task_failed(std::int64_t task_id, std::int64_t worker_id,
                                    const std::string& failure_class, const std::string& message,
                                    double now_s) {
   check_failure(*store_, config, failure_class);
-  try {
-    Transaction tx(store_->connection());
-    if (!holds_task(task_id, worker_id)) return false;
-    Statement run_of(store_->connection(), "SELECT run_id FROM tasks WHERE id = ?");
-    run_of.bind(1, task_id);
-    run_of.executeStep();
-    insert_failure(store_->connection(), run_of.getColumn(0).getInt64(), config, dataset,
-                   failure_class, message);
-    finish_task(task_id, "failed", now_s);
-    tx.commit();
-    return true;
-  } catch (const BackendError& e) {
-    store_->fail("cannot record the failure of '" + config.key + "' (task " +
-                 std::to_string(task_id) + "): " + e.what());
-  }
+  return store_->retrying(
+      "cannot record the failure of '" + config.key + "' (task " + std::to_string(task_id) + ")",
+      [&] {
+        Transaction tx(store_->connection());
+        if (!holds_task(task_id, worker_id)) return false;
+        Statement run_of(store_->connection(), "SELECT run_id FROM tasks WHERE id = ?");
+        run_of.bind(1, task_id);
+        run_of.executeStep();
+        insert_failure(store_->connection(), run_of.getColumn(0).getInt64(), config, dataset,
+                       failure_class, message);
+        finish_task(task_id, "failed", now_s);
+        tx.commit();
+        return true;
+      });
 }
 
 void WorkQueue::release_task(std::int64_t task_id, std::int64_t worker_id) {
-  try {
+  return store_->retrying("cannot release task " + std::to_string(task_id), [&] {
     Statement q(store_->connection(),
                 "UPDATE tasks SET state = 'pending', lease_until_s = NULL "
                 "WHERE id = ? AND worker_id = ? AND state = 'claimed'");
     q.bind(1, task_id);
     q.bind(2, worker_id);
     q.exec();
-  } catch (const BackendError& e) {
-    store_->fail("cannot release task " + std::to_string(task_id) + " (" + e.what() + ")");
-  }
+  });
 }
 
 std::size_t WorkQueue::cancel_pending_tasks(std::int64_t run_id) {
-  try {
+  return store_->retrying("cannot cancel the tasks of run " + std::to_string(run_id), [&] {
     Statement q(store_->connection(),
                 "UPDATE tasks SET state = 'cancelled' WHERE run_id = ? AND state = "
                 "'pending'");
     q.bind(1, run_id);
     return std::size_t(q.exec());
-  } catch (const BackendError& e) {
-    store_->fail("cannot cancel the tasks of run " + std::to_string(run_id) + " (" + e.what() +
-                 ")");
-  }
+  });
 }
 
 std::vector<TaskRow> WorkQueue::tasks(std::int64_t run_id, const std::string& state) const {
   std::vector<TaskRow> out;
   if (!has_queue()) return out;
-  try {
+  store_->retrying("cannot read the tasks of run " + std::to_string(run_id), [&] {
+    out.clear();
     Statement q(store_->connection(),
                 std::string("SELECT ") + kTaskColumns +
                     " FROM tasks WHERE run_id = ?1 AND (?2 = '' OR state = ?2) "
@@ -251,32 +254,30 @@ std::vector<TaskRow> WorkQueue::tasks(std::int64_t run_id, const std::string& st
     q.bind(1, run_id);
     q.bind(2, state);
     while (q.executeStep()) out.push_back(read_task(q));
-  } catch (const BackendError& e) {
-    store_->fail("cannot read the tasks of run " + std::to_string(run_id) + " (" + e.what() + ")");
-  }
+  });
   return out;
 }
 
 std::vector<TaskRow> WorkQueue::finished_tasks(std::int64_t run_id, std::int64_t after_id) const {
   std::vector<TaskRow> out;
   if (!has_queue()) return out;
-  try {
+  store_->retrying("cannot read the tasks of run " + std::to_string(run_id), [&] {
+    out.clear();
     Statement q(store_->connection(), std::string("SELECT ") + kTaskColumns +
                                           " FROM tasks WHERE run_id = ? AND id > ? AND state IN "
                                           "('done', 'failed') ORDER BY id");
     q.bind(1, run_id);
     q.bind(2, after_id);
     while (q.executeStep()) out.push_back(read_task(q));
-  } catch (const BackendError& e) {
-    store_->fail("cannot read the tasks of run " + std::to_string(run_id) + " (" + e.what() + ")");
-  }
+  });
   return out;
 }
 
 TaskCounts WorkQueue::task_counts(std::int64_t run_id) const {
   TaskCounts c;
   if (!has_queue()) return c;
-  try {
+  store_->retrying("cannot count the tasks of run " + std::to_string(run_id), [&] {
+    c = TaskCounts{};
     Statement q(store_->connection(),
                 "SELECT state, count(*), avg(finished_s - claimed_s) FROM tasks "
                 "WHERE run_id = ? GROUP BY state");
@@ -297,16 +298,15 @@ TaskCounts WorkQueue::task_counts(std::int64_t run_id) const {
       }
     }
     c.mean_task_s = finished ? weighted / double(finished) : 0;
-  } catch (const BackendError& e) {
-    store_->fail("cannot count the tasks of run " + std::to_string(run_id) + " (" + e.what() + ")");
-  }
+  });
   return c;
 }
 
 std::vector<WorkerRow> WorkQueue::workers(std::int64_t run_id) const {
   std::vector<WorkerRow> out;
   if (!has_queue()) return out;
-  try {
+  store_->retrying("cannot read the workers of run " + std::to_string(run_id), [&] {
+    out.clear();
     Statement q(
         store_->connection(),
         "SELECT w.id, w.run_id, w.host, w.pid, w.gpu, w.started_s, w.heartbeat_s, w.status, "
@@ -328,10 +328,7 @@ std::vector<WorkerRow> WorkQueue::workers(std::int64_t run_id) const {
       w.n_failed = std::size_t(q.getColumn(9).getInt64());
       out.push_back(std::move(w));
     }
-  } catch (const BackendError& e) {
-    store_->fail("cannot read the workers of run " + std::to_string(run_id) + " (" + e.what() +
-                 ")");
-  }
+  });
   return out;
 }
 

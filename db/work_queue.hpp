@@ -18,8 +18,8 @@ namespace flowtune::db {
 class Store;
 
 /// The work-queue part of a Repository, over the store it shares with the other parts.
-/// Times are Unix seconds given by the caller (its clock; hosts sharing a database need
-/// synchronised clocks, e.g. NTP, to within a small fraction of the lease). Every call
+/// Times are Unix seconds given by the caller: the store's clock (Repository::store_now_s),
+/// so that hosts whose clocks disagree still agree on leases; tests may pass their own. Every call
 /// throws DbError "<store>: <problem>" when the store fails. On a v2 file opened
 /// read-only, the reads return nothing (no distributed runs).
 class WorkQueue {
@@ -39,7 +39,9 @@ class WorkQueue {
   /// Claims, in one write transaction, the oldest task of run_id that is pending or whose
   /// lease expired (lease_until_s < now_s): it becomes "claimed" by worker_id until
   /// now_s + lease_s, attempts + 1. Returns nullopt when there is none. Two workers never
-  /// hold the same task at the same time.
+  /// hold the same task at the same time. When the store fails and the claim runs again
+  /// (Store::retrying), a task worker_id already holds (an attempt whose commit went through
+  /// but whose answer was lost) is returned instead.
   std::optional<TaskRow> claim_task(std::int64_t run_id, std::int64_t worker_id, double now_s,
                                     double lease_s);
   /// The worker's heartbeat: its heartbeat_s = now_s and the lease of every task it still

@@ -11,7 +11,7 @@ namespace flowtune::db {
 void WorkloadStore::record_workload(const WorkloadRow& w) {
   std::string objectives;
   for (const std::string& o : w.front_objectives) objectives += (objectives.empty() ? "" : " ") + o;
-  try {
+  return store_->retrying("cannot record workload '" + w.name + "'", [&] {
     Connection& c = store_->connection();
     Transaction tx(c);
     Statement q(c,
@@ -37,14 +37,13 @@ void WorkloadStore::record_workload(const WorkloadRow& w) {
       m.reset();
     }
     tx.commit();
-  } catch (const BackendError& e) {
-    store_->fail("cannot record workload '" + w.name + "': " + e.what());
-  }
+  });
 }
 
 WorkloadRow WorkloadStore::workload(const std::string& name) const {
   WorkloadRow w;
-  try {
+  store_->retrying("cannot read workload '" + name + "'", [&] {
+    w = WorkloadRow{};
     Connection& c = store_->connection();
     Statement q(c, "SELECT work_unit, front_objectives FROM workloads WHERE name = ?");
     q.bind(1, name);
@@ -66,9 +65,7 @@ WorkloadRow WorkloadStore::workload(const std::string& name) const {
       spec.doc = m.getColumn(3).getString();
       w.metrics.push_back(std::move(spec));
     }
-  } catch (const BackendError& e) {
-    store_->fail("cannot read workload '" + name + "': " + e.what());
-  }
+  });
   return w;
 }
 

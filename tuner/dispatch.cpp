@@ -20,10 +20,6 @@
 namespace flowtune {
 namespace {
 
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
 bool is_number(const std::string& s) {
   return !s.empty() &&
          std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
@@ -59,6 +55,9 @@ void Dispatcher::start_local_workers(int n, const std::vector<std::string>& gpus
   std::ostringstream lease;
   lease << lease_s_;
   const std::string lease_text = lease.str();
+  std::ostringstream retry;  // formatted before fork: the child only calls execv-safe code
+  retry << db::store_retry_limit_s();
+  const std::string retry_text = retry.str();
   for (int i = 0; i < n; ++i) {
     const std::string gpu = gpus.empty() ? "" : gpus[std::size_t(i) % gpus.size()];
     const pid_t parent = ::getpid();
@@ -79,8 +78,9 @@ void Dispatcher::start_local_workers(int n, const std::vector<std::string>& gpus
       const std::string password = db::store_url_password(storage_);
       if (!password.empty()) ::setenv("PGPASSWORD", password.c_str(), 1);
       std::vector<std::string> args = {
-          "/proc/self/exe", "worker", "--storage", db::redact_store_url(storage_),
-          "--run",          run,      "--lease-s", lease_text};
+          "/proc/self/exe",  "worker",  "--storage", db::redact_store_url(storage_),
+          "--run",           run,       "--lease-s", lease_text,
+          "--store-retry-s", retry_text};
       std::vector<char*> argv;
       for (std::string& a : args) argv.push_back(a.data());
       argv.push_back(nullptr);
@@ -93,7 +93,8 @@ void Dispatcher::start_local_workers(int n, const std::vector<std::string>& gpus
 
 void Dispatcher::publish(std::size_t point, const std::string& config_key,
                          const TaskRequest& task) {
-  const std::int64_t id = repo_.publish_task(run_id_, config_key, task_request_json(task), now_s());
+  const std::int64_t id =
+      repo_.publish_task(run_id_, config_key, task_request_json(task), repo_.store_now_s());
   point_of_[id] = point;
 }
 

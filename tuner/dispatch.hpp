@@ -34,10 +34,10 @@ class Dispatcher {
   Dispatcher& operator=(const Dispatcher&) = delete;
 
   /// Starts n worker processes of this executable (`tune worker --storage S --run ID
-  /// --lease-s L`). With gpus non-empty, worker i gets CUDA_VISIBLE_DEVICES=gpus[i % size]
-  /// (CUDA_DEVICE_ORDER=PCI_BUS_ID, and FLOWTUNE_NVML_INDEX for a numeric entry, so that its
-  /// energy and clock readings are those of its GPU). Throws std::runtime_error when fork
-  /// fails.
+  /// --lease-s L --store-retry-s R`, R this process's db::store_retry_limit_s()). With gpus
+  /// non-empty, worker i gets CUDA_VISIBLE_DEVICES=gpus[i % size] (CUDA_DEVICE_ORDER=PCI_BUS_ID,
+  /// and FLOWTUNE_NVML_INDEX for a numeric entry, so that its energy and clock readings are those
+  /// of its GPU). Throws std::runtime_error when fork fails.
   void start_local_workers(int n, const std::vector<std::string>& gpus);
   /// Number of local workers started.
   std::size_t n_local() const { return local_.size(); }

@@ -2,8 +2,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <csignal>
 #include <cstdlib>
@@ -11,7 +13,9 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <sstream>
 #include <thread>
+#include <vector>
 
 #include "boards/board.hpp"
 #include "boards/gpu_clocks.hpp"
@@ -25,10 +29,6 @@ namespace {
 std::atomic<bool> g_worker_stop{false};
 extern "C" void on_store_worker_signal(int) {
   g_worker_stop = true;
-}
-
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 std::string host_name() {
@@ -46,13 +46,21 @@ std::string pinned_gpu() {
 // thread-safe), so a slow measurement or a busy machine never loses the lease of a live
 // worker.
 class Heartbeat {
+  // The heartbeat's own connection: a beat retries a busy store for one period at most (the
+  // next beat tries again), so that the worker's end never waits for it longer.
+  static db::Repository with_retry_limit(const std::string& storage, double seconds) {
+    db::Repository repo(storage);
+    repo.set_retry_limit_s(seconds);
+    return repo;
+  }
+
  public:
   Heartbeat(const std::string& storage, std::int64_t worker_id, double lease_s)
-      : repo_(storage), thread_([this, worker_id, lease_s] {
+      : repo_(with_retry_limit(storage, lease_s / 3)), thread_([this, worker_id, lease_s] {
           std::unique_lock<std::mutex> lock(mutex_);
           while (!done_) {
             try {
-              repo_.heartbeat(worker_id, now_s(), lease_s);
+              repo_.heartbeat(worker_id, repo_.store_now_s(), lease_s);
             } catch (const std::exception&) {
               // A busy store: the next beat retries; the lease has two more beats of slack.
             }
@@ -78,6 +86,21 @@ class Heartbeat {
   bool done_ = false;
   std::thread thread_;
 };
+
+// "claim latency: N claims, median X ms, p99 Y ms, max Z ms" (nearest-rank percentiles).
+std::string claim_latency_text(std::vector<double> ms) {
+  if (ms.empty()) return "no claim";
+  std::sort(ms.begin(), ms.end());
+  const auto rank = [&](double p) {
+    return ms[std::min(ms.size() - 1, std::size_t(std::ceil(p * double(ms.size()))) - 1)];
+  };
+  std::ostringstream out;
+  out.setf(std::ios::fixed);
+  out.precision(2);
+  out << "claim latency: " << ms.size() << " claims, median " << rank(0.5) << " ms, p99 "
+      << rank(0.99) << " ms, max " << ms.back() << " ms";
+  return out.str();
+}
 
 }  // namespace
 
@@ -112,8 +135,8 @@ int run_store_worker(const StoreWorkerOptions& options, std::ostream& log) {
                              ": no such database (a worker joins the store of a run; check "
                              "--storage)");
   db::Repository repo(options.storage);
-  const std::int64_t me =
-      repo.register_worker(options.run_id, host_name(), ::getpid(), pinned_gpu(), now_s());
+  const std::int64_t me = repo.register_worker(options.run_id, host_name(), ::getpid(),
+                                               pinned_gpu(), repo.store_now_s());
   const std::string who = "worker " + std::to_string(me) + " (pid " + std::to_string(::getpid()) +
                           (pinned_gpu().empty() ? "" : ", " + pinned_gpu()) + ")";
   log << who << ": run " << options.run_id << " on " << repo.path() << '\n';
@@ -122,11 +145,18 @@ int run_store_worker(const StoreWorkerOptions& options, std::ostream& log) {
   const auto old_term = std::signal(SIGTERM, on_store_worker_signal);
   WorkerProcess measurer;
   int code = 0;
+  std::vector<double> claim_ms;  // every claim transaction, the empty ones included
+  std::size_t n_claimed = 0;
   const Heartbeat beat(options.storage, me, options.lease_s);
   try {
     while (!g_worker_stop) {
+      const auto claim_start = std::chrono::steady_clock::now();
       const std::optional<db::TaskRow> task =
-          repo.claim_task(options.run_id, me, now_s(), options.lease_s);
+          repo.claim_task(options.run_id, me, repo.store_now_s(), options.lease_s);
+      claim_ms.push_back(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - claim_start)
+              .count());
+      if (task) ++n_claimed;
       if (!task) {
         if (repo.run(options.run_id).status != "running") break;
         std::this_thread::sleep_for(std::chrono::duration<double>(options.poll_s));
@@ -160,14 +190,20 @@ int run_store_worker(const StoreWorkerOptions& options, std::ostream& log) {
       if (r.ok) {
         r.measurement.run_id = task->run_id;
         r.measurement.dataset = t.dataset;
-        kept = repo.finish_task_measured(task->id, me, row, r.measurement, now_s());
+        kept = repo.finish_task_measured(task->id, me, row, r.measurement, repo.store_now_s());
       } else {
         kept = repo.finish_task_failed(task->id, me, row, t.dataset, r.failure_class, r.message,
-                                       now_s());
+                                       repo.store_now_s());
       }
-      if (!kept)
-        log << who << ": lost the lease of task " << task->id << " (" << row.label
-            << "); its result was dropped, another worker measures it\n";
+      if (!kept) {
+        const std::string status = repo.run(options.run_id).status;
+        if (status != "running")
+          log << who << ": run " << options.run_id << " ended (" << status << ") while task "
+              << task->id << " (" << row.label << ") was measured; its result was dropped\n";
+        else
+          log << who << ": lost the lease of task " << task->id << " (" << row.label
+              << "); its result was dropped, another worker measures it\n";
+      }
     }
   } catch (const std::exception& e) {
     log << who << ": error: " << e.what() << '\n';
@@ -175,6 +211,7 @@ int run_store_worker(const StoreWorkerOptions& options, std::ostream& log) {
   }
   std::signal(SIGINT, old_int);
   std::signal(SIGTERM, old_term);
+  log << who << ": " << n_claimed << " task(s) claimed; " << claim_latency_text(claim_ms) << '\n';
   try {
     repo.end_worker(me);
   } catch (const std::exception&) {

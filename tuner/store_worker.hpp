@@ -37,7 +37,9 @@ struct StoreWorkerOptions {
 
 /// The worker's loop: registers in the store, then claims and measures tasks of the run
 /// until the run is no longer "running" and nothing is left to claim, or until SIGINT /
-/// SIGTERM (the task in hand is released, unmeasured, for another worker). Log lines go to
+/// SIGTERM (the task in hand is released, unmeasured, for another worker). Its last line
+/// gives the tasks it claimed and the latency of its claim transactions (median, p99, max,
+/// in ms; benchmarks/store_load reads it). Log lines go to
 /// log. Returns 0, or 1 after an error of the store (message on log). Throws DbError when
 /// the store cannot be opened or the run does not exist.
 int run_store_worker(const StoreWorkerOptions& options, std::ostream& log);

@@ -294,7 +294,13 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
     evaluator->shut_down();
   } catch (...) {
     evaluator.reset();
-    s.repo->end_run(s.summary.run_id, "failed");
+    try {
+      s.repo->end_run(s.summary.run_id, "failed");
+    } catch (const std::exception&) {
+      // The store is away (the error being thrown says so): the run stays "running" until
+      // the next read-write open finds its process gone and marks it aborted; the error
+      // that stopped the run is the one to report, not this one.
+    }
     throw;
   }
   s.repo->end_run(s.summary.run_id, s.summary.interrupted ? "interrupted" : "done");

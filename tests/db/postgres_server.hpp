@@ -54,18 +54,29 @@ class PostgresServer {
       why_not_ = "initdb failed (see " + (dir_ / "initdb.log").string() + ")";
       return;
     }
-    if (!sh(as_ + (bin_ / "pg_ctl").string() + " -D " + data + " -o \"-p " + std::to_string(port_) +
-            " -k " + dir_.string() + " -c listen_addresses=127.0.0.1 -F\" -l " +
-            (dir_ / "server.log").string() + " -w start > /dev/null")) {
+    if (!start()) {
       why_not_ = "pg_ctl start failed (see " + (dir_ / "server.log").string() + ")";
       return;
     }
-    started_ = true;
   }
   ~PostgresServer() {
-    if (started_)
-      sh(as_ + (bin_ / "pg_ctl").string() + " -D " + (dir_ / "data").string() +
-         " -m immediate -w stop > /dev/null 2>&1");
+    if (started_) stop_immediately();
+  }
+
+  /// Starts the server (again) on its port; true once it accepts connections.
+  bool start() {
+    started_ = sh(as_ + (bin_ / "pg_ctl").string() + " -D " + (dir_ / "data").string() +
+                  " -o \"-p " + std::to_string(port_) + " -k " + dir_.string() +
+                  " -c listen_addresses=127.0.0.1 -F\" -l " + (dir_ / "server.log").string() +
+                  " -w start > /dev/null");
+    return started_;
+  }
+  /// `pg_ctl stop -m immediate`: every server process quits at once, without a clean
+  /// shutdown (as a crash; the next start recovers from the WAL).
+  void stop_immediately() {
+    sh(as_ + (bin_ / "pg_ctl").string() + " -D " + (dir_ / "data").string() +
+       " -m immediate -w stop > /dev/null 2>&1");
+    started_ = false;
   }
   PostgresServer(const PostgresServer&) = delete;
   PostgresServer& operator=(const PostgresServer&) = delete;
