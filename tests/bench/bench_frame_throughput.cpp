@@ -5,7 +5,7 @@
 // Protocols: `default` = 3 scales x 1 warping x 10 iterations; `opencv_accuracy` = 5 scales x
 // zoom 0.8, 5 warpings x 20 iterations (the config at OpenCV's accuracy). Config:
 // shared_fusion f16 32x8, resident_px 1024, tiled_px 65536 (FLOWTUNE_THROUGHPUT_VARIANT /
-// _PRECISION / _BLOCK_X / _BLOCK_Y override it).
+// _PRECISION / _BLOCK_X / _BLOCK_Y / _RESIDENT_PX / _TILED_PX override it).
 //
 // Benchmarks, each 5 repetitions (median, min, max as aggregates):
 //  - device_ms/<p>: device time per frame: CUDA events around one graph frame (upload, graph,
@@ -82,8 +82,8 @@ Config config_of(const Protocol& p) {
   c.precision = env_or("FLOWTUNE_THROUGHPUT_PRECISION", "f16");
   c.tunables = {{"block_x", std::stoi(env_or("FLOWTUNE_THROUGHPUT_BLOCK_X", "32"))},
                 {"block_y", std::stoi(env_or("FLOWTUNE_THROUGHPUT_BLOCK_Y", "8"))},
-                {"resident_px", 1024},
-                {"tiled_px", 65536}};
+                {"resident_px", std::stoi(env_or("FLOWTUNE_THROUGHPUT_RESIDENT_PX", "1024"))},
+                {"tiled_px", std::stoi(env_or("FLOWTUNE_THROUGHPUT_TILED_PX", "65536"))}};
   c.params = param_values_of(p.params);
   return c;
 }
