@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/flow_pictures.hpp"
 #include "variants/config.hpp"
 #include "variants/variant.hpp"
 
@@ -74,6 +75,14 @@ class Runner {
   /// Metrics (by MetricSpec name) of the output of the last run on item i against the
   /// reference or ground truth. Throws CheckFailed when a correctness check fails.
   virtual std::map<std::string, double> score(std::size_t item) = 0;
+  /// Small pictures of the output of the last run on item i for the report, each side at
+  /// most max_side pixels (a flow workload: flow_pictures of its flow against the ground
+  /// truth, kernels/flow_pictures.hpp); empty, the default, when the workload has none.
+  virtual std::vector<FlowPicture> pictures(std::size_t item, int max_side) {
+    (void)item;
+    (void)max_side;
+    return {};
+  }
 };
 
 /// Where a workload's inputs come from: a folder and item names (empty: the workload's default).

@@ -1,6 +1,7 @@
 #include <sstream>
 
 #include "kernels/flo_io.hpp"
+#include "kernels/flow_pictures.hpp"
 #include "kernels/flow_viz.hpp"
 #include "kernels/image_limits.hpp"
 #include "kernels/metrics.hpp"
@@ -35,6 +36,12 @@ class LocalFlowRunner final : public Runner {
     const auto it = unclassified_.find(item);
     if (it != unclassified_.end()) out["unclassified"] = it->second;
     return out;
+  }
+
+  std::vector<FlowPicture> pictures(std::size_t item, int max_side) override {
+    const Sequence& s = inputs_.sequence(item);
+    if (last_.at(item).size() == 0) return {};
+    return flow_pictures(last_[item], s.ground_truth, max_side);
   }
 
  private:
@@ -92,7 +99,7 @@ std::string run_on_files(FlowSolver& solver, const Config& config, const Workloa
                                                       : flow_viz_quantile_radius(flow, 0.99);
     write_flow_png(run.visualisation, flow, radius, true);
     os << (run.output.empty() ? ": wrote " : " and ") << run.visualisation
-       << " (colour-wheel key bottom right; full saturation at " << radius << " px"
+       << " (colour-wheel key to the right of the flow; full saturation at " << radius << " px"
        << (run.visualisation_scale > 0 ? "" : ", the 99th percentile of |flow|") << ")";
   }
   if (!run.reference.empty()) {
