@@ -10,6 +10,7 @@
 #include "select/config_rows.hpp"
 #include "select/objectives.hpp"
 #include "tuner/measure.hpp"
+#include "tuner/progress.hpp"
 #include "tuner/resources_json.hpp"
 #include "tuner/space.hpp"
 
@@ -60,6 +61,10 @@ struct TuneOptions {
   /// never as full-fidelity points. Off with one item or with energy as an objective.
   bool multi_fidelity = false;
   std::vector<Constraint> constraints;  ///< bounds the search steers towards (figure <= max)
+  /// How the points are reported on the log (tuner/progress.hpp): a line each, one updating
+  /// bar (a terminal of progress_columns columns), or not at all.
+  ProgressStyle progress = ProgressStyle::lines;
+  int progress_columns = 100;
 };
 
 struct TuneSummary {
