@@ -10,7 +10,6 @@
 #include <stdexcept>
 
 #include "kernels/cancellation.hpp"
-#include "kernels/png_io.hpp"
 #include "select/config_rows.hpp"
 
 namespace flowtune {
@@ -61,10 +60,9 @@ db::MeasurementRow measure_runner(Runner& runner, const InputSet& inputs, Energy
     const double first_ms = ms_since(first);
     const std::map<std::string, double> metrics = runner.score(item);
     if (item == 0 && options.picture_max_side > 0)
-      for (const FlowPicture& p : runner.pictures(item, options.picture_max_side))
-        row.images.push_back({inputs.item_name(item), p.kind, p.image.width, p.image.height,
-                              p.scale_px,
-                              encode_png_rgb(p.image.width, p.image.height, p.image.rgb)});
+      for (OutputPicture& p : runner.pictures(item, options.picture_max_side))
+        row.images.push_back(
+            {inputs.item_name(item), p.kind, p.width, p.height, p.scale, std::move(p.png)});
     for (int r = 1; r < options.warmup_rounds; ++r) runner.run(item);
     for (const auto& [name, value] : metrics) metric_sums[name] += value;
 

@@ -85,7 +85,7 @@ void set_config_measurer(ConfigMeasurer measurer);
 /// nj_per_unit per work unit, power_w the mean power over the windows. sensor may be nullptr;
 /// energy stays NULL (nullopt) when there is no sensor or any window cannot be read, never
 /// 0. Pictures: Runner::pictures of the first item after its scored run (once per config,
-/// untimed), encoded as PNG into row.images, when options.picture_max_side > 0.
+/// untimed) into row.images, when options.picture_max_side > 0.
 /// Throws whatever the runner throws (CheckFailed for a failed correctness check).
 db::MeasurementRow measure_runner(Runner& runner, const InputSet& inputs, EnergySensor* sensor,
                                   const MeasureOptions& options);

@@ -5,11 +5,11 @@
 #include <stdexcept>
 
 #include "kernels/flo_io.hpp"
-#include "kernels/flow_pictures.hpp"
 #include "kernels/flow_viz.hpp"
 #include "kernels/image_limits.hpp"
 #include "kernels/metrics.hpp"
 #include "kernels/png_io.hpp"
+#include "workloads/tvl1/flow_output_pictures.hpp"
 #include "workloads/tvl1/sequence_set.hpp"
 #include "workloads/tvl1/sequences.hpp"
 
@@ -39,10 +39,10 @@ class FlowRunner final : public Runner {
     return {{"aepe", e.aepe}, {"aae_deg", e.aae_deg}};
   }
 
-  std::vector<FlowPicture> pictures(std::size_t item, int max_side) override {
+  std::vector<OutputPicture> pictures(std::size_t item, int max_side) override {
     const Sequence& s = inputs_.sequence(item);
     if (last_.at(item).size() == 0) return {};
-    return flow_pictures(last_[item], s.ground_truth, max_side);
+    return flow_output_pictures(last_[item], s.ground_truth, max_side);
   }
 
  private:
