@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 #include "db/base64.hpp"
 #include "db/repository.hpp"
 #include "db/schema.hpp"
+#include "tests/db/postgres_server.hpp"
 
 namespace flowtune::db {
 namespace {
@@ -142,6 +144,41 @@ TEST_F(ItemImagesTest, AVersion3FileReadsWithoutPicturesAndMigratesAdditively) {
   m.images = {{"Grove2", "flow", 1, 1, 1, {1, 2, 3}}};
   repo.record_measurement(config(64), m);
   EXPECT_EQ(repo.item_images("host").size(), 1u);
+}
+
+// The PostgreSQL road of the same: a database at v3 (the table dropped, its one version row
+// set to 3, as a v3 release created it) gains item_images when a run opens it, keeps its rows and
+// records pictures; a throw-away server, skipped where there is none.
+TEST_F(ItemImagesTest, AVersion3PostgresqlDatabaseGainsTheTable) {
+  if (!postgresql_supported()) GTEST_SKIP() << "this build has no PostgreSQL store";
+  test::PostgresServer server(dir_ / "pg");
+  if (!server.available()) GTEST_SKIP() << server.why_not();
+  const std::string url = server.create_database("v3images");
+  {
+    Repository repo(url);
+    const std::int64_t r = repo.begin_run({"host", "tvl1", "tune", "", "", "", "", "", "", ""});
+    repo.record_measurement(config(32), measurement(r));
+    repo.end_run(r, "done");
+  }
+  const std::string psql =
+      "psql -q -h 127.0.0.1 -p " + std::to_string(server.port()) + " -U flowtune -d v3images -c ";
+  ASSERT_EQ(
+      std::system(
+          (psql +
+           "'DROP TABLE item_images; UPDATE schema_version SET version = 3 WHERE version = 4'")
+              .c_str()),
+      0);
+  EXPECT_THROW(Repository(url, OpenMode::read_only), DbError);  // "open it once with tune"
+  Repository repo(url);
+  EXPECT_EQ(repo.schema_version(), kSchemaVersion);
+  EXPECT_TRUE(repo.is_measured("host", config(32).key, "middlebury:Grove2"));
+  const std::int64_t r = repo.begin_run({"host", "tvl1", "tune", "", "", "", "", "", "", ""});
+  MeasurementRow m = measurement(r);
+  m.images = {{"Grove2", "flow", 1, 1, 1, {1, 2, 3}}};
+  repo.record_measurement(config(64), m);
+  const auto images = repo.item_images("host");
+  ASSERT_EQ(images.size(), 1u);
+  EXPECT_EQ(images.begin()->second.at(0).png, (std::vector<std::uint8_t>{1, 2, 3}));
 }
 
 }  // namespace
