@@ -2,6 +2,7 @@
 // every entry checked against the workload's schema, the whole file in one transaction.
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -116,7 +117,8 @@ int run_import(const std::vector<std::string>& args) {
   desc.add_options()("file", po::value(&file)->required(),
                      "Kernel Tuner cache file or T4 results file")(
       "dataset", po::value(&dataset),
-      "dataset key of the results (default: kernel_tuner:<device name of the file>)")(
+      "dataset key of the results (default: kernel_tuner:<device name of the file>, or "
+      "kernel_tuner:<file name without extension> for a file without one, e.g. T4)")(
       "workload", po::value(&workload),
       "workload of configs rebuilt from coordinates (default: the file's)");
   desc.add(board_options(board, "board the results belong to"))
@@ -145,9 +147,12 @@ int run_import(const std::vector<std::string>& args) {
     throw std::runtime_error(file + ": " + e.what());
   }
   if (imported.entries.empty()) throw std::runtime_error(file + ": no entry to import");
+  // A T4 file names no device: the file's stem tells its datasets apart (not one shared
+  // "kernel_tuner:t4" for every T4 file).
   if (dataset.empty())
-    dataset =
-        "kernel_tuner:" + (imported.device_name.empty() ? std::string("t4") : imported.device_name);
+    dataset = "kernel_tuner:" + (imported.device_name.empty()
+                                     ? std::filesystem::path(file).stem().string()
+                                     : imported.device_name);
   board = resolve_board(board);
   const std::string wl = imported.entries.front().config.workload;
   if (wl.empty())

@@ -1,6 +1,7 @@
 // `tune report`: the Pareto report of a board from the store (reports/report.hpp), and
-// with --select the best config under constraints into DIR/selected.json; with --predicted
-// the predictions of `tune predict` next to the measurements.
+// with --select the best config under constraints, with its per-item results, into
+// DIR/selected.json (and on stdout); with --predicted the predictions of `tune predict` next
+// to the measurements.
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -73,6 +74,15 @@ int run_report(const std::vector<std::string>& raw_args) {
     if (best.measurement.energy_mj) j["energy_mj"] = *best.measurement.energy_mj;
     std::cout << "select: " << best.config.label << " (" << ok.size() << " of " << measured.size()
               << " configs satisfy the constraints)\n";
+    // Its per-item results: where the selected config is good or bad.
+    j["items"] = nlohmann::json::array();
+    for (const db::ItemResult& item : best.measurement.items) {
+      j["items"].push_back(
+          {{"item", item.item}, {"time_ms", item.time_ms}, {"metrics", item.metrics}});
+      std::cout << "  " << item.item << ": " << item.time_ms << " ms";
+      for (const auto& [name, value] : item.metrics) std::cout << ", " << name << " " << value;
+      std::cout << '\n';
+    }
   }
   std::ofstream f(fs::path(out) / "selected.json");
   f << j.dump(1) << '\n';

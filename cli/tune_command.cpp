@@ -1,7 +1,11 @@
 // `tune` (also `tune tune`): a tuning run of a workload's space on one board
 // (tuner/tune_run.hpp), its Pareto front as a table or JSON.
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include <boost/algorithm/string.hpp>
 #include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -127,6 +131,19 @@ std::string all_pruned_text(const TuneOptions& o, const TuneSummary& summary) {
   return s.str();
 }
 
+// The width of the terminal on stderr (ioctl TIOCGWINSZ, else $COLUMNS, else 100); 0 when
+// stderr is no terminal or TERM is "dumb": then progress is a line per point.
+int terminal_columns() {
+  if (!::isatty(STDERR_FILENO)) return 0;
+  const char* term = std::getenv("TERM");
+  if (term && std::string(term) == "dumb") return 0;
+  winsize ws{};
+  if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+  const char* env = std::getenv("COLUMNS");
+  const int columns = env ? std::atoi(env) : 0;
+  return columns > 0 ? columns : 100;
+}
+
 }  // namespace
 
 int run_tune(const std::vector<std::string>& args) {
@@ -136,7 +153,7 @@ int run_tune(const std::vector<std::string>& args) {
   InputArgs inputs;
   SpaceArgs space;
   long long max_evals = 0;
-  bool in_process = false, json = false;
+  bool in_process = false, json = false, quiet = false;
   std::string budget_text, objectives_text, workers_text, time_budget_text = "auto";
   std::string prior = "estimate";
   std::vector<std::string> max_texts;
@@ -177,8 +194,10 @@ int run_tune(const std::vector<std::string>& args) {
       "comma-separated figures to minimise (first: single-objective strategies); default "
       "time_ms and the workload's front objectives; add energy_mj to measure energy")(
       "json", po::bool_switch(&json), "print the run's summary and front as JSON on stdout")(
-      "build-threads", po::value(&o.build_threads)->default_value(o.build_threads),
-      "threads building kernels ahead (-1 = cores - 1 on GPU boards, 0 on host)")(
+      "quiet,q", po::bool_switch(&quiet),
+      "print nothing on stderr but errors: no progress, no run header (stdout keeps the "
+      "result)")("build-threads", po::value(&o.build_threads)->default_value(o.build_threads),
+                 "threads building kernels ahead (-1 = cores - 1 on GPU boards, 0 on host)")(
       "multi-fidelity", po::bool_switch(&o.multi_fidelity),
       "screen every point on the first item with 3 timed runs and measure on every item only "
       "the points asynchronous successive halving promotes (eta 3); screens are stored as "
@@ -243,7 +262,14 @@ int run_tune(const std::vector<std::string>& args) {
   else if (prior != "estimate")
     throw UsageError("--prior: estimate or predict, got '" + prior + "'");
   refuse_gpu_board_without_gpu(o);
-  const TuneSummary summary = run_tuning(o, std::cerr);
+  std::ostream no_log(nullptr);  // --quiet: a stream without buffer writes nothing
+  if (quiet) {
+    o.progress = ProgressStyle::quiet;
+  } else if (const int columns = terminal_columns(); columns > 0) {
+    o.progress = ProgressStyle::bar;
+    o.progress_columns = columns;
+  }
+  const TuneSummary summary = run_tuning(o, quiet ? no_log : std::cerr);
   print_summary(o, summary, json);
   if (!json) print_pick(o, summary);
   if (summary.interrupted)

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "db/base64.hpp"
 #include "db/rows.hpp"
 
 namespace flowtune::db {
@@ -153,6 +154,15 @@ std::string measurement_json(const MeasurementRow& m) {
     items.push_back(
         {{"item", r.item}, {"time_ms", r.time_ms}, {"metrics", metrics_to_json(r.metrics)}});
   j["items"] = items;
+  nlohmann::json images = nlohmann::json::array();
+  for (const ItemImage& im : m.images)
+    images.push_back({{"item", im.item},
+                      {"kind", im.kind},
+                      {"width", im.width},
+                      {"height", im.height},
+                      {"scale", im.scale},
+                      {"png_base64", base64_encode(im.png)}});
+  j["images"] = images;
   return j.dump();
 }
 
@@ -177,6 +187,12 @@ MeasurementRow parse_measurement_json(const std::string& text) {
     for (const auto& it : j.at("items"))
       m.items.push_back({it.at("item").get<std::string>(), it.at("time_ms").get<double>(),
                          metrics_from_json(it.at("metrics"))});
+    if (j.contains("images"))
+      for (const auto& im : j.at("images"))
+        m.images.push_back({im.at("item").get<std::string>(), im.at("kind").get<std::string>(),
+                            im.at("width").get<int>(), im.at("height").get<int>(),
+                            im.at("scale").get<double>(),
+                            base64_decode(im.at("png_base64").get<std::string>())});
   } catch (const nlohmann::json::exception& e) {
     throw std::invalid_argument(std::string("measurement: ") + e.what());
   }

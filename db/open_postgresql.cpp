@@ -47,8 +47,18 @@ void create_if_new(Store& store) {
     ins.bind(2, "created at this version (PostgreSQL)");
     ins.exec();
   } else if (current < kSchemaVersion) {
-    store.fail("schema version " + std::to_string(current) +
-               " has no PostgreSQL migration in this flowtune");
+    // Only additive steps (new tables) have a PostgreSQL migration.
+    for (int v = current + 1; v <= kSchemaVersion; ++v) {
+      const std::vector<TableDef> added = additive_tables_of_version(v);
+      if (added.empty())
+        store.fail("schema version " + std::to_string(current) +
+                   " has no PostgreSQL migration in this flowtune");
+      for (const TableDef& t : added) c.exec_script(table_sql(t, Dialect::postgresql, true));
+      Statement ins(c, "INSERT INTO schema_version(version, description) VALUES (?, ?)");
+      ins.bind(1, v);
+      ins.bind(2, std::string("additive migration (PostgreSQL): ") + added.front().name);
+      ins.exec();
+    }
   }
   tx.commit();
   store.set_version(kSchemaVersion);

@@ -2,8 +2,10 @@
 #include "db/result_store.hpp"
 
 #include <map>
+#include <stdexcept>
 #include <utility>
 
+#include "db/base64.hpp"
 #include "db/config_rows.hpp"
 #include "db/shared_writes.hpp"
 #include "db/store.hpp"
@@ -125,7 +127,10 @@ MeasurementInserter::MeasurementInserter(Connection& c)
                    "nj_per_unit, power_w, clock_mhz_observed, resources_json) "
                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
       metric_(c, "INSERT INTO metrics(measurement_id, item, name, value) VALUES (?, ?, ?, ?)"),
-      item_(c, "INSERT INTO item_results(measurement_id, item, time_ms) VALUES (?, ?, ?)") {}
+      item_(c, "INSERT INTO item_results(measurement_id, item, time_ms) VALUES (?, ?, ?)"),
+      image_(c,
+             "INSERT INTO item_images(measurement_id, item, kind, width, height, scale, "
+             "png_base64) VALUES (?, ?, ?, ?, ?, ?, ?)") {}
 
 void MeasurementInserter::insert(const ConfigRow& config, const MeasurementRow& m) {
   const std::int64_t config_id = configs_.id(config);
@@ -154,6 +159,17 @@ void MeasurementInserter::insert(const ConfigRow& config, const MeasurementRow& 
     item_.exec();
     item_.reset();
     insert_metrics(metric_, measurement_id, r.item, r.metrics);
+  }
+  for (const ItemImage& im : m.images) {
+    image_.bind(1, measurement_id);
+    image_.bind(2, im.item);
+    image_.bind(3, im.kind);
+    image_.bind(4, im.width);
+    image_.bind(5, im.height);
+    image_.bind(6, im.scale);
+    image_.bind(7, base64_encode(im.png));
+    image_.exec();
+    image_.reset();
   }
 }
 
@@ -225,6 +241,38 @@ std::vector<MeasuredConfig> ResultStore::measured_where(const std::string& board
     read_items(c, board, dataset, config_key, index_of, out);
     read_metrics(c, board, dataset, config_key, index_of, out);
   });
+  return out;
+}
+
+std::map<std::int64_t, std::vector<ItemImage>> ResultStore::item_images(
+    const std::string& board) const {
+  std::map<std::int64_t, std::vector<ItemImage>> out;
+  if (store_->version() < 4) return out;  // a read-only file from before item_images
+  try {
+    Statement q(store_->connection(),
+                "SELECT i.measurement_id, i.item, i.kind, i.width, i.height, i.scale, "
+                "i.png_base64 FROM item_images i JOIN measurements m ON m.id = i.measurement_id "
+                "JOIN configs c ON c.id = m.config_id WHERE c.board = ? "
+                "ORDER BY i.measurement_id, i.item, i.kind");
+    q.bind(1, board);
+    while (q.executeStep()) {
+      ItemImage im;
+      im.item = q.getColumn(1).getString();
+      im.kind = q.getColumn(2).getString();
+      im.width = q.getColumn(3).getInt();
+      im.height = q.getColumn(4).getInt();
+      im.scale = q.getColumn(5).getDouble();
+      try {
+        im.png = base64_decode(q.getColumn(6).getString());
+      } catch (const std::invalid_argument& e) {
+        store_->fail("item_images of measurement " + std::to_string(q.getColumn(0).getInt64()) +
+                     ": " + e.what());
+      }
+      out[q.getColumn(0).getInt64()].push_back(std::move(im));
+    }
+  } catch (const BackendError& e) {
+    store_->fail(std::string("cannot read item images (") + e.what() + ")");
+  }
   return out;
 }
 

@@ -1,7 +1,9 @@
 // The measurements of a store and what they answer (tables measurements, metrics,
-// item_results and the configs they measure).
+// item_results, item_images and the configs they measure).
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,9 +24,9 @@ class ResultStore {
   bool is_measured(const std::string& board, const std::string& config_key,
                    const std::string& dataset) const;
   /// Stores the config (first write wins for its descriptive columns), the measurement,
-  /// its metrics and its per-item results in one transaction. Throws DbError if the config
-  /// already has a measurement on m.dataset (each config is measured once per dataset), if
-  /// the run id is unknown, or if a time is not finite.
+  /// its metrics, its per-item results and its pictures (m.images) in one transaction. Throws
+  /// DbError if the config already has a measurement on m.dataset (each config is measured once per
+  /// dataset), if the run id is unknown, or if a time is not finite.
   void record_measurement(const ConfigRow& config, const MeasurementRow& m);
 
   /// Measured configs of board in measurement order; dataset "" = all datasets.
@@ -34,6 +36,10 @@ class ResultStore {
   std::optional<MeasuredConfig> measurement_of(const std::string& board,
                                                const std::string& config_key,
                                                const std::string& dataset) const;
+  /// The pictures (table item_images) of every measurement of board that has some, by
+  /// measurement id, ordered by item and kind; empty for a file older than schema v4 opened
+  /// read-only. Throws DbError for unreadable rows.
+  std::map<std::int64_t, std::vector<ItemImage>> item_images(const std::string& board) const;
   /// Boards that have measurements, sorted.
   std::vector<std::string> boards() const;
   /// Datasets measured on board, sorted by number of measurements (most first), then name.

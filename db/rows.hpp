@@ -65,6 +65,17 @@ struct ItemResult {
   std::map<std::string, double> metrics;
 };
 
+/// A small picture of the output of a measurement on one of its items (e.g. the colour-coded
+/// flow, its ground truth, its endpoint error; kernels/flow_pictures.hpp), stored in table
+/// item_images. png: the bytes of an 8-bit RGB PNG file of width x height pixels; scale: what
+/// full saturation means in the picture's unit (px of flow or of error), 0 when none.
+struct ItemImage {
+  std::string item, kind;
+  int width = 0, height = 0;
+  double scale = 0;
+  std::vector<std::uint8_t> png;
+};
+
 /// One measurement of one config on one dataset.
 struct MeasurementRow {
   std::int64_t run_id = 0;
@@ -77,6 +88,9 @@ struct MeasurementRow {
   std::map<std::string, double> metrics;  ///< the workload's metrics, mean over items; NaN <-> NULL
   std::string resources_json;             ///< registers/shared per kernel, "" for CPU
   std::vector<ItemResult> items;
+  /// Pictures of the output on one item (recorded with the measurement; ResultStore::measured
+  /// leaves it empty, ResultStore::item_images reads them).
+  std::vector<ItemImage> images;
   /// metrics[name], or NaN when absent.
   double metric(const std::string& name) const;
 };

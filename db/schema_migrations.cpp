@@ -1,4 +1,4 @@
-// The history of the SQLite schema: migrations 1, 2 and 3, each the released SQL that takes a
+// The history of the SQLite schema: migrations 1 to 4, each the released SQL that takes a
 // file from the previous version to its own. The current version is defined once for both
 // dialects in db/schema_tables.cpp; these steps must lead to it (tests/db/test_schema.cpp).
 #include "db/schema.hpp"
@@ -300,6 +300,22 @@ CREATE TABLE tasks (
 CREATE INDEX tasks_run_state ON tasks(run_id, state);
 )sql";
 
+// v4: small pictures of a measurement's output on one item (the colour-coded flow, its ground
+// truth, its endpoint error) as base64 PNG text, so that reports stay DB-only. Additive: a
+// file of v3 gains the empty table.
+constexpr const char* kSchemaV4 = R"sql(
+CREATE TABLE item_images (
+  measurement_id INTEGER NOT NULL REFERENCES measurements(id) ON DELETE CASCADE,
+  item           TEXT NOT NULL,
+  kind           TEXT NOT NULL,
+  width          INTEGER NOT NULL,
+  height         INTEGER NOT NULL,
+  scale          REAL NOT NULL DEFAULT 0,
+  png_base64     TEXT NOT NULL,
+  PRIMARY KEY (measurement_id, item, kind)
+);
+)sql";
+
 #undef FLOWTUNE_NOW
 
 }  // namespace
@@ -311,6 +327,8 @@ const std::vector<Migration>& migrations() {
        kSchemaV2, true},
       {3, "distributed tuning: workers, tasks (claims with leases and heartbeats)", kSchemaV3,
        false},
+      {4, "item_images: small pictures of a measurement's output (flow, ground truth, error)",
+       kSchemaV4, false},
   };
   return kMigrations;
 }

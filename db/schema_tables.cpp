@@ -117,6 +117,19 @@ TableDef item_results() {
           {}};
 }
 
+TableDef item_images() {
+  return {"item_images",
+          {{"measurement_id", kInt64, "NOT NULL REFERENCES measurements(id) ON DELETE CASCADE"},
+           {"item", kText, "NOT NULL"},
+           {"kind", kText, "NOT NULL"},
+           {"width", kInt32, "NOT NULL"},
+           {"height", kInt32, "NOT NULL"},
+           {"scale", kReal, "NOT NULL DEFAULT 0"},
+           {"png_base64", kText, "NOT NULL"}},
+          {"PRIMARY KEY (measurement_id, item, kind)"},
+          {}};
+}
+
 TableDef failures() {
   return {"failures",
           {{"id", kId, ""},
@@ -213,7 +226,7 @@ constexpr const char* kResultValuesView = R"sql(
 const std::vector<TableDef>& schema_tables() {
   static const std::vector<TableDef> kTables = {
       runs(),         workloads(), metric_specs(), configs(), measurements(), metrics(),
-      item_results(), failures(),  pruned(),       workers(), tasks()};
+      item_results(), failures(),  pruned(),       workers(), tasks(),        item_images()};
   return kTables;
 }
 
@@ -221,6 +234,11 @@ const std::vector<ViewDef>& schema_views() {
   static const std::vector<ViewDef> kViews = {{"results", kResultsView},
                                               {"result_values", kResultValuesView}};
   return kViews;
+}
+
+std::vector<TableDef> additive_tables_of_version(int version) {
+  if (version == 4) return {item_images()};
+  return {};
 }
 
 const TableDef& schema_version_table() {

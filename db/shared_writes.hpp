@@ -31,7 +31,7 @@ class MeasurementInserter {
  private:
   Connection& c_;
   ConfigUpserter configs_;
-  Statement measurement_, metric_, item_;
+  Statement measurement_, metric_, item_, image_;
 };
 
 /// Throws DbError for an unknown failure class or a config without a board or key.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
 
 #include "kernels/metrics.hpp"
 #include "kernels/png_io.hpp"
@@ -79,19 +80,74 @@ double flow_viz_quantile_radius(const FlowField& flow, double quantile) {
   return radii[k] > 0 ? radii[k] : 1.0;
 }
 
-void draw_color_wheel_key(std::vector<std::uint8_t>& rgb, int width, int height) {
-  if (width < 24 || height < 24) return;
-  const int r = std::max(8, std::min(width, height) / 8);
-  const int cx = width - r - 4, cy = height - r - 4;
+namespace {
+
+// 5 x 7 glyphs (bit 4 = leftmost column) of the characters a key label uses.
+const std::uint8_t* glyph(char c) {
+  static const std::uint8_t kDigits[10][7] = {
+      {0x0E, 0x11, 0x13, 0x15, 0x19, 0x11, 0x0E}, {0x04, 0x0C, 0x04, 0x04, 0x04, 0x04, 0x0E},
+      {0x0E, 0x11, 0x01, 0x02, 0x04, 0x08, 0x1F}, {0x1F, 0x02, 0x04, 0x02, 0x01, 0x11, 0x0E},
+      {0x02, 0x06, 0x0A, 0x12, 0x1F, 0x02, 0x02}, {0x1F, 0x10, 0x1E, 0x01, 0x01, 0x11, 0x0E},
+      {0x06, 0x08, 0x10, 0x1E, 0x11, 0x11, 0x0E}, {0x1F, 0x01, 0x02, 0x04, 0x08, 0x08, 0x08},
+      {0x0E, 0x11, 0x11, 0x0E, 0x11, 0x11, 0x0E}, {0x0E, 0x11, 0x11, 0x0F, 0x01, 0x02, 0x0C}};
+  static const std::uint8_t kDot[7] = {0, 0, 0, 0, 0, 0x0C, 0x0C};
+  static const std::uint8_t kP[7] = {0, 0, 0x1E, 0x11, 0x1E, 0x10, 0x10};
+  static const std::uint8_t kX[7] = {0, 0, 0x11, 0x0A, 0x04, 0x0A, 0x11};
+  static const std::uint8_t kBlank[7] = {0, 0, 0, 0, 0, 0, 0};
+  if (c >= '0' && c <= '9') return kDigits[c - '0'];
+  if (c == '.') return kDot;
+  if (c == 'p') return kP;
+  if (c == 'x') return kX;
+  return kBlank;
+}
+
+}  // namespace
+
+std::string flow_key_label(double r) {
+  char buf[32];
+  if (!(r < 1e9)) r = 1e9;
+  if (r >= 100) {
+    std::snprintf(buf, sizeof buf, "%.0f", r);
+  } else {
+    const int decimals = r >= 10 ? 1 : r >= 1 ? 2 : 3;
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, r);
+  }
+  return std::string(buf) + " px";
+}
+
+RgbImage flow_rgb_with_key(const FlowField& flow, double max_radius) {
+  const int w = flow.width, h = flow.height;
+  std::vector<std::uint8_t> plain = flow_to_rgb(flow, max_radius);
+  if (w < 24 || h < 24) return {w, h, std::move(plain)};
+  const int r = std::max(8, std::min(w, h) / 8);
+  const std::string label = flow_key_label(flow_viz_radius(flow, max_radius));
+  const int label_w = 6 * int(label.size()) - 1;
+  const int panel_w = std::max(2 * r + 10, label_w + 8);
+  const int out_w = w + panel_w, out_h = std::max(h, 2 * r + 21);
+  RgbImage out{out_w, out_h, std::vector<std::uint8_t>(std::size_t(out_w) * out_h * 3, 255)};
+  auto put = [&](int x, int y, std::array<std::uint8_t, 3> c) {
+    std::copy(c.begin(), c.end(),
+              out.rgb.begin() + std::ptrdiff_t(3 * (std::size_t(y) * out_w + std::size_t(x))));
+  };
+  for (int y = 0; y < h; ++y)
+    std::copy(plain.begin() + std::ptrdiff_t(3 * std::size_t(y) * w),
+              plain.begin() + std::ptrdiff_t(3 * std::size_t(y + 1) * w),
+              out.rgb.begin() + std::ptrdiff_t(3 * std::size_t(y) * out_w));
+  const int cx = w + panel_w / 2, cy = 5 + r;
   for (int y = cy - r - 1; y <= cy + r + 1; ++y)
     for (int x = cx - r - 1; x <= cx + r + 1; ++x) {
       const double dx = x - cx, dy = y - cy, d = std::hypot(dx, dy);
       if (d > r + 1) continue;
-      const std::size_t i = 3 * (std::size_t(y) * std::size_t(width) + std::size_t(x));
-      std::array<std::uint8_t, 3> c = {0, 0, 0};  // the ring
-      if (d <= r) c = flow_color(dx / r, dy / r);
-      std::copy(c.begin(), c.end(), rgb.begin() + static_cast<std::ptrdiff_t>(i));
+      put(x, y, d <= r ? flow_color(dx / r, dy / r) : std::array<std::uint8_t, 3>{0, 0, 0});
     }
+  const int lx = w + (panel_w - label_w) / 2, ly = cy + r + 6;
+  for (std::size_t k = 0; k < label.size(); ++k) {
+    const std::uint8_t* g = glyph(label[k]);
+    for (int row = 0; row < 7; ++row)
+      for (int col = 0; col < 5; ++col)
+        if (g[row] & (0x10 >> col)) put(lx + 6 * int(k) + col, ly + row, {0, 0, 0});
+  }
+  return out;
 }
 
 std::vector<std::uint8_t> flow_to_rgb(const FlowField& flow, double max_radius) {
@@ -107,9 +163,12 @@ std::vector<std::uint8_t> flow_to_rgb(const FlowField& flow, double max_radius) 
 }
 
 void write_flow_png(const std::string& path, const FlowField& flow, double max_radius, bool key) {
-  std::vector<std::uint8_t> rgb = flow_to_rgb(flow, max_radius);
-  if (key) draw_color_wheel_key(rgb, flow.width, flow.height);
-  write_png_rgb(path, flow.width, flow.height, rgb);
+  if (key) {
+    const RgbImage im = flow_rgb_with_key(flow, max_radius);
+    write_png_rgb(path, im.width, im.height, im.rgb);
+    return;
+  }
+  write_png_rgb(path, flow.width, flow.height, flow_to_rgb(flow, max_radius));
 }
 
 }  // namespace flowtune

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/image.hpp"
+#include "kernels/png_io.hpp"
 
 namespace flowtune {
 
@@ -36,15 +37,22 @@ double flow_viz_radius(const FlowField& flow, double max_radius = 0);
 /// largest radius of ground truth, which has no outliers).
 double flow_viz_quantile_radius(const FlowField& flow, double quantile = 0.99);
 
-/// Draws the colour-wheel key into an RGB image (width * height * 3 bytes) in its bottom-right
-/// corner: a disk of radius min(width, height) / 8 (at least 8 px; nothing for images under
-/// 24 px) whose pixel at offset (dx, dy) from the centre has flow_color(dx / R, dy / R), i.e.
-/// the colour of a vector of that direction and of magnitude |(dx, dy)| / R times the image's
-/// normalising radius, inside a black ring.
-void draw_color_wheel_key(std::vector<std::uint8_t>& rgb, int width, int height);
+/// The label of the colour-wheel key: the flow magnitude at the wheel's rim (full
+/// saturation), three significant digits and the unit, e.g. "4.62 px", "0.500 px", "123 px".
+std::string flow_key_label(double radius_px);
 
-/// Writes flow_to_rgb(flow, max_radius) as an 8-bit RGB PNG, with the colour-wheel key
-/// (draw_color_wheel_key) when `key`. Errors as write_png_rgb.
+/// flow_to_rgb(flow, max_radius) with the colour-wheel key in a white panel to the right of
+/// the flow, so that no flow pixel is covered: the key is a disk of radius
+/// R = max(8, min(width, height) / 8) whose pixel at offset (dx, dy) from its centre has
+/// flow_color(dx / R, dy / R) (the colour of a vector of that direction and of magnitude
+/// |(dx, dy)| / R times the normalising radius), inside a black ring, above
+/// flow_key_label(flow_viz_radius(flow, max_radius)) in a 5 x 7 pixel font. The panel is
+/// max(2 R + 10, label width + 8) wide; the image is at least 2 R + 21 px high (rows below a
+/// shorter flow are white). Images under 24 px on a side get no key (the flow alone).
+RgbImage flow_rgb_with_key(const FlowField& flow, double max_radius = 0);
+
+/// Writes flow_to_rgb(flow, max_radius) as an 8-bit RGB PNG, or flow_rgb_with_key (the key
+/// beside the flow) when `key`. Errors as write_png_rgb.
 void write_flow_png(const std::string& path, const FlowField& flow, double max_radius = 0,
                     bool key = false);
 

@@ -244,3 +244,52 @@ void write_png_rgb(const std::string& path, int width, int height,
 }
 
 }  // namespace flowtune
+
+namespace flowtune {
+
+std::vector<std::uint8_t> encode_png_rgb(int width, int height,
+                                         const std::vector<std::uint8_t>& rgb) {
+  if (width < 1 || height < 1)
+    throw std::invalid_argument("cannot encode a " + std::to_string(width) + "x" +
+                                std::to_string(height) + " PNG");
+  if (rgb.size() != std::size_t(width) * std::size_t(height) * 3)
+    throw std::invalid_argument("RGB buffer has " + std::to_string(rgb.size()) +
+                                " bytes, expected " +
+                                std::to_string(std::size_t(width) * std::size_t(height) * 3));
+  png_image image{};
+  image.version = PNG_IMAGE_VERSION;
+  image.width = png_uint_32(width);
+  image.height = png_uint_32(height);
+  image.format = PNG_FORMAT_RGB;
+  png_alloc_size_t size = 0;
+  if (!png_image_write_to_memory(&image, nullptr, &size, 0, rgb.data(), 0, nullptr))
+    throw std::runtime_error(std::string("PNG encoding failed: ") + image.message);
+  std::vector<std::uint8_t> out(size);
+  if (!png_image_write_to_memory(&image, out.data(), &size, 0, rgb.data(), 0, nullptr))
+    throw std::runtime_error(std::string("PNG encoding failed: ") + image.message);
+  out.resize(size);
+  return out;
+}
+
+RgbImage decode_png_rgb(const std::vector<std::uint8_t>& png) {
+  png_image image{};
+  image.version = PNG_IMAGE_VERSION;
+  if (!png_image_begin_read_from_memory(&image, png.data(), png.size()))
+    throw std::runtime_error(std::string("PNG in memory: ") + image.message);
+  const std::size_t pixels = std::size_t(image.width) * std::size_t(image.height);
+  if (pixels > default_image_limits().max_pixels) {
+    png_image_free(&image);
+    throw std::runtime_error("PNG in memory: image of " + std::to_string(pixels) +
+                             " pixels exceeds the limit");
+  }
+  image.format = PNG_FORMAT_RGB;
+  RgbImage out;
+  out.width = int(image.width);
+  out.height = int(image.height);
+  out.rgb.resize(pixels * 3);
+  if (!png_image_finish_read(&image, nullptr, out.rgb.data(), 0, nullptr))
+    throw std::runtime_error(std::string("PNG in memory: ") + image.message);
+  return out;
+}
+
+}  // namespace flowtune

@@ -34,4 +34,22 @@ Image read_png_gray(const std::string& path);
 void write_png_rgb(const std::string& path, int width, int height,
                    const std::vector<std::uint8_t>& rgb);
 
+/// An 8-bit RGB image: width * height * 3 bytes, row-major, R G B interleaved.
+struct RgbImage {
+  int width = 0, height = 0;
+  std::vector<std::uint8_t> rgb;
+};
+
+/// The bytes of an 8-bit RGB PNG file of rgb (width * height * 3 bytes, row-major), encoded
+/// in memory (libpng's simplified API). Throws std::invalid_argument for a non-positive size
+/// or a buffer of the wrong length, std::runtime_error when libpng fails.
+std::vector<std::uint8_t> encode_png_rgb(int width, int height,
+                                         const std::vector<std::uint8_t>& rgb);
+
+/// Decodes the bytes of a PNG file held in memory into 8-bit RGB (any PNG colour type;
+/// alpha is dropped, composited on black). Throws std::runtime_error "PNG in memory:
+/// <problem>" for data that is not a PNG, corrupt data, or an image over
+/// default_image_limits().max_pixels.
+RgbImage decode_png_rgb(const std::vector<std::uint8_t>& png);
+
 }  // namespace flowtune

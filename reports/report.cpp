@@ -7,6 +7,7 @@
 #include "reports/csv_files.hpp"
 #include "reports/front_svgs.hpp"
 #include "reports/html_report.hpp"
+#include "reports/item_images.hpp"
 #include "reports/markdown_report.hpp"
 #include "reports/predictions.hpp"
 #include "reports/report_model.hpp"
@@ -35,6 +36,7 @@ std::vector<ReportFile> report_files(const ReportModel& model) {
       {"pruned.csv", pruned_csv(model)}, {"failures.csv", failures_csv(model)},
       {"pareto.csv", pareto_csv(model)}, {"report.md", markdown_report(model)}};
   for (ReportFile& f : front_svgs(model)) files.push_back(std::move(f));
+  for (ReportFile& f : item_image_files(model)) files.push_back(std::move(f));
   return files;
 }
 

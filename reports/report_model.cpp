@@ -13,6 +13,22 @@ BoardModel load_board(const db::Repository& repo, const std::string& name) {
   b.name = name;
   b.runs = repo.runs(name);
   b.measured = repo.measured(name);
+  std::map<std::int64_t, std::vector<db::ItemImage>> images = repo.item_images(name);
+  for (db::MeasuredConfig& mc : b.measured) {
+    const auto it = images.find(mc.measurement_id);
+    if (it == images.end()) continue;
+    mc.measurement.images = std::move(it->second);
+    // Shown as flow, ground truth, endpoint error (then any other kind), whatever the DB order.
+    const auto rank = [](const db::ItemImage& im) {
+      return im.kind == "flow"             ? 0
+             : im.kind == "ground_truth"   ? 1
+             : im.kind == "endpoint_error" ? 2
+                                           : 3;
+    };
+    std::stable_sort(
+        mc.measurement.images.begin(), mc.measurement.images.end(),
+        [&](const db::ItemImage& x, const db::ItemImage& y) { return rank(x) < rank(y); });
+  }
   b.pruned = repo.pruned(name);
   b.failures = repo.failures(name);
   b.datasets = repo.datasets(name);

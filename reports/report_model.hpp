@@ -54,12 +54,13 @@ struct DatasetView {
 /// What the DB holds of one board.
 struct BoardModel {
   std::string name;
-  std::vector<db::RunRow> runs;              ///< in id order
-  std::vector<db::MeasuredConfig> measured;  ///< all datasets, in measurement order
-  std::vector<db::PrunedRow> pruned;         ///< in recording order
-  std::vector<db::FailureRow> failures;      ///< in recording order
-  std::vector<std::string> datasets;         ///< most measurements first, then by name
-  std::vector<DatasetView> views;            ///< one per dataset, in `datasets` order
+  std::vector<db::RunRow> runs;  ///< in id order
+  /// All datasets, in measurement order, with their pictures (MeasurementRow::images).
+  std::vector<db::MeasuredConfig> measured;
+  std::vector<db::PrunedRow> pruned;     ///< in recording order
+  std::vector<db::FailureRow> failures;  ///< in recording order
+  std::vector<std::string> datasets;     ///< most measurements first, then by name
+  std::vector<DatasetView> views;        ///< one per dataset, in `datasets` order
   /// `tune report --predicted FILE`: each file's predictions against `measured` (reported
   /// board only; empty otherwise).
   std::vector<PredictionComparison> predicted;

@@ -59,6 +59,10 @@ db::MeasurementRow measure_runner(Runner& runner, const InputSet& inputs, Energy
     runner.run(item);
     const double first_ms = ms_since(first);
     const std::map<std::string, double> metrics = runner.score(item);
+    if (item == 0 && options.picture_max_side > 0)
+      for (OutputPicture& p : runner.pictures(item, options.picture_max_side))
+        row.images.push_back(
+            {inputs.item_name(item), p.kind, p.width, p.height, p.scale, std::move(p.png)});
     for (int r = 1; r < options.warmup_rounds; ++r) runner.run(item);
     for (const auto& [name, value] : metrics) metric_sums[name] += value;
 

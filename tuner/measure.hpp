@@ -28,6 +28,9 @@ struct MeasureOptions {
   double max_window_ms = 1000;  ///< the adaptive rule stops repeating after this window
   bool energy =
       true;  ///< read the energy sensor (the tuner sets it only when energy is an objective)
+  /// Pictures of the first item's output (Runner::pictures, stored as PNG with the
+  /// measurement, table item_images) at most this many pixels on a side; 0 = none.
+  int picture_max_side = 128;
 };
 
 /// Half-width of a 95% confidence interval of the median of samples, relative to the median.
@@ -81,7 +84,9 @@ void set_config_measurer(ConfigMeasurer measurer);
 /// window (>= min_window_ms) per item's timed executions; energy_mj is per execution,
 /// nj_per_unit per work unit, power_w the mean power over the windows. sensor may be nullptr;
 /// energy stays NULL (nullopt) when there is no sensor or any window cannot be read, never
-/// 0. Throws whatever the runner throws (CheckFailed for a failed correctness check).
+/// 0. Pictures: Runner::pictures of the first item after its scored run (once per config,
+/// untimed) into row.images, when options.picture_max_side > 0.
+/// Throws whatever the runner throws (CheckFailed for a failed correctness check).
 db::MeasurementRow measure_runner(Runner& runner, const InputSet& inputs, EnergySensor* sensor,
                                   const MeasureOptions& options);
 

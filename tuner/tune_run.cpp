@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <iomanip>
 #include <limits>
 #include <sstream>
 
@@ -67,6 +68,22 @@ Observation observation_of(const TuneSession& s, std::size_t point, const db::Me
   return o;
 }
 
+// Updates the best value of each objective with mc and shows them on the progress bar.
+void note_best(TuneSession& s, const db::MeasuredConfig& mc) {
+  std::ostringstream text;
+  for (const Objective& o : s.objectives) {
+    const double v = mc.value(o.name);
+    if (std::isfinite(v)) {
+      const auto it = s.best.find(o.name);
+      if (it == s.best.end() || (o.minimize ? v < it->second : v > it->second)) s.best[o.name] = v;
+    }
+    const auto it = s.best.find(o.name);
+    if (it != s.best.end())
+      text << (text.tellp() > 0 ? ", " : "") << o.name << " " << std::setprecision(3) << it->second;
+  }
+  s.progress->set_best(text.str());
+}
+
 // A point whose screen did not promote it: the strategy is told the screen's objectives
 // scaled to full fidelity (Screening::surrogate); the DB holds its screen only.
 void screened_out(TuneSession& s, std::size_t idx, const std::string& label) {
@@ -87,6 +104,7 @@ bool settle_without_measuring(TuneSession& s, const TuneOptions& options, std::s
   if (auto it = s.known.find(key); it != s.known.end()) {
     ++s.summary.n_resumed;
     ++s.evaluations;
+    note_best(s, it->second);
     s.progress->step(config.label() + " " + config.params_text() + " (already in the DB)", false,
                      cost);
     s.strategy->tell(observation_of(s, idx, it->second));
@@ -101,7 +119,7 @@ bool settle_without_measuring(TuneSession& s, const TuneOptions& options, std::s
   if (!failed_before.empty() && failed_before != "environment" && !options.retry_failed) {
     ++s.summary.n_resumed;
     ++s.evaluations;
-    s.progress->step(config.label() + " failed before (" + failed_before + ")", false, cost);
+    s.progress->step(config.label() + " failed before (" + failed_before + ")", false, cost, true);
     s.strategy->tell({idx, Outcome::failed, {}, {}, {}});
     return true;
   }
@@ -118,7 +136,7 @@ bool settle_without_measuring(TuneSession& s, const TuneOptions& options, std::s
     record_outcome(*s.repo, s.summary.run_id, o);
     ++s.summary.n_failed;
     ++s.evaluations;
-    s.progress->step(config.label() + " failed (compile): " + ex.what(), true, cost);
+    s.progress->step(config.label() + " failed (compile): " + ex.what(), true, cost, true);
     s.strategy->tell({idx, Outcome::failed, {}, {}, {}});
     return true;
   }
@@ -187,7 +205,7 @@ bool take(TuneSession& s, Evaluator& evaluator, std::vector<EvaluationOutcome> o
       ++s.summary.n_failed;
       s.progress->step(config.label() + " failed (" + o.failure_class + ")" +
                            (o.message.empty() ? "" : ": " + o.message),
-                       true, cost);
+                       true, cost, true);
       s.strategy->tell({o.point, Outcome::failed, {}, {}, {}});
       continue;
     }
@@ -195,6 +213,10 @@ bool take(TuneSession& s, Evaluator& evaluator, std::vector<EvaluationOutcome> o
       promote(s, evaluator, o);
       continue;
     }
+    db::MeasuredConfig mc;
+    mc.config = o.config;
+    mc.measurement = o.measurement;
+    note_best(s, mc);
     if (!recorded) {
       ++s.summary.n_resumed;
       s.progress->step(config.label() + " measured meanwhile by another process", true, cost);
@@ -207,9 +229,6 @@ bool take(TuneSession& s, Evaluator& evaluator, std::vector<EvaluationOutcome> o
       if (!o.where.empty()) label << " (" << o.where << ")";
       s.progress->step(label.str(), true, cost);
     }
-    db::MeasuredConfig mc;
-    mc.config = o.config;
-    mc.measurement = o.measurement;
     const Observation observation = observation_of(s, o.point, mc);
     if (s.screening) s.screening->full_result(o.point, observation.objectives);
     s.strategy->tell(observation);
@@ -294,6 +313,7 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
     evaluator->shut_down();
   } catch (...) {
     evaluator.reset();
+    s.progress->finish();
     try {
       s.repo->end_run(s.summary.run_id, "failed");
     } catch (const std::exception&) {
@@ -303,6 +323,7 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
     }
     throw;
   }
+  s.progress->finish();
   s.repo->end_run(s.summary.run_id, s.summary.interrupted ? "interrupted" : "done");
   s.summary.stop_signal = g_stop_signal;
   s.summary.front = session_front(s);

@@ -11,6 +11,7 @@
 #include "select/objectives.hpp"
 #include "tuner/measure.hpp"
 #include "tuner/model_estimate.hpp"
+#include "tuner/progress.hpp"
 #include "tuner/resources_json.hpp"
 #include "tuner/space.hpp"
 
@@ -64,6 +65,10 @@ struct TuneOptions {
   /// model_guided's prior from another model (tuner/model_estimate.hpp strategy_prior), e.g.
   /// `tune predict`'s (cli: --prior predict); empty = model_estimate.
   PriorModel prior_model;
+  /// How the points are reported on the log (tuner/progress.hpp): a line each, one updating
+  /// bar (a terminal of progress_columns columns), or not at all.
+  ProgressStyle progress = ProgressStyle::lines;
+  int progress_columns = 100;
 };
 
 struct TuneSummary {

@@ -232,7 +232,9 @@ std::unique_ptr<TuneSession> open_session(const TuneOptions& options, std::ostre
   double mean_cost = 0;
   for (const Config& c : s->space) mean_cost += std::max(0.0, s->workload->relative_cost(c));
   mean_cost = s->space.empty() ? 1 : std::max(mean_cost / double(s->space.size()), 1e-300);
-  s->progress = std::make_unique<Progress>(s->budget, mean_cost * double(s->budget), log);
+  s->progress = std::make_unique<Progress>(s->budget, mean_cost * double(s->budget), log,
+                                           options.progress, options.progress_columns);
+  s->progress->set_time_budget(options.time_budget_s);
   return s;
 }
 

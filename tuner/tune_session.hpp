@@ -44,6 +44,8 @@ struct TuneSession {
   /// Measurements of this board and dataset in the DB before the run, by config key.
   std::map<std::string, db::MeasuredConfig> known;
   std::unique_ptr<Progress> progress;
+  /// The best value of each objective (by name) over the points measured or resumed so far.
+  std::map<std::string, double> best;
   /// Multi-fidelity (TuneOptions::multi_fidelity): the screen's inputs and how it is
   /// measured, and the promotions; all null/empty without it.
   std::unique_ptr<InputSet> screen_inputs;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -69,6 +70,17 @@ class InputSet {
   virtual double item_work(std::size_t i) const = 0;
 };
 
+/// A small picture of a runner's output for the report (e.g. the colour-coded flow): its kind
+/// ("flow", "ground_truth", "endpoint_error", ...), size in px, what full saturation means in
+/// the picture's unit (px of flow or of error; 0 = nothing), and the bytes of an 8-bit RGB
+/// PNG file.
+struct OutputPicture {
+  std::string kind;
+  int width = 0, height = 0;
+  double scale = 0;
+  std::vector<std::uint8_t> png;
+};
+
 /// Thrown by Runner::score when the output fails the workload's correctness check (e.g.
 /// APSP distances differ from the reference): the config is recorded as failed (accuracy).
 struct CheckFailed : std::runtime_error {
@@ -85,6 +97,14 @@ class Runner {
   /// Metrics (by MetricSpec name) of the output of the last run on item i against the
   /// reference or ground truth. Throws CheckFailed when a correctness check fails.
   virtual std::map<std::string, double> score(std::size_t item) = 0;
+  /// Small pictures of the output of the last run on item i for the report, each side at
+  /// most max_side pixels (a flow workload: flow_pictures of its flow against the ground
+  /// truth, kernels/flow_pictures.hpp, as PNG); empty, the default, when the workload has none.
+  virtual std::vector<OutputPicture> pictures(std::size_t item, int max_side) {
+    (void)item;
+    (void)max_side;
+    return {};
+  }
 };
 
 /// Where a workload's inputs come from: a folder and item names (empty: the workload's default).

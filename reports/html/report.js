@@ -4,6 +4,12 @@
   'use strict';
   const errors = window.flowtuneErrors;
   const status = document.getElementById('status');
+  // The pictures of the fronts' configs: "decoded/total" once the page has loaded (tests).
+  window.addEventListener('load', () => {
+    const images = [...document.querySelectorAll('img.item-image')];
+    status.dataset.images =
+      images.filter((i) => i.complete && i.naturalWidth > 0).length + '/' + images.length;
+  });
   if (typeof Chart === 'undefined') {
     status.dataset.state = 'no-chartjs';
     status.textContent = 'Chart.js missing: no plots.';

@@ -20,7 +20,8 @@ std::string workload_front_md(const DatasetFront& f, const std::string& svg_file
     << f.measured.size() << " measured configs)\n\n";
   if (f.objectives.size() >= 2) s << "![Pareto front, " << axes << "](" << svg_file << ")\n\n";
   s << "### Pareto front: " << axes << " (" << f.front.size() << " configs)\n\n"
-    << sections::front_table_md(f.front, f.workload) << sections::per_item_md(f.front, f.workload);
+    << sections::front_table_md(f.front, f.workload) << sections::per_item_md(f.front, f.workload)
+    << sections::item_images_md(f.front);
   if (f.has_energy) {
     s << "\n### Pareto front: time vs energy (" << f.time_energy.size() << " configs)\n\n"
       << sections::front_table_md(f.time_energy, f.workload);

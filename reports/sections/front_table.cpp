@@ -3,6 +3,7 @@
 #include <optional>
 #include <sstream>
 
+#include "reports/item_images.hpp"
 #include "reports/sections/parts.hpp"
 #include "reports/text_format.hpp"
 
@@ -54,7 +55,12 @@ std::string front_table_html(const DatasetFront& d) {
   if (d.has_energy) s << "<th>energy mJ</th>";
   for (const auto& m : d.workload.metrics)
     s << "<th>" << xml_escape(m.name + (m.unit.empty() ? "" : " " + m.unit)) << "</th>";
-  s << "<th>per item</th></tr></thead><tbody>\n";
+  s << "<th>per item</th>";
+  const db::ItemImage* pictured = nullptr;
+  for (const auto& mc : d.front)
+    if (!pictured && !mc.measurement.images.empty()) pictured = &mc.measurement.images.front();
+  if (pictured) s << "<th>flow (one item)</th>";
+  s << "</tr></thead><tbody>\n";
   for (const auto& mc : d.front) {
     std::string params;
     for (const std::string& name : varying) {
@@ -70,9 +76,19 @@ std::string front_table_html(const DatasetFront& d) {
     if (d.has_energy) s << "<td class=\"num\">" << fixed(m.energy_mj, 3) << "</td>";
     for (const auto& spec : d.workload.metrics)
       s << "<td class=\"num\">" << fixed(m.metric(spec.name), 4) << "</td>";
-    s << "<td>" << per_item_html(mc, d.workload) << "</td></tr>\n";
+    s << "<td>" << per_item_html(mc, d.workload) << "</td>";
+    if (pictured) s << "<td>" << item_images_html(mc) << "</td>";
+    s << "</tr>\n";
   }
   s << "</tbody></table>\n";
+  if (pictured) {
+    for (const auto& mc : d.front)
+      if (!mc.measurement.images.empty()) {
+        s << "<p class=\"legend\">" << xml_escape(item_images_legend(mc.measurement.images))
+          << "</p>\n";
+        break;
+      }
+  }
   return s.str();
 }
 

@@ -34,9 +34,20 @@ std::string per_item_md(const std::vector<db::MeasuredConfig>& front, const db::
 /// without items.
 std::string per_item_html(const db::MeasuredConfig& mc, const db::WorkloadRow& w);
 
+/// Markdown "Flow of one item" of the configs of `front` that have pictures (table
+/// item_images): a legend (item_images_legend), then per config its label, the item and its
+/// pictures as images of the report folder (item_image_name); "" when none has pictures.
+std::string item_images_md(const std::vector<db::MeasuredConfig>& front);
+
+/// HTML <figure class="item-images"> of one config's pictures, each an <img
+/// class="item-image"> with the PNG inline (data: URI), and a caption naming the item; ""
+/// without pictures.
+std::string item_images_html(const db::MeasuredConfig& mc);
+
 /// HTML table of d.front: label, variant, precision, tunables, the parameters that vary
 /// among d.measured, time ms, energy mJ (when d.has_energy), each metric of d.workload, and
-/// per config its per-item results (per_item_html).
+/// per config its per-item results (per_item_html) and, when some config of the front has
+/// pictures, a "flow (one item)" column (item_images_html) under the legend.
 std::string front_table_html(const DatasetFront& d);
 
 /// Markdown "Best config per objective" of f: per front objective (and energy when

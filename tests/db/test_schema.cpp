@@ -22,10 +22,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Schema v3 on PostgreSQL as released: the reference for the rendered DDL.
+// Schema v4 on PostgreSQL as released (v3 and the item_images table): the reference for the
+// rendered DDL.
 #define PG_NOW "(to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'))"
 
-constexpr const char* kPostgresqlV3 = R"sql(
+constexpr const char* kPostgresqlV4 = R"sql(
 CREATE TABLE runs (
   id              BIGSERIAL PRIMARY KEY,
   board           TEXT NOT NULL,
@@ -159,6 +160,17 @@ CREATE TABLE tasks (
   UNIQUE (run_id, config_key)
 );
 CREATE INDEX tasks_run_state ON tasks(run_id, state);
+
+CREATE TABLE item_images (
+  measurement_id BIGINT NOT NULL REFERENCES measurements(id) ON DELETE CASCADE,
+  item           TEXT NOT NULL,
+  kind           TEXT NOT NULL,
+  width          INTEGER NOT NULL,
+  height         INTEGER NOT NULL,
+  scale          DOUBLE PRECISION NOT NULL DEFAULT 0,
+  png_base64     TEXT NOT NULL,
+  PRIMARY KEY (measurement_id, item, kind)
+);
 
 CREATE VIEW results AS
   SELECT m.id AS measurement_id, c.board, c.workload, m.dataset, c.label, c.variant,
@@ -326,8 +338,8 @@ class SchemaTest : public ::testing::Test {
   fs::path dir_;
 };
 
-TEST(SchemaRender, PostgresqlDdlIsTheReleasedV3Ddl) {
-  EXPECT_EQ(normalized(schema_sql(Dialect::postgresql)), normalized(kPostgresqlV3));
+TEST(SchemaRender, PostgresqlDdlIsTheReleasedV4Ddl) {
+  EXPECT_EQ(normalized(schema_sql(Dialect::postgresql)), normalized(kPostgresqlV4));
   EXPECT_EQ(normalized(schema_version_table_sql(Dialect::postgresql)),
             normalized(kPostgresqlVersionTable));
 }
@@ -361,6 +373,7 @@ TEST_F(SchemaTest, SqliteDdlIsTheSchemaTheMigrationsReach) {
   rendered.exec(schema_sql(Dialect::sqlite));
   const std::string expected = describe(migrated);
   EXPECT_NE(expected.find("table tasks"), std::string::npos);
+  EXPECT_NE(expected.find("table item_images"), std::string::npos);
   EXPECT_EQ(describe(rendered), expected);
 }
 
@@ -383,6 +396,17 @@ TEST_F(SchemaTest, NewAndMigratedFilesHaveTheSameSchemaAndVersionRows) {
     expected.push_back(std::to_string(m.version) + "|" + m.description);
   EXPECT_EQ(rows(fresh_db, versions), expected);
   EXPECT_EQ(rows(v1_db, versions), expected);
+}
+
+// The PostgreSQL step v3 -> v4 adds exactly the table the SQLite migration adds.
+TEST(SchemaRender, AdditivePostgresqlStepIsTheItemImagesTable) {
+  const std::vector<TableDef> v4 = additive_tables_of_version(4);
+  ASSERT_EQ(v4.size(), 1u);
+  EXPECT_EQ(std::string(v4[0].name), "item_images");
+  EXPECT_TRUE(additive_tables_of_version(3).empty());  // v3 changed runs: no additive step
+  EXPECT_NE(normalized(schema_sql(Dialect::postgresql))
+                .find(normalized(table_sql(v4[0], Dialect::postgresql))),
+            std::string::npos);
 }
 
 // Every table and column of the definition is in a new file, in the defined order.

@@ -73,24 +73,56 @@ TEST(FlowViz, WritesPng) {
   const Image img = read_png_gray(path.str());
   EXPECT_EQ(img.width, 8);
   EXPECT_EQ(img.height, 6);
+  FlowField big(40, 30);
+  write_flow_png(path.str(), big, 0, true);             // with the key beside it
+  EXPECT_EQ(read_png_gray(path.str()).width, 40 + 49);  // label "1.00 px" 41 px + 8
 }
 
-TEST(FlowViz, ColourWheelKeyInTheBottomRightCorner) {
-  const int w = 80, h = 64;  // key radius min(80, 64) / 8 = 8, centre (80 - 12, 64 - 12)
-  std::vector<std::uint8_t> rgb(std::size_t(3 * w * h), 7);
-  draw_color_wheel_key(rgb, w, h);
+// The key stands beside the flow (it used to cover the flow's bottom-right corner) and says
+// what its rim means in px.
+TEST(FlowViz, ColourWheelKeyBesideTheFlowWithItsPxLabel) {
+  const int w = 80, h = 64;  // key radius min(80, 64) / 8 = 8
+  FlowField flow(w, h);
+  for (std::size_t i = 0; i < flow.size(); ++i) {
+    flow.u[i] = float(i % w) / 16.f - 2.5f;  // |u| <= 2.5, |v| <= 2: the largest radius 3.2
+    flow.v[i] = float(i / w) / 16.f - 2.f;
+  }
+  const std::vector<std::uint8_t> plain = flow_to_rgb(flow);
+  const RgbImage keyed = flow_rgb_with_key(flow);
+  EXPECT_EQ(flow_key_label(flow_viz_radius(flow)), "3.20 px");
+  // Panel: max(2 * 8 + 10, label "3.20 px" 7 * 6 - 1 = 41 px + 8) = 49 px to the right.
+  ASSERT_EQ(keyed.width, w + 49);
+  ASSERT_EQ(keyed.height, h);
   auto at = [&](int x, int y) {
-    const std::size_t i = 3 * (std::size_t(y) * w + std::size_t(x));
-    return Rgb{rgb[i], rgb[i + 1], rgb[i + 2]};
+    const std::size_t i = 3 * (std::size_t(y) * std::size_t(keyed.width) + std::size_t(x));
+    return Rgb{keyed.rgb[i], keyed.rgb[i + 1], keyed.rgb[i + 2]};
   };
-  EXPECT_EQ(at(68, 52), flow_color(0, 0));          // the centre: no motion, white
-  EXPECT_EQ(at(76, 52), flow_color(1, 0));          // right edge: +u at full saturation
-  EXPECT_EQ(at(68, 48), flow_color(0, -0.5));       // half way up: -v at half saturation
-  EXPECT_EQ(at(68, 52 + 9), (Rgb{0, 0, 0}));        // the black ring just outside
-  EXPECT_EQ(at(10, 10), (Rgb{7, 7, 7}));            // the image elsewhere untouched
-  std::vector<std::uint8_t> small(3 * 20 * 20, 7);  // too small for a key: untouched
-  draw_color_wheel_key(small, 20, 20);
-  EXPECT_TRUE(std::all_of(small.begin(), small.end(), [](std::uint8_t b) { return b == 7; }));
+  for (int y = 0; y < h; ++y)  // every flow pixel as flow_to_rgb made it: nothing covered
+    for (int x = 0; x < w; ++x) {
+      const std::size_t i = 3 * (std::size_t(y) * w + std::size_t(x));
+      ASSERT_EQ(at(x, y), (Rgb{plain[i], plain[i + 1], plain[i + 2]})) << x << "," << y;
+    }
+  const int cx = w + 49 / 2, cy = 5 + 8;
+  EXPECT_EQ(at(cx, cy), flow_color(0, 0));         // the centre: no motion, white
+  EXPECT_EQ(at(cx + 8, cy), flow_color(1, 0));     // right edge: +u at full saturation
+  EXPECT_EQ(at(cx, cy - 4), flow_color(0, -0.5));  // half way up: -v at half saturation
+  EXPECT_EQ(at(cx, cy + 9), (Rgb{0, 0, 0}));       // the black ring just outside
+  EXPECT_EQ(at(w + 1, 1), (Rgb{255, 255, 255}));   // the panel's background
+  // The label's rows (7 px below the wheel) hold black glyph pixels, within the panel; the
+  // first glyph is "3": its top row is 5 pixels wide (0x1F).
+  const int lx = w + (49 - 41) / 2, ly = cy + 8 + 6;
+  for (int col = 0; col < 5; ++col) EXPECT_EQ(at(lx + col, ly), (Rgb{0, 0, 0})) << col;
+  EXPECT_EQ(at(lx + 5, ly), (Rgb{255, 255, 255}));  // the gap between glyphs
+  EXPECT_EQ(flow_key_label(0.5), "0.500 px");
+  EXPECT_EQ(flow_key_label(12.34), "12.3 px");
+  EXPECT_EQ(flow_key_label(123.4), "123 px");
+  // Too small for a key: the flow alone.
+  const RgbImage small = flow_rgb_with_key(FlowField(20, 20));
+  EXPECT_EQ(small.width, 20);
+  EXPECT_EQ(small.rgb, flow_to_rgb(FlowField(20, 20)));
+  // A flat flow (64 x 24) grows to the key's height, rows below it white.
+  const RgbImage flat = flow_rgb_with_key(FlowField(64, 24));
+  EXPECT_EQ(flat.height, 2 * 8 + 21);
   FlowField f(2, 1);
   f.u = {3, -1};
   f.v = {4, 0};

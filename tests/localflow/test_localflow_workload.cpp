@@ -4,14 +4,22 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <sstream>
 
+#include "db/repository.hpp"
+#include "db/rows.hpp"
+#include "kernels/flow_viz.hpp"
 #include "kernels/metrics.hpp"
+#include "kernels/png_io.hpp"
 #include "tests/localflow/localflow_test_data.hpp"
 #include "tests/tuner/tune_process.hpp"
+#include "tuner/measure.hpp"
 #include "workloads/localflow/localflow_workload.hpp"
 
 namespace flowtune {
@@ -91,6 +99,74 @@ TEST(LocalFlowWorkloads, RunnerScoresAgainstTheGroundTruth) {
   EXPECT_THROW(bm_workload().make_runner(c, *inputs), std::invalid_argument);
 }
 
+// The pictures the measuring path stores with a measurement: decoded, each pixel is the colour
+// wheel (or the error ramp) of the flow computed independently by the CPU block matcher and of
+// the ground truth read from disk, at the sampled pixel.
+TEST(LocalFlowWorkloads, MeasurementCarriesPicturesOfTheFirstItemsFlow) {
+  const auto inputs = bm_workload().load_inputs({test::repo_middlebury_dir(), {"RubberWhale"}, 0});
+  Config c;
+  c.workload = "bm";
+  c.variant = "bm_cpu";
+  c.params = bm_workload().default_params();
+  auto runner = bm_workload().make_runner(c, *inputs);
+  MeasureOptions o;
+  o.min_rounds = 0;
+  o.max_rounds = 0;
+  o.energy = false;
+  const db::MeasurementRow m = measure_runner(*runner, *inputs, nullptr, o);
+  ASSERT_EQ(m.images.size(), 3u);
+  // Through the worker process's wire format unchanged.
+  const db::MeasurementRow wired = db::parse_measurement_json(db::measurement_json(m));
+  ASSERT_EQ(wired.images.size(), 3u);
+  for (std::size_t k = 0; k < 3; ++k) EXPECT_EQ(wired.images[k].png, m.images[k].png);
+
+  const test::FramePair f = test::load_pair(test::repo_middlebury_dir(), "RubberWhale");
+  const FlowField flow = localflow::block_matching(f.i0, f.i1, {});
+  double radius = 0;
+  for (std::size_t i = 0; i < f.gt.size(); ++i)
+    if (is_known_flow(f.gt.u[i], f.gt.v[i]))
+      radius = std::max(radius, std::hypot(double(f.gt.u[i]), double(f.gt.v[i])));
+  const int step = (std::max(f.gt.width, f.gt.height) + 127) / 128;  // at most 128 px a side
+  for (const db::ItemImage& im : m.images) {
+    SCOPED_TRACE(im.kind);
+    EXPECT_EQ(im.item, "RubberWhale");
+    const RgbImage d = decode_png_rgb(im.png);
+    ASSERT_EQ(d.width, (f.gt.width + step - 1) / step);
+    ASSERT_EQ(d.height, (f.gt.height + step - 1) / step);
+    EXPECT_EQ(im.width, d.width);
+    EXPECT_EQ(im.height, d.height);
+    EXPECT_LE(std::max(d.width, d.height), 128);
+    std::size_t mismatches = 0, unknown = 0;
+    for (int y = 0; y < d.height; ++y)
+      for (int x = 0; x < d.width; ++x) {
+        const int sx = std::min(x * step + step / 2, f.gt.width - 1);
+        const int sy = std::min(y * step + step / 2, f.gt.height - 1);
+        const std::size_t i = std::size_t(sy) * std::size_t(f.gt.width) + std::size_t(sx);
+        const std::size_t o3 = 3 * (std::size_t(y) * std::size_t(d.width) + std::size_t(x));
+        const std::array<std::uint8_t, 3> got = {d.rgb[o3], d.rgb[o3 + 1], d.rgb[o3 + 2]};
+        const bool known = is_known_flow(f.gt.u[i], f.gt.v[i]);
+        unknown += !known;
+        std::array<std::uint8_t, 3> want = {0, 0, 0};
+        if (im.kind == "flow") {
+          want = flow_color(flow.u[i] / radius, flow.v[i] / radius);
+        } else if (im.kind == "ground_truth") {
+          if (known) want = flow_color(f.gt.u[i] / radius, f.gt.v[i] / radius);
+        } else {
+          ASSERT_EQ(im.kind, "endpoint_error");
+          const double epe =
+              std::hypot(double(flow.u[i]) - f.gt.u[i], double(flow.v[i]) - f.gt.v[i]);
+          const auto g = std::uint8_t(std::lround(255 * std::min(1.0, epe / im.scale)));
+          want =
+              known ? std::array<std::uint8_t, 3>{g, g, g} : std::array<std::uint8_t, 3>{0, 0, 160};
+        }
+        mismatches += got != want;
+      }
+    EXPECT_EQ(mismatches, 0u);
+    EXPECT_LT(unknown, std::size_t(d.width) * std::size_t(d.height));
+    EXPECT_DOUBLE_EQ(im.scale, im.kind == "endpoint_error" ? 2.0 : radius);
+  }
+}
+
 std::string read_text(const fs::path& p) {
   std::ifstream in(p);
   std::stringstream s;
@@ -147,6 +223,38 @@ TEST(LocalFlowWorkloads, TuneReportAndExportOnTheHost) {
     EXPECT_TRUE(plots.insert(file).second) << file << " embedded twice:\n" << md;
   }
   EXPECT_EQ(plots.size(), 3u) << md;  // bm, lk, features (features has two objectives too)
+
+  // Every measurement carries its three pictures through the worker process into the DB (the
+  // ground truth's the same for all), and report.md shows those of the fronts as files.
+  {
+    const db::Repository repo(db, db::OpenMode::read_only);
+    const auto images = repo.item_images("host");
+    EXPECT_EQ(images.size(), repo.measured("host").size());
+    std::set<std::vector<std::uint8_t>> truths;
+    for (const auto& [id, pictures] : images) {
+      ASSERT_EQ(pictures.size(), 3u) << id;
+      for (const db::ItemImage& im : pictures) {
+        EXPECT_EQ(im.item, "RubberWhale");
+        const RgbImage d = decode_png_rgb(im.png);
+        EXPECT_EQ(d.width, 117);  // 584 x 388 sampled every 5 px
+        EXPECT_EQ(d.height, 78);
+        if (im.kind == "ground_truth") truths.insert(im.png);
+      }
+    }
+    EXPECT_EQ(truths.size(), 1u);
+  }
+  std::size_t shown = 0;
+  for (std::size_t at = md.find("![flow](flow_"); at != std::string::npos;
+       at = md.find("![flow](flow_", at + 1), ++shown) {
+    const std::size_t open = md.find("](", at) + 2;
+    const std::string file = md.substr(open, md.find(')', open) - open);
+    std::ifstream in(dir / "r" / file, std::ios::binary);
+    const std::vector<std::uint8_t> png((std::istreambuf_iterator<char>(in)),
+                                        std::istreambuf_iterator<char>());
+    EXPECT_EQ(decode_png_rgb(png).width, 117) << file;
+  }
+  EXPECT_GE(shown, 3u) << md;  // at least one front config per workload
+  EXPECT_NE(md.find("saturated at"), std::string::npos) << md;
 
   const std::string header = (dir / "tuned.h").string();
   // Three workloads measured the dataset: export names them instead of picking one.

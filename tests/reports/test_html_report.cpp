@@ -15,6 +15,8 @@
 #include <set>
 #include <sstream>
 
+#include "kernels/flow_pictures.hpp"
+#include "kernels/png_io.hpp"
 #include "reports/html_report.hpp"
 #include "reports/report.hpp"
 #include "select/objectives.hpp"
@@ -101,6 +103,17 @@ db::MeasurementRow measurement(std::int64_t run, const std::string& dataset, dou
   m.metrics = {{"aepe", aepe}, {"aae_deg", aepe * 10}};
   m.items = {{"Grove2", time_ms, {{"aepe", aepe}, {"aae_deg", 1.0}}},
              {"RubberWhale", time_ms, {{"aepe", aepe}, {"aae_deg", 2.0}}}};
+  // The pictures of a 24 x 16 flow of the measurement's own error against a rotation.
+  FlowField flow(24, 16), truth(24, 16);
+  for (int i = 0; i < 24 * 16; ++i) {
+    truth.u[std::size_t(i)] = float(i % 24 - 12) / 4;
+    truth.v[std::size_t(i)] = float(i / 24 - 8) / 4;
+    flow.u[std::size_t(i)] = truth.u[std::size_t(i)] + float(aepe);
+    flow.v[std::size_t(i)] = truth.v[std::size_t(i)];
+  }
+  for (const FlowPicture& p : flow_pictures(flow, truth, 12))
+    m.images.push_back({"Grove2", p.kind, p.image.width, p.image.height, p.scale_px,
+                        encode_png_rgb(p.image.width, p.image.height, p.image.rgb)});
   return m;
 }
 
@@ -221,6 +234,15 @@ TEST_F(HtmlReportTest, ChromiumDrawsEveryMeasuredPointWithoutErrors) {
   }
   EXPECT_EQ(n_series, 3) << series;  // kokkos_global f16 and f32, the markup-named one f32
 
+  // Every picture of a front config decodes in the browser.
+  std::size_t pictures = 0;
+  for (auto at = dom.find("class=\"item-image\""); at != std::string::npos;
+       at = dom.find("class=\"item-image\"", at + 1))
+    ++pictures;
+  EXPECT_GT(pictures, 0u);
+  EXPECT_EQ(attribute(dom, status, "data-images"),
+            std::to_string(pictures) + "/" + std::to_string(pictures));
+
   // Each front row has its per-item results.
   EXPECT_NE(dom.find("<details class=\"items\"><summary>2 items</summary>"), std::string::npos);
 
@@ -266,6 +288,13 @@ TEST_F(HtmlReportTest, WithoutChartJsThePageKeepsTheTablesAndEscapesTheData) {
        p = table.find("<tr class=\"item\"><td>", p + 1))
     ++item_rows;
   EXPECT_EQ(item_rows, 4u * 2u) << "2 items per front row";
+  std::size_t pictures = 0;
+  for (auto p = table.find("<img class=\"item-image\""); p != std::string::npos;
+       p = table.find("<img class=\"item-image\"", p + 1))
+    ++pictures;
+  EXPECT_EQ(pictures, 4u * 3u) << "flow, ground truth, endpoint error per front row";
+  EXPECT_NE(table.find("src=\"data:image/png;base64,iVBORw0KGgo"), std::string::npos);
+  EXPECT_NE(html.find("Endpoint error: black 0 px, white &gt;= 2.00 px"), std::string::npos);
   EXPECT_NE(html.find("<td>tile_x &gt; width</td><td class=\"num\">2</td>"), std::string::npos);
   EXPECT_NE(html.find("<td>runtime</td><td class=\"num\">1</td>"), std::string::npos);
   EXPECT_NE(html.find("illegal &lt;address&gt;"), std::string::npos);
@@ -282,6 +311,9 @@ TEST_F(HtmlReportTest, WithoutChartJsThePageKeepsTheTablesAndEscapesTheData) {
   ASSERT_EQ(run_chromium(chromium, dir_, page, "--dump-dom"), 0) << read_all(dir_ / "chromium.err");
   const std::string dom = read_all(dir_ / "chromium.out");
   EXPECT_EQ(attribute(dom, "<div id=\"status\"", "data-state"), "no-chartjs");
+  const std::string decoded = attribute(dom, "<div id=\"status\"", "data-images");
+  EXPECT_EQ(decoded.substr(0, decoded.find('/')), decoded.substr(decoded.find('/') + 1));
+  EXPECT_NE(decoded, "0/0");
   EXPECT_EQ(read_all(dir_ / "chromium.err").find(":CONSOLE"), std::string::npos);
 }
 

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -167,6 +168,16 @@ TEST_F(CliCommands, ReportSelectsUnderConstraints) {
   const nlohmann::json j = nlohmann::json::parse(in);
   EXPECT_EQ(j.at("selected").at("params").at("iterations"), 50);
   EXPECT_LE(j.at("metrics").at("aepe").get<double>(), 0.25);
+  // Its per-item table: the dataset's AEPE is the mean of the items' (measure_runner).
+  ASSERT_GE(j.at("items").size(), 1u) << j.dump(1);
+  double sum = 0;
+  for (const auto& item : j.at("items")) {
+    EXPECT_GT(item.at("time_ms").get<double>(), 0);
+    EXPECT_NE(r.output.find("  " + item.at("item").get<std::string>() + ": "), std::string::npos)
+        << r.output;
+    sum += item.at("metrics").at("aepe").get<double>();
+  }
+  EXPECT_NEAR(sum / double(j.at("items").size()), j.at("metrics").at("aepe").get<double>(), 1e-9);
   EXPECT_EQ(tune("report --db " + path("k.db") + " --board h200 -o " + path("rep2") +
                  " --select time --max-aepe 0.01")
                 .exit_code,
@@ -241,6 +252,23 @@ TEST_F(CliCommands, KernelTunerExportImportAndReplayRoundTrip) {
   };
   EXPECT_EQ(table(a.output), table(b.output));
   EXPECT_EQ(tune("replay --db " + path("k.db") + " --budget 0").exit_code, 2);
+}
+
+// A T4 file names no device: its dataset is named after the file, not "kernel_tuner:t4" for
+// every T4 file (two T4 files of one board would share a dataset).
+TEST_F(CliCommands, T4ImportNamesTheDatasetAfterTheFile) {
+  const Result ex = tune("export --db " + path("k.db") + " --board h200 --format t4 -o " +
+                         path("t4/h200_space.json"));
+  ASSERT_EQ(ex.exit_code, 0) << ex.output;
+  const Result im =
+      tune("import " + path("t4/h200_space.json") + " --board h200 --db " + path("t4.db"));
+  ASSERT_EQ(im.exit_code, 0) << im.output;
+  const Result datasets = tune("report --db " + path("t4.db") + " --board h200 -o " + path("t4r"));
+  ASSERT_EQ(datasets.exit_code, 0) << datasets.output;
+  std::ifstream md(path("t4r/report.md"));
+  const std::string text((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("kernel_tuner:h200_space"), std::string::npos) << text.substr(0, 2000);
+  EXPECT_EQ(text.find("kernel_tuner:t4"), std::string::npos);
 }
 
 TEST_F(CliCommands, FlowRunsOneValidConfig) {

@@ -2,7 +2,9 @@
 // whole-space estimate (duration_text), never seconds beside minutes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -35,6 +37,76 @@ TEST(Progress, EtaIsWrittenWithDurationText) {
               line.find(" h\n", eta) != std::string::npos)
       << line;
   EXPECT_EQ(line.find(".0 s"), std::string::npos) << line;
+}
+
+// The bar line, against hand-written expectations.
+TEST(Progress, BarLineShowsCountBestFailuresBudgetAndEta) {
+  ProgressState st;
+  st.done = 12;
+  st.total = 40;
+  st.failed = 2;
+  st.elapsed_s = 72;
+  st.eta_s = 180;
+  st.time_budget_s = 300;
+  st.best = "time_ms 4.21, aepe 0.312";
+  EXPECT_EQ(progress_bar_line(st, 200),
+            "[######..............] 12/40 30% | best time_ms 4.21, aepe 0.312 | 2 failed | "
+            "72 s of 5 min budget | ETA 3 min");
+  const std::string cut = progress_bar_line(st, 40);
+  EXPECT_EQ(cut.size(), 39u);
+  EXPECT_EQ(cut, progress_bar_line(st, 200).substr(0, 39));
+  ProgressState first;  // nothing measured, no failure, no budget: no best, no ETA
+  first.total = 3;
+  first.elapsed_s = 5;
+  EXPECT_EQ(progress_bar_line(first, 100), "[....................] 0/3 0% | 5 s elapsed");
+  first.done = 3;
+  EXPECT_EQ(progress_bar_line(first, 100), "[####################] 3/3 100% | 5 s elapsed");
+}
+
+// bar: the line is redrawn in place (carriage return, erase to its end); a failure is also a
+// line of its own above it; finish() ends the bar's line. quiet: nothing.
+TEST(Progress, BarRedrawsOneLineAndQuietWritesNothing) {
+  std::ostringstream out;
+  Progress p(2, 2, out, ProgressStyle::bar, 80);
+  p.set_time_budget(600);
+  p.set_best("aepe 0.5");
+  p.step("one", true);
+  EXPECT_EQ(out.str().find('\n'), std::string::npos) << out.str();
+  EXPECT_EQ(out.str().rfind("\r[##########..........] 1/2 50% | best aepe 0.5 | ", 0), 0u)
+      << out.str();
+  EXPECT_NE(out.str().find(" of 10 min budget | ETA "), std::string::npos) << out.str();
+  EXPECT_EQ(out.str().substr(out.str().size() - 3), "\x1b[K");
+  p.step("two failed (runtime): boom", true, 1, true);
+  EXPECT_NE(out.str().find("\r\x1b[Ktwo failed (runtime): boom\n\r[####################] 2/2 "
+                           "100% | best aepe 0.5 | 1 failed | "),
+            std::string::npos)
+      << out.str();
+  p.finish();
+  p.finish();
+  const std::string text = out.str();
+  EXPECT_EQ(text.back(), '\n');
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 2);
+
+  std::ostringstream none;
+  Progress q(1, 1, none, ProgressStyle::quiet);
+  q.step("x", true, 1, true);
+  q.finish();
+  EXPECT_EQ(none.str(), "");
+  EXPECT_EQ(q.done(), 1u);
+}
+
+// lines (not a terminal): the format of every earlier release, failures included.
+TEST(Progress, LinesKeepTheirFormat) {
+  std::ostringstream out;
+  Progress p(2, 2, out);
+  p.step("a failed (compile): x", true, 1, true);
+  p.step("b (already in the DB)", false);
+  p.finish();
+  const std::string text = out.str();
+  const std::regex expected(
+      "\\[1/2\\] 50% a failed \\(compile\\): x  [0-9]+ s elapsed, ETA [0-9]+ s\n"
+      "\\[2/2\\] 100% b \\(already in the DB\\)  \\(no measuring\\)  [0-9]+ s elapsed\n");
+  EXPECT_TRUE(std::regex_match(text, expected)) << text;
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "kernels/metrics.hpp"
 #include "kernels/png_io.hpp"
 #include "workloads/localflow/localflow_workload.hpp"
+#include "workloads/tvl1/flow_output_pictures.hpp"
 #include "workloads/tvl1/sequence_set.hpp"
 #include "workloads/tvl1/sequences.hpp"
 
@@ -35,6 +36,12 @@ class LocalFlowRunner final : public Runner {
     const auto it = unclassified_.find(item);
     if (it != unclassified_.end()) out["unclassified"] = it->second;
     return out;
+  }
+
+  std::vector<OutputPicture> pictures(std::size_t item, int max_side) override {
+    const Sequence& s = inputs_.sequence(item);
+    if (last_.at(item).size() == 0) return {};
+    return flow_output_pictures(last_[item], s.ground_truth, max_side);
   }
 
  private:
@@ -92,7 +99,7 @@ std::string run_on_files(FlowSolver& solver, const Config& config, const Workloa
                                                       : flow_viz_quantile_radius(flow, 0.99);
     write_flow_png(run.visualisation, flow, radius, true);
     os << (run.output.empty() ? ": wrote " : " and ") << run.visualisation
-       << " (colour-wheel key bottom right; full saturation at " << radius << " px"
+       << " (colour-wheel key to the right of the flow; full saturation at " << radius << " px"
        << (run.visualisation_scale > 0 ? "" : ", the 99th percentile of |flow|") << ")";
   }
   if (!run.reference.empty()) {

@@ -9,6 +9,7 @@
 #include "kernels/image_limits.hpp"
 #include "kernels/metrics.hpp"
 #include "kernels/png_io.hpp"
+#include "workloads/tvl1/flow_output_pictures.hpp"
 #include "workloads/tvl1/sequence_set.hpp"
 #include "workloads/tvl1/sequences.hpp"
 
@@ -36,6 +37,12 @@ class FlowRunner final : public Runner {
       throw CheckFailed(s.name + ": " + err.what());
     }
     return {{"aepe", e.aepe}, {"aae_deg", e.aae_deg}};
+  }
+
+  std::vector<OutputPicture> pictures(std::size_t item, int max_side) override {
+    const Sequence& s = inputs_.sequence(item);
+    if (last_.at(item).size() == 0) return {};
+    return flow_output_pictures(last_[item], s.ground_truth, max_side);
   }
 
  private:
@@ -143,7 +150,7 @@ class Tvl1Workload final : public Workload {
     if (!run.visualisation.empty()) {
       write_flow_png(run.visualisation, flow, run.visualisation_scale, true);
       os << (run.output.empty() ? ": wrote " : " and ") << run.visualisation
-         << " (colour-wheel key bottom right; full saturation at "
+         << " (colour-wheel key to the right of the flow; full saturation at "
          << flow_viz_radius(flow, run.visualisation_scale) << " px)";
     }
     if (!run.reference.empty()) {
