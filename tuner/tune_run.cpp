@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "kernels/cancellation.hpp"
+#include "select/pareto.hpp"
 #include "tuner/constraint_domination.hpp"
 #include "tuner/dispatch.hpp"
 #include "tuner/evaluator.hpp"
@@ -69,6 +70,18 @@ Observation observation_of(const TuneSession& s, std::size_t point, const db::Me
 }
 
 // Updates the best value of each objective with mc and shows them on the progress bar.
+// Adds v to the session's running front; false when a point of it dominates v (or equals it).
+bool enters_front(TuneSession& s, const std::vector<double>& v) {
+  for (const std::vector<double>& f : s.front_so_far)
+    if (f == v || dominates(f, v)) return false;
+  auto& front = s.front_so_far;
+  front.erase(std::remove_if(front.begin(), front.end(),
+                             [&](const std::vector<double>& f) { return dominates(v, f); }),
+              front.end());
+  front.push_back(v);
+  return true;
+}
+
 void note_best(TuneSession& s, const db::MeasuredConfig& mc) {
   std::ostringstream text;
   for (const Objective& o : s.objectives) {
@@ -107,7 +120,9 @@ bool settle_without_measuring(TuneSession& s, const TuneOptions& options, std::s
     note_best(s, it->second);
     s.progress->step(config.label() + " " + config.params_text() + " (already in the DB)", false,
                      cost);
-    s.strategy->tell(observation_of(s, idx, it->second));
+    const Observation known = observation_of(s, idx, it->second);
+    enters_front(s, known.objectives);
+    s.strategy->tell(known);
     return true;
   }
   if (s.repo->is_pruned(s.board.name, key)) {
@@ -200,6 +215,17 @@ bool take(TuneSession& s, Evaluator& evaluator, std::vector<EvaluationOutcome> o
     // A config that fails its screen fails: recorded under the full dataset, so a resumed
     // run does not try it again.
     if (o.kind == EvaluationOutcome::Kind::failed) o.dataset = s.summary.dataset;
+    // Pictures (the report's flow images) are kept for points on the front when measured
+    // only: a measurement dominated on arrival can never be shown, and pictures of every
+    // point would multiply the store's size (some 40 KB per measurement).
+    if (o.kind != EvaluationOutcome::Kind::failed && o.fidelity != 1 &&
+        !o.measurement.images.empty()) {
+      db::MeasuredConfig arriving;
+      arriving.config = o.config;
+      arriving.measurement = o.measurement;
+      if (!enters_front(s, observation_of(s, o.point, arriving).objectives))
+        o.measurement.images.clear();
+    }
     const bool recorded = record_outcome(*s.repo, s.summary.run_id, o);
     if (o.kind == EvaluationOutcome::Kind::failed) {
       ++s.summary.n_failed;

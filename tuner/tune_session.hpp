@@ -46,6 +46,9 @@ struct TuneSession {
   std::unique_ptr<Progress> progress;
   /// The best value of each objective (by name) over the points measured or resumed so far.
   std::map<std::string, double> best;
+  /// The non-dominated objective vectors (as the strategy sees them) of the points measured or
+  /// resumed so far: a measurement dominated on arrival is stored without its pictures.
+  std::vector<std::vector<double>> front_so_far;
   /// Multi-fidelity (TuneOptions::multi_fidelity): the screen's inputs and how it is
   /// measured, and the promotions; all null/empty without it.
   std::unique_ptr<InputSet> screen_inputs;

@@ -224,12 +224,15 @@ TEST(LocalFlowWorkloads, TuneReportAndExportOnTheHost) {
   }
   EXPECT_EQ(plots.size(), 3u) << md;  // bm, lk, features (features has two objectives too)
 
-  // Every measurement carries its three pictures through the worker process into the DB (the
-  // ground truth's the same for all), and report.md shows those of the fronts as files.
+  // A measurement on its run's front when it arrives carries its three pictures through the
+  // worker process into the DB (the ground truth's the same for all; one dominated on arrival
+  // carries none, and the first of each run always enters), and report.md shows those of the
+  // fronts as files.
   {
     const db::Repository repo(db, db::OpenMode::read_only);
     const auto images = repo.item_images("host");
-    EXPECT_EQ(images.size(), repo.measured("host").size());
+    EXPECT_GE(images.size(), 3u);
+    EXPECT_LE(images.size(), repo.measured("host").size());
     std::set<std::vector<std::uint8_t>> truths;
     for (const auto& [id, pictures] : images) {
       ASSERT_EQ(pictures.size(), 3u) << id;
