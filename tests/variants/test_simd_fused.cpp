@@ -22,6 +22,7 @@
 #include "kernels/simd/host_cpu.hpp"
 #include "kernels/simd/tvl1_simd.hpp"
 #include "kernels/simd/tvl1_simd_rows.hpp"
+#include "tests/tuner/tune_process.hpp"
 #include "tests/variants/simd_problem.hpp"
 #include "variants/tvl1_params_of.hpp"
 #include "variants/variant.hpp"
@@ -195,6 +196,8 @@ TEST(SimdFusedVariant, RegisteredWithHostThreadCountsAndRules) {
 }
 
 TEST(SimdFusedVariant, HostBoardShowsTheCpusCachesAndSimdTargets) {
+  if (!test::tune_exe_exists())
+    GTEST_SKIP() << "no tune executable at " << FLOWTUNE_TUNE_EXE << " (build tree absent)";
   const std::string command = std::string(FLOWTUNE_TUNE_EXE) + " boards show host 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   ASSERT_NE(pipe, nullptr);
