@@ -21,12 +21,16 @@ std::vector<std::string> nvrtc_defines(const Config& config) {
     throw std::invalid_argument("nvrtc_defines: unknown precision '" + config.precision +
                                 "' in config '" + config.label() + "'");
   std::vector<std::string> defines = {precision};
-  for (const auto& [name, value] : config.tunables) defines.push_back(kernel_define(name, value));
+  // The per-level thresholds choose which kernels a frame launches, not their code: they stay
+  // out of the scheme's build, so configs that differ only in them share one compile.
+  for (const auto& [name, value] : config.tunables)
+    if (name != resident_px_domain().name && name != tiled_px_domain().name)
+      defines.push_back(kernel_define(name, value));
   return defines;
 }
 
 TunableDomain tiled_px_domain() {
-  return {"tiled_px", {65536}};
+  return {"tiled_px", {65536, 1048576}};
 }
 
 int tiled_px_of(const Config& config) {
