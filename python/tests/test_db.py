@@ -23,7 +23,8 @@ def tuned_db(tmp_path_factory, tune):
     out = subprocess.run(
         [tune, "--board", "host", "--db", str(db), "--data", str(seq.parent), "--items",
          "RubberWhale", "--variant", "simd_fused", "--precision", "f32", "--tunable",
-         "threads=2", "--tunable", "band_rows=16", "--no-default-dimensions", "--param",
+         "threads=2", "--tunable", "band_rows=16", "--tunable", "temporal_depth=1",
+         "--tunable", "tile_cols=0", "--no-default-dimensions", "--param",
          "n_scales=4", "--param", "n_warpings=1", "--param", "iterations=10,40",
          "--max-rounds", "0", "--json"],
         check=True, capture_output=True, text=True)
