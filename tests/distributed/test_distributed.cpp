@@ -19,11 +19,14 @@
 
 #include "../db/postgres_server.hpp"
 #include "db/repository.hpp"
+#include "tests/distributed/tune_process.hpp"
 
 namespace flowtune {
 namespace {
 
 namespace fs = std::filesystem;
+using test::read_text;
+using test::wait_exit;
 using Clock = std::chrono::steady_clock;
 
 // A host space of 24 points on one Middlebury sequence.
@@ -32,45 +35,6 @@ const std::vector<std::string> kSpace = {
     "--tunable", "tile_y=4,8", "--param",     "iterations=2,3", "--param",   "n_warpings=1,5",
     "--param",   "n_scales=1", "--sequences", "RubberWhale",    "--json"};
 constexpr std::size_t kSpaceSize = 24;
-
-// Starts `tune args...` with extra environment variables; stdout to out_path (if any), and
-// then stderr to out_path.log.
-pid_t spawn(const std::vector<std::string>& args, const std::map<std::string, std::string>& env,
-            const std::string& out_path = "") {
-  const pid_t pid = fork();
-  if (pid != 0) return pid;
-  for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
-  if (!out_path.empty()) {
-    if (!freopen(out_path.c_str(), "w", stdout)) _exit(126);
-    if (!freopen((out_path + ".log").c_str(), "w", stderr)) _exit(126);
-  }
-  std::vector<std::string> all = {FLOWTUNE_TEST_MEASURER_EXE};
-  all.insert(all.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (std::string& a : all) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  execv(argv[0], argv.data());
-  _exit(127);
-}
-
-// The exit code of pid (128 + signal when killed); kills it and returns -1 after timeout.
-int wait_exit(pid_t pid, std::chrono::seconds timeout = std::chrono::seconds(120)) {
-  int status = 0;
-  for (const auto t0 = Clock::now(); waitpid(pid, &status, WNOHANG) == 0;) {
-    if (Clock::now() - t0 > timeout) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      return -1;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 // The front of a `tune --json` output as comparable text: config JSON, time and metrics.
 std::multiset<std::string> front_of(const std::string& json_text) {
@@ -120,8 +84,8 @@ TEST_P(DistributedTest, ThreeWorkersOneKilledMeasureEveryPointOnceAndGiveTheSame
   std::vector<std::string> ref_args = kSpace;
   for (const char* a : {"--workers", "1"}) ref_args.push_back(a);
   ref_args.insert(ref_args.end(), {"--storage", ref_store});
-  ASSERT_EQ(wait_exit(spawn(ref_args, {{"FLOWTUNE_TEST_FAKE_MEASURE", "0"}},
-                            (dir_ / "reference.json").string())),
+  ASSERT_EQ(wait_exit(test::spawn_tune(ref_args, {{"FLOWTUNE_TEST_FAKE_MEASURE", "0"}},
+                                       (dir_ / "reference.json").string())),
             0);
   const std::multiset<std::string> reference_front = front_of(read_text(dir_ / "reference.json"));
   ASSERT_FALSE(reference_front.empty());
@@ -130,7 +94,7 @@ TEST_P(DistributedTest, ThreeWorkersOneKilledMeasureEveryPointOnceAndGiveTheSame
   const std::string s = store("distributed");
   std::vector<std::string> args = kSpace;
   args.insert(args.end(), {"--storage", s, "--workers", "0", "--lease-s", "3"});
-  const pid_t coordinator = spawn(args, env, (dir_ / "distributed.json").string());
+  const pid_t coordinator = test::spawn_tune(args, env, (dir_ / "distributed.json").string());
   std::int64_t run_id = 0;
   for (const auto t0 = Clock::now(); Clock::now() - t0 < std::chrono::seconds(60);) {
     try {
@@ -148,7 +112,8 @@ TEST_P(DistributedTest, ThreeWorkersOneKilledMeasureEveryPointOnceAndGiveTheSame
       "worker", "--storage", s, "--run", std::to_string(run_id), "--lease-s", "3"};
   std::vector<pid_t> workers;
   for (int i = 0; i < 3; ++i)
-    workers.push_back(spawn(worker_args, env, (dir_ / ("worker" + std::to_string(i))).string()));
+    workers.push_back(
+        test::spawn_tune(worker_args, env, (dir_ / ("worker" + std::to_string(i))).string()));
 
   // Kill the first worker ~100 ms into a point (each takes 300 ms), after it measured one;
   // the point it held at its death is read after the kill.
@@ -217,8 +182,8 @@ TEST_P(DistributedTest, ThreeWorkersOneKilledMeasureEveryPointOnceAndGiveTheSame
   // "exited": the killed one never said goodbye, and the run's end signed it off (a worker
   // of this host whose process is gone), with the points it finished.
   const pid_t status_pid =
-      spawn({"status", "--storage", s, "--run", std::to_string(run_id), "--json"}, {},
-            (dir_ / "status.json").string());
+      test::spawn_tune({"status", "--storage", s, "--run", std::to_string(run_id), "--json"}, {},
+                       (dir_ / "status.json").string());
   ASSERT_EQ(wait_exit(status_pid), 0) << read_text(dir_ / "status.json.log");
   const nlohmann::json status = nlohmann::json::parse(read_text(dir_ / "status.json")).at(0);
   EXPECT_EQ(status.at("done").get<std::size_t>(), kSpaceSize);
