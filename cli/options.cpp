@@ -5,6 +5,7 @@
 #include "cli/options.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -346,19 +347,39 @@ bool parse(const std::vector<std::string>& args, const po::options_description& 
 }
 
 double parse_duration_s(const std::string& option, const std::string& text) {
-  std::size_t used = 0;
-  double value = -1;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
+  // One or more "<number><unit>" terms, units h > m > s in that order, each at most once
+  // ("1h30m", "8m40s"); a bare number is seconds and stands alone.
+  const auto bad = [&] {
+    return UsageError(option +
+                      " must be a duration such as 90s, 10m, 1.5h or 1h30m (0 = none), got '" +
+                      text + "'");
+  };
+  double total = 0;
+  std::size_t at = 0;
+  int last_rank = -1;  // 0 = h, 1 = m, 2 = s
+  while (at < text.size()) {
+    if (!std::isdigit(static_cast<unsigned char>(text[at])) && text[at] != '.') throw bad();
+    std::size_t used = 0;
+    double value = -1;
+    try {
+      value = std::stod(text.substr(at), &used);
+    } catch (const std::exception&) {
+      throw bad();
+    }
+    at += used;
+    if (!(value >= 0) || !std::isfinite(value)) throw bad();
+    if (at == text.size()) {
+      if (last_rank >= 0) throw bad();  // "1h30": the unit of the last term is missing
+      return value;
+    }
+    const char unit = text[at++];
+    const int rank = unit == 'h' ? 0 : unit == 'm' ? 1 : unit == 's' ? 2 : -1;
+    if (rank <= last_rank) throw bad();
+    last_rank = rank;
+    total += value * (rank == 0 ? 3600 : rank == 1 ? 60 : 1);
   }
-  const std::string unit = text.substr(used);
-  const double scale = unit.empty() || unit == "s" ? 1 : unit == "m" ? 60 : unit == "h" ? 3600 : -1;
-  if (used == 0 || scale < 0 || !(value >= 0) || !std::isfinite(value))
-    throw UsageError(option + " must be a duration such as 90s, 10m or 1.5h (0 = none), got '" +
-                     text + "'");
-  return value * scale;
+  if (last_rank < 0) throw bad();
+  return total;
 }
 
 Budget parse_budget(const std::string& option, const std::string& text) {

@@ -165,8 +165,9 @@ struct Budget {
 /// anything else (0, negative, over 100%, trailing text).
 Budget parse_budget(const std::string& option, const std::string& text);
 
-/// A wall-clock duration: "90" or "90s" (seconds), "10m", "1.5h"; "0" = none. Throws
-/// UsageError naming the option for anything else or a negative value.
+/// A wall-clock duration in seconds: "90" or "90s", "10m", "1.5h", or terms in the order
+/// h, m, s ("1h30m", "8m40s"); "0" = none. Throws UsageError naming the option for anything
+/// else (negative values, repeated or misordered units, a unit missing after a term).
 double parse_duration_s(const std::string& option, const std::string& text);
 
 /// Parses args against desc (positional: pos may be empty); throws UsageError on unknown

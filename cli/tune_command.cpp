@@ -175,7 +175,7 @@ int run_tune(const std::vector<std::string>& args) {
       "budget", po::value(&budget_text),
       "evaluations as N or P% of the unpruned space (instead of --max-evals)")(
       "time-budget", po::value(&time_budget_text)->default_value(time_budget_text),
-      "wall-clock budget of the run, kernel builds included: 90s, 10m, 1.5h, 0 = none; auto "
+      "wall-clock budget of the run, kernel builds included: 90s, 10m, 1.5h, 1h30m, 0 = none; auto "
       "= 8m on a GPU board (with the last points and setup, within 10 minutes), 5m on the host. "
       "When it is spent the run stops cleanly and the "
       "same command resumes")(

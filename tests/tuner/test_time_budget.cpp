@@ -119,7 +119,11 @@ TEST(TimeBudgetOptions, DurationsAndTheAutoStrategyByHand) {
   EXPECT_EQ(cli::parse_duration_s("--time-budget", "10m"), 600);
   EXPECT_EQ(cli::parse_duration_s("--time-budget", "1.5h"), 5400);
   EXPECT_EQ(cli::parse_duration_s("--time-budget", "0"), 0);
-  for (const char* bad : {"", "m", "-1m", "5x", "10 m", "nan"})
+  EXPECT_EQ(cli::parse_duration_s("--time-budget", "1h30m"), 5400);
+  EXPECT_EQ(cli::parse_duration_s("--time-budget", "8m40s"), 520);
+  EXPECT_EQ(cli::parse_duration_s("--time-budget", "2h0.5m"), 7230);
+  for (const char* bad :
+       {"", "m", "-1m", "5x", "10 m", "nan", "1h30", "30m1h", "1m1m", "1m-5s", "inf", "1e400s"})
     EXPECT_THROW(cli::parse_duration_s("--time-budget", bad), cli::UsageError) << bad;
   EXPECT_EQ(choose_strategy("auto", 256, 2), "brute_force");
   EXPECT_EQ(choose_strategy("auto", 257, 2), "additive_surrogate");
