@@ -72,7 +72,7 @@ std::shared_ptr<SharedKernelStore> g_store;
 }  // namespace
 
 std::string kernel_binary_hash(const KernelBinary& entry) {
-  std::uint64_t h = 1469598103934665603ull;
+  std::uint64_t h = 14695981039346656037ull;  // the FNV-1a 64 offset basis
   for (const std::string* part : {&entry.binary, &entry.log})
     for (unsigned char c : *part) {
       h ^= c;

@@ -134,7 +134,7 @@ TEST_P(KernelStoreTest, ACorruptedRowIsRejectedRecompiledAndRepaired) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Stores, KernelStoreTest, ::testing::Values("sqlite", "postgresql"),
-                         [](const auto& info) { return info.param; });
+                         [](const auto& p) { return p.param; });
 
 // A store that cannot be reached costs compiles, never the build.
 TEST(KernelStore, AnUnreachableStoreCostsACompileNotTheBuild) {

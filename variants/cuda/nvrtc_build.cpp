@@ -19,7 +19,7 @@
 namespace flowtune::cuda {
 namespace {
 
-std::uint64_t fnv1a(const std::string& text, std::uint64_t h = 1469598103934665603ull) {
+std::uint64_t fnv1a(const std::string& text, std::uint64_t h = 14695981039346656037ull) {
   for (unsigned char c : text) {
     h ^= c;
     h *= 1099511628211ull;
