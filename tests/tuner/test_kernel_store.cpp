@@ -30,11 +30,6 @@ fs::path test_dir() {
 
 class KernelStoreTest : public ::testing::TestWithParam<std::string> {
  protected:
-  static void SetUpTestSuite() {
-    if (db::postgresql_supported())
-      server_ = new test::PostgresServer(fs::temp_directory_path() /
-                                         ("flowtune_test_kstore_pg_" + std::to_string(::getpid())));
-  }
   static void TearDownTestSuite() {
     delete server_;
     server_ = nullptr;
@@ -47,6 +42,9 @@ class KernelStoreTest : public ::testing::TestWithParam<std::string> {
     fs::create_directories(dir_);
     storage_ = (dir_ / "flowtune.db").string();
     if (GetParam() == "postgresql") {
+      if (!server_ && db::postgresql_supported())  // started for the first test that needs it
+        server_ = new test::PostgresServer(
+            fs::temp_directory_path() / ("flowtune_test_kstore_pg_" + std::to_string(::getpid())));
       if (!server_ || !server_->available())
         GTEST_SKIP() << (server_ ? server_->why_not() : "this build has no PostgreSQL store");
       static int n = 0;
