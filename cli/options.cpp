@@ -41,6 +41,21 @@ void apply_store_retry(double seconds) {
   db::set_store_retry_limit_s(seconds);
 }
 
+po::options_description kernel_store_options(std::string& mode) {
+  po::options_description d("kernel store options");
+  d.add_options()("kernel-store", po::value(&mode)->default_value(mode),
+                  "share compiled kernels through the store, so that workers on other hosts "
+                  "fetch what one host compiled instead of compiling it: auto (on for a "
+                  "PostgreSQL store; a worker started by `tune --workers` follows its "
+                  "coordinator), on (also for an SQLite file on a shared file system), off");
+  return d;
+}
+
+void check_kernel_store(const std::string& mode) {
+  if (mode != "auto" && mode != "on" && mode != "off")
+    throw UsageError("--kernel-store must be auto, on or off, got '" + mode + "'");
+}
+
 po::options_description store_options(StoreArgs& a, const std::string& db_help) {
   po::options_description desc("store options");
   auto* db = po::value(&a.db);

@@ -57,6 +57,12 @@ po::options_description store_retry_options(double& seconds);
 /// every store of this process (db::set_store_retry_limit_s).
 void apply_store_retry(double seconds);
 
+/// --kernel-store, bound to mode (default "auto"): whether compiled kernels are shared through
+/// the store (tuner/kernel_store.hpp; tune, tune worker).
+po::options_description kernel_store_options(std::string& mode);
+/// Checks --kernel-store (auto | on | off; UsageError otherwise).
+void check_kernel_store(const std::string& mode);
+
 /// The store that --db or --storage names. Throws UsageError when both are given and differ,
 /// "COMMAND: --storage or --db is required" when neither is given and --db has no default, and
 /// "COMMAND: --storage: <problem>" for a value that is neither a file path nor a valid

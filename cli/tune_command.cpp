@@ -69,6 +69,14 @@ void print_summary(const TuneOptions& o, const TuneSummary& summary, bool json) 
         {"measured", summary.n_measured},     {"resumed", summary.n_resumed},
         {"pruned", summary.n_pruned},         {"failed", summary.n_failed},
         {"interrupted", summary.interrupted}, {"front_objectives", summary.front_objectives}};
+    const auto builds = [](const KernelBuildCounts& c) {
+      return nlohmann::json{{"compiled", c.compiled},   {"local_hits", c.local_hits},
+                            {"fetched", c.fetched},     {"rejected", c.rejected},
+                            {"published", c.published}, {"store_errors", c.store_errors},
+                            {"compile_s", c.compile_s}, {"fetch_s", c.fetch_s}};
+    };
+    j["kernel_builds"] = {{"this_process", builds(summary.builds_here)},
+                          {"measuring_process", builds(summary.builds_measuring)}};
     j["front"] = nlohmann::json::array();
     for (const db::MeasuredConfig& mc : summary.front) {
       nlohmann::json f = {{"config", nlohmann::json::parse(db::config_json(mc.config))},
@@ -213,6 +221,7 @@ int run_tune(const std::vector<std::string>& args) {
   desc.add(board_options(o.board))
       .add(store_options(store, "SQLite database (created if absent; runs resume)"))
       .add(store_retry_options(store_retry_s))
+      .add(kernel_store_options(o.kernel_store))
       .add(input_options(inputs))
       .add(space_options(space))
       .add(measure_options(o.measure));
@@ -233,6 +242,7 @@ int run_tune(const std::vector<std::string>& args) {
   check_measure_options(o.measure);
   o.isolate = !in_process;
   o.db_path = store_path(store, vm, "tune");
+  check_kernel_store(o.kernel_store);
   apply_store_retry(store_retry_s);
   if (!workers_text.empty()) {
     if (workers_text == "auto") {

@@ -26,6 +26,7 @@ int run_worker_command(const std::vector<std::string>& args) {
   desc.add(store_options(store, "the run's store: SQLite path"));
   double store_retry_s = db::kDefaultStoreRetryS;
   desc.add(store_retry_options(store_retry_s));
+  desc.add(kernel_store_options(o.kernel_store));
   po::variables_map vm;
   if (parse(args, desc, {}, vm, "tune worker --storage DB --run ID [--lease-s S]")) return 0;
   o.storage = store_path(store, vm, "tune worker");
@@ -33,6 +34,7 @@ int run_worker_command(const std::vector<std::string>& args) {
   if (!(o.lease_s > 0) || !std::isfinite(o.lease_s) || !(o.poll_s > 0))
     throw UsageError("tune worker: --lease-s and --poll-s must be > 0");
   o.run_id = run;
+  check_kernel_store(o.kernel_store);
   apply_store_retry(store_retry_s);
   return run_store_worker(o, std::cerr);
 }

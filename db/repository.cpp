@@ -17,7 +17,8 @@ Repository::Repository(const std::string& path, OpenMode mode)
       FailureStore(*owned_),
       WorkloadStore(*owned_),
       WorkQueue(*owned_),
-      ImportStore(*owned_) {
+      ImportStore(*owned_),
+      KernelBinaryStore(*owned_) {
   if (mode == OpenMode::read_write) mark_dead_runs_aborted();
 }
 

@@ -9,6 +9,7 @@
 
 #include "db/failure_store.hpp"
 #include "db/import_store.hpp"
+#include "db/kernel_binary_store.hpp"
 #include "db/result_store.hpp"
 #include "db/rows.hpp"
 #include "db/run_store.hpp"
@@ -51,15 +52,17 @@ class StoreOwner {
 ///
 /// The calls are those of its parts: RunStore (runs), ResultStore (measurements and what
 /// they answer), FailureStore (failures and pruned configs), WorkloadStore (workloads and
-/// their metrics), WorkQueue (distributed tuning: workers and tasks) and ImportStore (a
-/// whole imported file in one transaction).
+/// their metrics), WorkQueue (distributed tuning: workers and tasks), ImportStore (a
+/// whole imported file in one transaction) and KernelBinaryStore (compiled kernels shared by
+/// the hosts of a run).
 class Repository : private StoreOwner,
                    public RunStore,
                    public ResultStore,
                    public FailureStore,
                    public WorkloadStore,
                    public WorkQueue,
-                   public ImportStore {
+                   public ImportStore,
+                   public KernelBinaryStore {
  public:
   /// Creates or opens the database at path (":memory:" works for tests) and applies the
   /// migrations up to kSchemaVersion. Throws DbError "<path>: <problem>" when the file

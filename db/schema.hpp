@@ -14,11 +14,11 @@
 namespace flowtune::db {
 
 /// The schema version this build writes and understands (see db/SCHEMA.md).
-inline constexpr int kSchemaVersion = 4;
+inline constexpr int kSchemaVersion = 5;
 
 /// The oldest schema a read-only open accepts (reports, exports, replay of recordings): v3
-/// only added the distributed-tuning tables and v4 the item_images table, which such a reader
-/// then sees as empty.
+/// only added the distributed-tuning tables, v4 the item_images table and v5 the
+/// kernel_binaries table, which such a reader then sees as empty.
 inline constexpr int kOldestReadableSchemaVersion = 2;
 
 /// PRAGMA application_id stamped on every flowtune database ("FTun" in ASCII), so that an
@@ -75,7 +75,7 @@ const std::vector<ViewDef>& schema_views();
 /// The schema_version table (one row per migration), created before anything else.
 const TableDef& schema_version_table();
 /// The tables added by version `version` that a PostgreSQL store of version - 1 gains
-/// unchanged (additive steps; empty when that version has no such step, e.g. 3).
+/// unchanged (additive steps: 4 and 5; empty when that version has no such step, e.g. 3).
 std::vector<TableDef> additive_tables_of_version(int version);
 
 // ---- Rendering (db/schema_render.cpp) ---------------------------------------------------

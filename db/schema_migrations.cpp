@@ -1,4 +1,4 @@
-// The history of the SQLite schema: migrations 1 to 4, each the released SQL that takes a
+// The history of the SQLite schema: migrations 1 to 5, each the released SQL that takes a
 // file from the previous version to its own. The current version is defined once for both
 // dialects in db/schema_tables.cpp; these steps must lead to it (tests/db/test_schema.cpp).
 #include "db/schema.hpp"
@@ -316,6 +316,22 @@ CREATE TABLE item_images (
 );
 )sql";
 
+// v5: compiled kernels shared through the store, so that workers on other hosts fetch what one
+// host compiled (tuner/kernel_store.hpp). Additive: a file of v4 gains the empty table.
+constexpr const char* kSchemaV5 = R"sql(
+CREATE TABLE kernel_binaries (
+  cache_key      TEXT PRIMARY KEY,
+  arch           TEXT NOT NULL,
+  nvrtc_version  TEXT NOT NULL,
+  size_bytes     INTEGER NOT NULL,
+  hash           TEXT NOT NULL,
+  binary_base64  TEXT NOT NULL,
+  log            TEXT NOT NULL,
+  host           TEXT NOT NULL DEFAULT '',
+  created_s      REAL NOT NULL
+);
+)sql";
+
 #undef FLOWTUNE_NOW
 
 }  // namespace
@@ -329,6 +345,7 @@ const std::vector<Migration>& migrations() {
        false},
       {4, "item_images: small pictures of a measurement's output (flow, ground truth, error)",
        kSchemaV4, false},
+      {5, "kernel_binaries: compiled kernels shared by the hosts of a run", kSchemaV5, false},
   };
   return kMigrations;
 }

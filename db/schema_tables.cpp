@@ -191,6 +191,24 @@ TableDef tasks() {
           {{"tasks_run_state", "run_id, state"}}};
 }
 
+// Compiled kernels shared by the hosts of a run (tuner/kernel_store.hpp): the build cache's
+// entry (binary as base64 text, the compiler's log) under its key, with what the reader
+// verifies (size, hash).
+TableDef kernel_binaries() {
+  return {"kernel_binaries",
+          {{"cache_key", kText, "PRIMARY KEY"},
+           {"arch", kText, "NOT NULL"},
+           {"nvrtc_version", kText, "NOT NULL"},
+           {"size_bytes", kInt64, "NOT NULL"},
+           {"hash", kText, "NOT NULL"},
+           {"binary_base64", kText, "NOT NULL"},
+           {"log", kText, "NOT NULL"},
+           {"host", kText, "NOT NULL DEFAULT ''"},
+           {"created_s", kReal, "NOT NULL"}},
+          {},
+          {}};
+}
+
 // One row per measurement, its dataset-level metrics as one JSON object.
 constexpr const char* kResultsView = R"sql(
   SELECT m.id AS measurement_id, c.board, c.workload, m.dataset, c.label, c.variant,
@@ -225,8 +243,9 @@ constexpr const char* kResultValuesView = R"sql(
 
 const std::vector<TableDef>& schema_tables() {
   static const std::vector<TableDef> kTables = {
-      runs(),         workloads(), metric_specs(), configs(), measurements(), metrics(),
-      item_results(), failures(),  pruned(),       workers(), tasks(),        item_images()};
+      runs(),    workloads(),    metric_specs(),   configs(), measurements(),
+      metrics(), item_results(), failures(),       pruned(),  workers(),
+      tasks(),   item_images(),  kernel_binaries()};
   return kTables;
 }
 
@@ -238,6 +257,7 @@ const std::vector<ViewDef>& schema_views() {
 
 std::vector<TableDef> additive_tables_of_version(int version) {
   if (version == 4) return {item_images()};
+  if (version == 5) return {kernel_binaries()};
   return {};
 }
 

@@ -15,6 +15,7 @@
 #include "db/repository.hpp"
 #include "tuner/measure.hpp"
 #include "tuner/worker.hpp"
+#include "variants/kernel_binary_cache.hpp"
 
 namespace flowtune {
 
@@ -59,6 +60,11 @@ class Evaluator {
   virtual std::vector<EvaluationOutcome> collect(const std::function<bool()>& stop) = 0;
   /// Ends the evaluator's work (stops its workers); points still in flight are dropped.
   virtual void shut_down() {}
+  /// The kernel builds of the measuring processes this evaluator started (compiles, local
+  /// cache hits, store fetches; tuner/kernel_store.hpp); none for an evaluator measuring in
+  /// this process (kernel_build_counters() has those) or through the store (each worker logs
+  /// its own).
+  virtual KernelBuildCounts kernel_builds() const { return {}; }
 };
 
 /// One way of measuring a point: on which inputs, how long, and under which dataset key the

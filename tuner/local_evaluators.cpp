@@ -73,6 +73,7 @@ class InProcessEvaluator final : public SynchronousEvaluator {
 class WorkerProcessEvaluator final : public SynchronousEvaluator {
  public:
   using SynchronousEvaluator::SynchronousEvaluator;
+  KernelBuildCounts kernel_builds() const override { return worker_.kernel_builds(); }
 
  private:
   MeasureResult measure(const Evaluation& e, const std::function<bool()>& stop) override {

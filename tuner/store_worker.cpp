@@ -21,6 +21,7 @@
 #include "boards/gpu_clocks.hpp"
 #include "db/repository.hpp"
 #include "db/store_url.hpp"
+#include "tuner/kernel_store.hpp"
 #include "tuner/tune_run.hpp"
 
 namespace flowtune {
@@ -140,6 +141,8 @@ int run_store_worker(const StoreWorkerOptions& options, std::ostream& log) {
   const std::string who = "worker " + std::to_string(me) + " (pid " + std::to_string(::getpid()) +
                           (pinned_gpu().empty() ? "" : ", " + pinned_gpu()) + ")";
   log << who << ": run " << options.run_id << " on " << repo.path() << '\n';
+  log << who << ": "
+      << use_kernel_store(resolve_kernel_store(options.kernel_store, options.storage)) << '\n';
   g_worker_stop = false;
   const auto old_int = std::signal(SIGINT, on_store_worker_signal);
   const auto old_term = std::signal(SIGTERM, on_store_worker_signal);
@@ -211,6 +214,7 @@ int run_store_worker(const StoreWorkerOptions& options, std::ostream& log) {
   }
   std::signal(SIGINT, old_int);
   std::signal(SIGTERM, old_term);
+  log << who << ": kernel builds: " << kernel_build_counts_text(measurer.kernel_builds()) << '\n';
   log << who << ": " << n_claimed << " task(s) claimed; " << claim_latency_text(claim_ms) << '\n';
   try {
     repo.end_worker(me);

@@ -33,13 +33,19 @@ struct StoreWorkerOptions {
   std::int64_t run_id = 0;
   double lease_s = 30;  ///< a claim lasts this long without a heartbeat (heartbeat: lease/3)
   double poll_s = 0.2;  ///< wait between claims when no task is pending
+  /// Compiled kernels shared through the store (tuner/kernel_store.hpp resolve_kernel_store):
+  /// "auto" (the coordinator's choice when it started this worker, else on for PostgreSQL),
+  /// "on" or "off".
+  std::string kernel_store = "auto";
 };
 
 /// The worker's loop: registers in the store, then claims and measures tasks of the run
 /// until the run is no longer "running" and nothing is left to claim, or until SIGINT /
-/// SIGTERM (the task in hand is released, unmeasured, for another worker). Its last line
-/// gives the tasks it claimed and the latency of its claim transactions (median, p99, max,
-/// in ms; benchmarks/store_load reads it). Log lines go to
+/// SIGTERM (the task in hand is released, unmeasured, for another worker). Its last lines
+/// give the kernel builds of its measuring processes ("worker N (...): kernel builds: N
+/// compiled ..., M local cache hits, K fetched from the store ...") and the tasks it claimed
+/// with the latency of its claim transactions (median, p99, max, in ms; benchmarks/store_load
+/// reads it). Log lines go to
 /// log. Returns 0, or 1 after an error of the store (message on log). Throws DbError when
 /// the store cannot be opened or the run does not exist.
 int run_store_worker(const StoreWorkerOptions& options, std::ostream& log);

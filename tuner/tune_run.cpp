@@ -358,6 +358,16 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
   log << "run " << s.summary.run_id << ": " << s.summary.elapsed_s << " s wall; constraint checks "
       << "(kernel builds, NVRTC or its disk cache): " << checks.checked << " configs, "
       << checks.seconds << " s summed over the build threads\n";
+  s.summary.builds_here = kernel_build_counters().get() - s.builds_at_start;
+  s.summary.builds_measuring = evaluator->kernel_builds();
+  log << "kernel builds of run " << s.summary.run_id << ": this process "
+      << kernel_build_counts_text(s.summary.builds_here);
+  if (options.workers >= 0 || options.workers == kWorkersAuto)
+    log << "; workers: each prints its own line when it ends\n";
+  else if (options.isolate)
+    log << "; measuring process " << kernel_build_counts_text(s.summary.builds_measuring) << '\n';
+  else
+    log << " (measured in this process)\n";
   if (s.screening)
     log << "multi-fidelity: " << s.screening->screened() << " points screened, "
         << s.screening->promoted() << " promoted to all items, " << s.summary.n_screened_out

@@ -14,6 +14,7 @@
 #include "tuner/progress.hpp"
 #include "tuner/resources_json.hpp"
 #include "tuner/space.hpp"
+#include "variants/kernel_binary_cache.hpp"
 
 namespace flowtune {
 
@@ -69,6 +70,9 @@ struct TuneOptions {
   /// bar (a terminal of progress_columns columns), or not at all.
   ProgressStyle progress = ProgressStyle::lines;
   int progress_columns = 100;
+  /// Compiled kernels shared through the store (tuner/kernel_store.hpp resolve_kernel_store):
+  /// "auto" (on for a PostgreSQL store), "on" or "off".
+  std::string kernel_store = "auto";
 };
 
 struct TuneSummary {
@@ -83,6 +87,10 @@ struct TuneSummary {
   std::string dataset;
   std::vector<std::string> front_objectives;  ///< e.g. {"time_ms", "aepe"}
   std::vector<db::MeasuredConfig> front;      ///< Pareto front of the dataset over them
+  /// Kernel builds of this run (variants/kernel_binary_cache.hpp): in this process (the
+  /// constraint checks' build threads; the in-process evaluator) and in the measuring
+  /// processes it started (the worker-process evaluator; store workers log their own).
+  KernelBuildCounts builds_here, builds_measuring;
 };
 
 /// Estimated wall time of measuring `configs` (seconds): per config and item, warm-up plus

@@ -12,6 +12,7 @@
 #include "boards/gpu_clocks.hpp"
 #include "select/config_rows.hpp"
 #include "tuner/environment.hpp"
+#include "tuner/kernel_store.hpp"
 #include "tuner/model_estimate.hpp"
 
 namespace flowtune {
@@ -221,6 +222,9 @@ std::unique_ptr<TuneSession> open_session(const TuneOptions& options, std::ostre
   log << "run " << s->summary.run_id << ": workload " << s->workload->name() << ", board "
       << s->board.name << ", " << s->space.size() << " configs, dataset " << s->summary.dataset
       << ", DB " << s->repo->path() << '\n';
+  // Before the build threads start: they publish and fetch through it.
+  log << use_kernel_store(resolve_kernel_store(options.kernel_store, options.db_path)) << '\n';
+  s->builds_at_start = kernel_build_counters().get();
   log_estimate(*s, options, log);
   resolve_objectives(*s, options, log);
   if (options.multi_fidelity) setup_screening(*s, options, log);

@@ -37,6 +37,7 @@ struct TuneSession {
   std::unique_ptr<EnergySensor> sensor;  ///< when energy_mj is an objective and a sensor exists
   MeasureOptions measure;                ///< the options' with energy and its window
   std::unique_ptr<ConstraintChecks> checks;
+  KernelBuildCounts builds_at_start;  ///< kernel_build_counters() when the session opened
   std::unique_ptr<SearchSpace> search_space;
   std::unique_ptr<Strategy> strategy;
   std::size_t budget = 0;       ///< evaluations allowed (measured + failed points)

@@ -19,6 +19,7 @@
 #include "boards/board.hpp"
 #include "boards/energy_sensor.hpp"
 #include "kernels/cancellation.hpp"
+#include "tuner/kernel_store.hpp"
 #include "tuner/tune_run.hpp"
 
 namespace flowtune {
@@ -44,6 +45,26 @@ nlohmann::json request_object(const WorkerRequest& r) {
             {"ci_fraction", r.measure.ci_fraction},
             {"max_window_ms", r.measure.max_window_ms},
             {"energy", r.measure.energy}}}};
+}
+
+nlohmann::json builds_json(const KernelBuildCounts& c) {
+  return {{"compiled", c.compiled},   {"local_hits", c.local_hits},
+          {"fetched", c.fetched},     {"rejected", c.rejected},
+          {"published", c.published}, {"store_errors", c.store_errors},
+          {"compile_s", c.compile_s}, {"fetch_s", c.fetch_s}};
+}
+
+KernelBuildCounts parse_builds(const nlohmann::json& j) {
+  KernelBuildCounts c;
+  c.compiled = j.value("compiled", std::uint64_t(0));
+  c.local_hits = j.value("local_hits", std::uint64_t(0));
+  c.fetched = j.value("fetched", std::uint64_t(0));
+  c.rejected = j.value("rejected", std::uint64_t(0));
+  c.published = j.value("published", std::uint64_t(0));
+  c.store_errors = j.value("store_errors", std::uint64_t(0));
+  c.compile_s = j.value("compile_s", 0.0);
+  c.fetch_s = j.value("fetch_s", 0.0);
+  return c;
 }
 
 std::string signal_text(int sig) {
@@ -87,6 +108,7 @@ int run_worker() {
   std::map<std::string, std::unique_ptr<InputSet>> input_sets;  // by workload + inputs JSON
   std::unique_ptr<EnergySensor> sensor;
   std::string sensor_board;
+  use_kernel_store_from_environment();
   for (std::string line; std::getline(std::cin, line);) {
     nlohmann::json answer;
     bool failed = false;
@@ -113,6 +135,7 @@ int run_worker() {
       answer = {{"error", e.what()}, {"class", classify_failure(e)}};
       failed = true;
     }
+    answer["builds"] = builds_json(kernel_build_counters().get());  // this process's, so far
     std::cout << answer.dump() << std::endl;
     if (failed) return 3;  // a fault may leave the CUDA context unusable: start afresh
   }
@@ -171,6 +194,14 @@ void WorkerProcess::stop(int sig) {
   close(from_worker_);
   pid_ = 0;
   to_worker_ = from_worker_ = -1;
+  past_builds_ += child_builds_;
+  child_builds_ = {};
+}
+
+KernelBuildCounts WorkerProcess::kernel_builds() const {
+  KernelBuildCounts c = past_builds_;
+  c += child_builds_;
+  return c;
 }
 
 WorkerResult WorkerProcess::measure(const WorkerRequest& request, double timeout_s,
@@ -197,6 +228,7 @@ WorkerResult WorkerProcess::measure(const WorkerRequest& request, double timeout
         continue;
       }
       const nlohmann::json answer = nlohmann::json::parse(text);
+      if (answer.contains("builds")) child_builds_ = parse_builds(answer.at("builds"));
       if (answer.contains("ok")) {
         result.ok = true;
         result.measurement = db::parse_measurement_json(answer.at("ok").dump());
@@ -239,6 +271,8 @@ WorkerResult WorkerProcess::measure(const WorkerRequest& request, double timeout
     close(from_worker_);
     pid_ = 0;
     to_worker_ = from_worker_ = -1;
+    past_builds_ += child_builds_;
+    child_builds_ = {};
     result.failure_class = "runtime";
     result.message = WIFSIGNALED(status)
                          ? "worker died: " + signal_text(WTERMSIG(status))

@@ -10,6 +10,7 @@
 
 #include "db/repository.hpp"
 #include "tuner/measure.hpp"
+#include "variants/kernel_binary_cache.hpp"
 
 namespace flowtune {
 
@@ -32,7 +33,9 @@ WorkerRequest parse_worker_request(const std::string& text);
 using WorkerResult = MeasureResult;
 
 /// The worker's loop (`tune worker`): reads one JSON request per line from stdin, answers
-/// one JSON line on stdout; keeps loaded input sets between requests. After a failed
+/// one JSON line on stdout (with "builds": this process's kernel build counts so far); keeps
+/// loaded input sets between requests; shares kernels through $FLOWTUNE_KERNEL_STORE
+/// (tuner/kernel_store.hpp). After a failed
 /// request it exits with 3 (a CUDA context may be unusable after a fault), after EOF with 0.
 /// Each request is measured by measure_config (tuner/measure.hpp).
 int run_worker();
@@ -55,13 +58,18 @@ class WorkerProcess {
                        const std::function<bool()>& stop_requested);
   /// Pid of the running worker, or 0.
   pid_t pid() const { return pid_; }
+  /// The kernel builds of every worker this object started (each answer carries its
+  /// process's counts so far): compiles, local cache hits, store fetches.
+  KernelBuildCounts kernel_builds() const;
 
  private:
   void start();
   void stop(int signal);
   pid_t pid_ = 0;
   int to_worker_ = -1, from_worker_ = -1;
-  std::string pending_;  ///< bytes read past the last answer line
+  std::string pending_;             ///< bytes read past the last answer line
+  KernelBuildCounts child_builds_;  ///< the running worker's counts (its last answer)
+  KernelBuildCounts past_builds_;   ///< the counts of the workers that ended
 };
 
 }  // namespace flowtune

@@ -22,11 +22,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Schema v4 on PostgreSQL as released (v3 and the item_images table): the reference for the
-// rendered DDL.
+// Schema v5 on PostgreSQL as released (v3, the item_images table of v4 and the kernel_binaries
+// table of v5): the reference for the rendered DDL.
 #define PG_NOW "(to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'))"
 
-constexpr const char* kPostgresqlV4 = R"sql(
+constexpr const char* kPostgresqlV5 = R"sql(
 CREATE TABLE runs (
   id              BIGSERIAL PRIMARY KEY,
   board           TEXT NOT NULL,
@@ -170,6 +170,18 @@ CREATE TABLE item_images (
   scale          DOUBLE PRECISION NOT NULL DEFAULT 0,
   png_base64     TEXT NOT NULL,
   PRIMARY KEY (measurement_id, item, kind)
+);
+
+CREATE TABLE kernel_binaries (
+  cache_key      TEXT PRIMARY KEY,
+  arch           TEXT NOT NULL,
+  nvrtc_version  TEXT NOT NULL,
+  size_bytes     BIGINT NOT NULL,
+  hash           TEXT NOT NULL,
+  binary_base64  TEXT NOT NULL,
+  log            TEXT NOT NULL,
+  host           TEXT NOT NULL DEFAULT '',
+  created_s      DOUBLE PRECISION NOT NULL
 );
 
 CREATE VIEW results AS
@@ -338,8 +350,8 @@ class SchemaTest : public ::testing::Test {
   fs::path dir_;
 };
 
-TEST(SchemaRender, PostgresqlDdlIsTheReleasedV4Ddl) {
-  EXPECT_EQ(normalized(schema_sql(Dialect::postgresql)), normalized(kPostgresqlV4));
+TEST(SchemaRender, PostgresqlDdlIsTheReleasedV5Ddl) {
+  EXPECT_EQ(normalized(schema_sql(Dialect::postgresql)), normalized(kPostgresqlV5));
   EXPECT_EQ(normalized(schema_version_table_sql(Dialect::postgresql)),
             normalized(kPostgresqlVersionTable));
 }
@@ -374,6 +386,7 @@ TEST_F(SchemaTest, SqliteDdlIsTheSchemaTheMigrationsReach) {
   const std::string expected = describe(migrated);
   EXPECT_NE(expected.find("table tasks"), std::string::npos);
   EXPECT_NE(expected.find("table item_images"), std::string::npos);
+  EXPECT_NE(expected.find("table kernel_binaries"), std::string::npos);
   EXPECT_EQ(describe(rendered), expected);
 }
 
@@ -406,6 +419,16 @@ TEST(SchemaRender, AdditivePostgresqlStepIsTheItemImagesTable) {
   EXPECT_TRUE(additive_tables_of_version(3).empty());  // v3 changed runs: no additive step
   EXPECT_NE(normalized(schema_sql(Dialect::postgresql))
                 .find(normalized(table_sql(v4[0], Dialect::postgresql))),
+            std::string::npos);
+}
+
+// The PostgreSQL step v4 -> v5 adds exactly the table the SQLite migration adds.
+TEST(SchemaRender, AdditivePostgresqlStepV5IsTheKernelBinariesTable) {
+  const std::vector<TableDef> v5 = additive_tables_of_version(5);
+  ASSERT_EQ(v5.size(), 1u);
+  EXPECT_EQ(std::string(v5[0].name), "kernel_binaries");
+  EXPECT_NE(normalized(schema_sql(Dialect::postgresql))
+                .find(normalized(table_sql(v5[0], Dialect::postgresql))),
             std::string::npos);
 }
 

@@ -63,6 +63,34 @@ TEST_F(CliProgress, NotATerminalKeepsOneLinePerPoint) {
   EXPECT_NE(read_file(dir_ / "out").find("Pareto front"), std::string::npos);
 }
 
+// Where the run shares its kernels (tuner/kernel_store.hpp) and what it built: on the host
+// nothing is compiled by NVRTC, so every count is 0; a wrong --kernel-store is a usage error.
+TEST_F(CliProgress, TheRunSaysWhereItSharesKernelsAndCountsItsBuilds) {
+  ASSERT_EQ(run(args("k.db")), 0) << read_file(dir_ / "err");
+  std::string err = read_file(dir_ / "err");
+  EXPECT_NE(err.find("\nkernel store: off (kernels are shared through the local cache folder "
+                     "only)\n"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("\nkernel builds of run 1: this process 0 compiled (0.0 s), 0 local cache "
+                     "hits, 0 fetched from the store (0.0 s, 0 rejected), 0 published; measuring "
+                     "process 0 compiled"),
+            std::string::npos)
+      << err;
+  ASSERT_EQ(run("--kernel-store on --json " + args("k2.db")), 0) << read_file(dir_ / "err");
+  err = read_file(dir_ / "err");
+  EXPECT_NE(err.find("\nkernel store: " + (dir_ / "k2.db").string() + " (a local cache miss"),
+            std::string::npos)
+      << err;
+  const std::string out = read_file(dir_ / "out");
+  EXPECT_NE(out.find("\"kernel_builds\""), std::string::npos) << out;
+  EXPECT_NE(out.find("\"measuring_process\""), std::string::npos) << out;
+  EXPECT_EQ(run("--kernel-store sometimes " + args("k3.db")), 2);
+  EXPECT_NE(read_file(dir_ / "err").find("--kernel-store must be auto, on or off"),
+            std::string::npos)
+      << read_file(dir_ / "err");
+}
+
 TEST_F(CliProgress, QuietPrintsOnlyErrorsAndTheResult) {
   ASSERT_EQ(run("--quiet " + args("q.db")), 0) << read_file(dir_ / "err");
   EXPECT_EQ(read_file(dir_ / "err"), "");

@@ -2,15 +2,11 @@
 
 #include <dlfcn.h>
 #include <nvrtc.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <regex>
@@ -18,11 +14,12 @@
 #include <stdexcept>
 
 #include "variants/cuda/embedded_sources.hpp"
+#include "variants/kernel_binary_cache.hpp"
 
 namespace flowtune::cuda {
 namespace {
 
-std::uint64_t fnv1a(const std::string& text, std::uint64_t h = 1469598103934665603ull) {
+std::uint64_t fnv1a(const std::string& text, std::uint64_t h = 14695981039346656037ull) {
   for (unsigned char c : text) {
     h ^= c;
     h *= 1099511628211ull;
@@ -47,42 +44,6 @@ std::string cuda_include_dir() {
   }
   throw std::runtime_error(
       "nvrtc_build: cuda_fp16.h not found (set FLOWTUNE_CUDA_INCLUDE to the CUDA include dir)");
-}
-
-std::string read_file(const std::filesystem::path& path, bool* ok) {
-  std::ifstream in(path, std::ios::binary);
-  *ok = bool(in);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
-
-void write_file_atomic(const std::filesystem::path& path, const std::string& data) {
-  // A temporary file of its own, created exclusively (mkstemp: O_CREAT | O_EXCL), so that
-  // concurrent writers (threads building ahead, the measuring worker, other processes, even in
-  // other PID namespaces sharing the directory) never write into one another's file and never
-  // rename another entry's bytes into place.
-  std::string tmp = path.string() + ".tmpXXXXXX";
-  const int fd = ::mkstemp(tmp.data());
-  if (fd < 0) return;  // the cache is an optimisation: an unwritable dir is not an error
-  ::fchmod(fd, 0644);  // mkstemp makes 0600; entries stay readable as ofstream made them
-  const char* p = data.data();
-  std::size_t left = data.size();
-  bool ok = true;
-  while (left > 0) {
-    const ssize_t k = ::write(fd, p, left);
-    if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) {
-      ok = false;
-      break;
-    }
-    p += k;
-    left -= std::size_t(k);
-  }
-  if (::close(fd) != 0) ok = false;
-  std::error_code ec;
-  if (ok) std::filesystem::rename(tmp, path, ec);
-  if (!ok || ec) std::filesystem::remove(tmp, ec);
 }
 
 /// The NVRTC entry points nvrtc_build calls: the library linked in, or the one named by
@@ -258,11 +219,14 @@ std::shared_ptr<const NvrtcBuild> nvrtc_build(const std::string& main_file,
   int major = 0, minor = 0;
   api.version(&major, &minor);
   std::vector<std::string> options = nvrtc_options(target, major, minor);
-  options.push_back("-I" + cuda_include_dir());
   for (const auto& d : defines) options.push_back("-D" + d);
+  // The key: NVRTC's version, the sources, the arch and the defines; not where this host keeps
+  // the toolkit's headers (they come with the NVRTC version), so that hosts whose CUDA lives in
+  // different folders share the store's binaries (tuner/kernel_store.hpp).
   std::uint64_t h = fnv1a(std::to_string(major) + "." + std::to_string(minor) + "|" + main_file);
   for (const auto& [name, text] : sources) h = fnv1a(name + "\n" + text, h);
   for (const auto& o : options) h = fnv1a(o + "\n", h);
+  options.push_back("-I" + cuda_include_dir());
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
 
@@ -290,19 +254,8 @@ std::shared_ptr<const NvrtcBuild> nvrtc_build(const std::string& main_file,
   build->built_for = target;
   build->estimated = fallback;
 
-  const std::string dir = build_cache_dir();
-  const std::filesystem::path base =
-      dir.empty() ? std::filesystem::path() : std::filesystem::path(dir) / hex;
-  bool have = false;
-  if (!dir.empty()) {
-    bool ok_cubin = false, ok_log = false;
-    build->cubin = read_file(base.string() + ".cubin", &ok_cubin);
-    build->log = read_file(base.string() + ".log", &ok_log);
-    // An entry without a resource report (a torn write by an older build) is rebuilt.
-    have = ok_cubin && ok_log && !build->cubin.empty() && !parse_ptxas_log(build->log).empty();
-  }
-  if (!have) {
-    // The main file is compiled through a one-line program so every .cuh is a "header".
+  // The main file is compiled through a one-line program so every .cuh is a "header".
+  const auto compile = [&]() -> KernelBinary {
     const std::string program_text = "#include \"" + main_file + "\"\n";
     std::vector<const char*> header_texts, header_names;
     for (const auto& [name, text] : sources) {
@@ -338,18 +291,25 @@ std::shared_ptr<const NvrtcBuild> nvrtc_build(const std::string& main_file,
     }
     std::size_t cubin_size = 0;
     check(api.cubin_size(prog, &cubin_size), "nvrtcGetCUBINSize");
-    std::string cubin(cubin_size, '\0');
-    check(api.cubin(prog, cubin.data()), "nvrtcGetCUBIN");
+    KernelBinary out;
+    out.binary.assign(cubin_size, '\0');
+    check(api.cubin(prog, out.binary.data()), "nvrtcGetCUBIN");
     api.destroy(&prog);
-    build->cubin = std::move(cubin);
-    build->log = std::move(log);
-    if (!dir.empty()) {
-      std::error_code ec;
-      std::filesystem::create_directories(dir, ec);
-      write_file_atomic(base.string() + ".cubin", build->cubin);
-      write_file_atomic(base.string() + ".log", build->log);
-    }
-  }
+    out.log = std::move(log);
+    return out;
+  };
+  // An entry without a resource report (a torn write by an older build, a corrupted row of
+  // the store) is rebuilt.
+  const auto valid = [](const KernelBinary& e) {
+    return !e.binary.empty() && !parse_ptxas_log(e.log).empty();
+  };
+  const KernelBinaryRequest request{build_cache_dir(), hex, target,
+                                    std::to_string(major) + "." + std::to_string(minor)};
+  const std::shared_ptr<SharedKernelStore> store = shared_kernel_store();
+  KernelBinary entry =
+      cached_kernel_binary(request, store.get(), compile, valid, kernel_build_counters());
+  build->cubin = std::move(entry.binary);
+  build->log = std::move(entry.log);
   build->resources = parse_ptxas_log(build->log);
   for (auto& res : build->resources) {
     res.estimated = fallback;

@@ -54,8 +54,11 @@ std::vector<KernelResources> parse_ptxas_log(const std::string& log);
 /// fallback as in nvrtc_target_arch), options -std=c++17 --ptxas-options=-v -I<CUDA include>.
 /// Cached in memory and on disk ($FLOWTUNE_CACHE_DIR, else ~/.cache/flowtune, as
 /// <hash>.cubin + <hash>.log) by a 64-bit FNV-1a hash of NVRTC's version, every embedded source
-/// and the options. Thread-safe. Throws std::runtime_error with the NVRTC log when the build
-/// fails, std::invalid_argument for an unknown main_file.
+/// and the options but the include directory (the arch and the defines among them); on a local
+/// miss the shared store of the run (set_shared_kernel_store, variants/kernel_binary_cache.hpp)
+/// is asked before NVRTC, and a compiled entry is published into it. Counted in
+/// kernel_build_counters(). Thread-safe. Throws std::runtime_error with the NVRTC log when the
+/// build fails, std::invalid_argument for an unknown main_file.
 std::shared_ptr<const NvrtcBuild> nvrtc_build(const std::string& main_file,
                                               const std::vector<std::string>& defines,
                                               const std::string& arch);
