@@ -258,7 +258,11 @@ std::shared_ptr<const NvrtcBuild> nvrtc_build(const std::string& main_file,
   int major = 0, minor = 0;
   api.version(&major, &minor);
   std::vector<std::string> options = nvrtc_options(target, major, minor);
-  options.push_back("-I" + cuda_include_dir());
+  const std::string include = cuda_include_dir();
+  options.push_back("-I" + include);
+  // CUDA 13 keeps libcu++ (cuda/std/..., which cooperative_groups.h includes) under cccl/.
+  if (std::error_code ec; std::filesystem::is_directory(include + "/cccl", ec))
+    options.push_back("-I" + include + "/cccl");
   for (const auto& d : defines) options.push_back("-D" + d);
   std::uint64_t h = fnv1a(std::to_string(major) + "." + std::to_string(minor) + "|" + main_file);
   for (const auto& [name, text] : sources) h = fnv1a(name + "\n" + text, h);
