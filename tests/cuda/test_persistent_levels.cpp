@@ -19,6 +19,7 @@
 #include "kernels/png_io.hpp"
 #include "tests/cuda/iteration_problem.hpp"
 #include "tests/cuda/test_frame_support.hpp"
+#include "tuner/constraints.hpp"
 #include "tuner/occupancy.hpp"
 #include "variants/cuda/cuda_frame_solver.hpp"
 #include "variants/cuda/cuda_variant.hpp"
@@ -70,14 +71,22 @@ TEST(PersistentLevels, TunableOfEverySchemeOffByDefaultAndNoKernelDefine) {
 }
 
 // Pruning: with persistent_px > 0 the config's resources include ft_persistent (NVRTC, no
-// GPU needed), and the occupancy model gives it resident blocks on every CUDA board, so the
-// cooperative launch has a grid; the count is what PersistentLevels sizes its grid by.
+// GPU needed), and the occupancy model gives it resident blocks on every CUDA board of
+// compute capability >= 6.0, so the cooperative launch has a grid (the count is what
+// PersistentLevels sizes its grid by); below 6.0 (no cooperative launch) the config is pruned.
 TEST(PersistentLevels, ResourcesIncludeThePersistentKernelWithResidentBlocksOnEveryBoard) {
   for (const std::string& name : list_boards()) {
     const Board board = load_board(name);
     if (board.target != "cuda") continue;
     Config c = scheme_config("shared_fusion", "f16", Tvl1Params{});
     c.tunables["persistent_px"] = 1048576;
+    if (board.limits.cc_major < 6) {  // no cooperative launch: pruned, with the reason
+      const auto why = prune_reason(board, shared_fusion_variant(), c);
+      ASSERT_TRUE(why.has_value()) << name;
+      EXPECT_NE(why->find("cooperative launch"), std::string::npos) << *why;
+      std::printf("%s (%s): pruned: %s\n", name.c_str(), board.arch().c_str(), why->c_str());
+      continue;
+    }
     const std::vector<KernelResources> rs = shared_fusion_variant().resources(c, board.arch());
     bool found = false;
     for (const auto& r : rs) {

@@ -107,6 +107,9 @@ int main(int argc, char** argv) {
       std::set<std::string> seen;  // one build per precision x tunables (parameters do not build)
       for (const Config& c : flowtune::enumerate_space(board, options)) {
         if (v->invalid_reason(c)) continue;
+        // persistent_px changes no scheme kernel (it is not a define); the persistent kernel
+        // itself is a "levels" row below.
+        if (flowtune::cuda::persistent_px_of(c) != 0) continue;
         const std::string key = one_per_precision ? c.precision : c.precision + tunables_text(c);
         if (!seen.insert(key).second) continue;
         const Row row{w->name(), v->name(), c.precision, tunables_text(c)};

@@ -103,6 +103,11 @@ std::vector<KernelResources> CudaVariant::resources(const Config& config,
   // constraint check's occupancy model must give it at least one resident block per SM (a
   // cooperative launch needs every block of its grid resident; the grid is that many per SM).
   if (persistent_px_of(config) > 0) {
+    // Grid-wide synchronisation needs cooperative launch: compute capability 6.0 or newer.
+    if (arch.size() > 3 && arch.compare(0, 3, "sm_") == 0 && std::stoi(arch.substr(3)) < 60)
+      throw std::invalid_argument(
+          name() + ": persistent_px needs cooperative launch (grid-wide synchronisation), which " +
+          arch + " lacks (compute capability 6.0 or newer)");
     const Config kc = persistent_kernel_config(config.precision, kPersistentSyncsDefault);
     for (KernelResources r :
          nvrtc_build("tvl1_persistent.cuh", nvrtc_defines(kc), arch)->resources) {

@@ -81,7 +81,8 @@ int tiled_px_of(const Config& config);
 /// synchronisation (kernels/cuda/tvl1_persistent.cuh, variants/cuda/persistent_levels.hpp)
 /// instead of tiled or on the scheme; 0 = none. Domain {0, 1048576} (off, or every level up to
 /// 1024x1024): the tuner decides per board. Absent means 0. When > 0, resources() also reports
-/// the persistent kernel (ft_persistent), so that pruning checks its occupancy.
+/// the persistent kernel (ft_persistent), so that pruning checks its occupancy; for an arch
+/// below sm_60 (no cooperative launch) it throws, so such a config is pruned there.
 TunableDomain persistent_px_domain();
 /// config's persistent_px, 0 when absent.
 int persistent_px_of(const Config& config);
