@@ -4,13 +4,16 @@
 //
 // Protocols: `default` = 3 scales x 1 warping x 10 iterations; `opencv_accuracy` = 5 scales x
 // zoom 0.8, 5 warpings x 20 iterations (the config at OpenCV's accuracy). Config:
-// shared_fusion f16 32x8, resident_px 1024, tiled_px 65536 (FLOWTUNE_THROUGHPUT_VARIANT /
-// _PRECISION / _BLOCK_X / _BLOCK_Y / _RESIDENT_PX / _TILED_PX override it).
+// shared_fusion f16 32x8, resident_px 1024, tiled_px 65536, persistent_px 0
+// (FLOWTUNE_THROUGHPUT_VARIANT / _PRECISION / _BLOCK_X / _BLOCK_Y / _RESIDENT_PX / _TILED_PX /
+// _PERSISTENT_PX override it; _PERSISTENT_SYNCS, _PERSISTENT_THREADS and
+// _PERSISTENT_BLOCKS_PER_SM set the frame solver's FrameOptions::persistent_*).
 //
 // Benchmarks, each 5 repetitions (median, min, max as aggregates):
 //  - device_ms/<p>: device time per frame: CUDA events around one graph frame (upload, graph,
 //    download) on an idle device, median of 50 (cuda::profile_frame's graph_device_ms); the
-//    bound the throughput rows are compared with is 1000 / device_ms frames/s.
+//    bound the throughput rows are compared with is 1000 / device_ms frames/s; counters
+//    it_L<level>_ms: the iterations of each pyramid level in a directly launched frame.
 //  - latency_host/<p>/<seq> (RubberWhale, Grove2): wall time of one compute_into() (frames in
 //    through pinned buffers, flow out into the caller's FlowField), one frame at a time;
 //    counter aepe (against the sequence's ground truth).
@@ -40,6 +43,7 @@
 #include "kernels/png_io.hpp"
 #include "variants/cuda/cuda_frame_solver.hpp"
 #include "variants/cuda/cuda_variant.hpp"
+#include "variants/cuda/device_fields.hpp"
 #include "variants/frame_throughput.hpp"
 #include "variants/tvl1_params_of.hpp"
 #include "variants/variant.hpp"
@@ -83,15 +87,30 @@ Config config_of(const Protocol& p) {
   c.tunables = {{"block_x", std::stoi(env_or("FLOWTUNE_THROUGHPUT_BLOCK_X", "32"))},
                 {"block_y", std::stoi(env_or("FLOWTUNE_THROUGHPUT_BLOCK_Y", "8"))},
                 {"resident_px", std::stoi(env_or("FLOWTUNE_THROUGHPUT_RESIDENT_PX", "1024"))},
-                {"tiled_px", std::stoi(env_or("FLOWTUNE_THROUGHPUT_TILED_PX", "65536"))}};
+                {"tiled_px", std::stoi(env_or("FLOWTUNE_THROUGHPUT_TILED_PX", "65536"))},
+                {"persistent_px", std::stoi(env_or("FLOWTUNE_THROUGHPUT_PERSISTENT_PX", "0"))}};
   c.params = param_values_of(p.params);
   return c;
+}
+
+/// The frame solver's options: the defaults, with the persistent levels' grid syncs per
+/// iteration and blocks per SM from the environment.
+cuda::FrameOptions frame_options() {
+  cuda::FrameOptions o;
+  o.persistent_syncs =
+      std::stoi(env_or("FLOWTUNE_THROUGHPUT_PERSISTENT_SYNCS", std::to_string(o.persistent_syncs)));
+  o.persistent_threads = std::stoi(
+      env_or("FLOWTUNE_THROUGHPUT_PERSISTENT_THREADS", std::to_string(o.persistent_threads)));
+  o.persistent_blocks_per_sm = std::stoi(env_or("FLOWTUNE_THROUGHPUT_PERSISTENT_BLOCKS_PER_SM",
+                                                std::to_string(o.persistent_blocks_per_sm)));
+  return o;
 }
 
 std::unique_ptr<FlowSolver> make(const Config& c) {
   const auto* v = dynamic_cast<const FlowVariant*>(find_variant(c.variant));
   if (!v) throw std::runtime_error("bench_frame_throughput: no variant " + c.variant);
-  return v->make_solver(c);
+  if (auto why = v->invalid_reason(c)) throw std::runtime_error("bench_frame_throughput: " + *why);
+  return make_cuda_frame_solver(c, cuda::make_iteration_schedule(c), frame_options());
 }
 
 struct Frames {
@@ -144,6 +163,15 @@ void register_protocol(const Protocol& p) {
                        st.counters["device_ms"] = t.graph_device_ms;
                        st.counters["direct_ms"] = t.direct_device_ms;
                        g_device_ms[p.name] = t.graph_device_ms;  // the last repetition's
+                       // Per level, the iterations' share of the directly launched frame
+                       // (it_L<level>_ms: whatever kernels ran them: scheme, tiled,
+                       // persistent), to see the cost per iteration level by level.
+                       std::map<int, double> it_ms;
+                       for (const auto& stage : t.stages)
+                         if (stage.stage.rfind("iterations", 0) == 0)
+                           it_ms[stage.level] += stage.ms;
+                       for (const auto& [level, ms] : it_ms)
+                         st.counters["it_L" + std::to_string(level) + "_ms"] = ms;
                      }
                    }))
       ->UseManualTime()
@@ -293,6 +321,11 @@ int main(int argc, char** argv) {
     benchmark::AddCustomContext("config_" + p.name, config_of(p).label());
   }
   benchmark::AddCustomContext("frames", "RubberWhale 584x388, the same pair every frame");
+  benchmark::AddCustomContext("persistent_syncs", std::to_string(frame_options().persistent_syncs));
+  benchmark::AddCustomContext("persistent_threads",
+                              std::to_string(frame_options().persistent_threads));
+  benchmark::AddCustomContext("persistent_blocks_per_sm",
+                              std::to_string(frame_options().persistent_blocks_per_sm));
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   for (auto& [name, f] : g_seq) {

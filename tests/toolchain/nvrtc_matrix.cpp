@@ -6,7 +6,8 @@
 //   local_bytes,spill_bytes,status
 // status is "ok", "estimated" (built for a stand-in arch, see nvrtc_target_arch), or
 // "failed: <first line of the error>". TV-L1 also has the per-level kernels every scheme
-// shares (tvl1_resident.cuh, tvl1_tiled.cuh, variants/cuda/{resident,tiled}_levels.cpp),
+// shares (tvl1_resident.cuh, tvl1_tiled.cuh, tvl1_persistent.cuh with 1 and 2 grid syncs per
+// iteration, variants/cuda/{resident,tiled,persistent}_levels.cpp),
 // listed as variant "levels".
 // Usage: nvrtc_matrix [--archs sm_53,sm_62,...] [--one-per-precision] > matrix.csv
 // Exit status: 0 when every build compiled natively for its arch, 1 otherwise, 2 bad usage.
@@ -22,6 +23,7 @@
 #include "tuner/space.hpp"
 #include "variants/cuda/cuda_variant.hpp"
 #include "variants/cuda/nvrtc_build.hpp"
+#include "variants/cuda/persistent_levels.hpp"
 #include "variants/cuda/tiled_levels.hpp"
 #include "variants/variant.hpp"
 #include "workloads/workload.hpp"
@@ -105,6 +107,9 @@ int main(int argc, char** argv) {
       std::set<std::string> seen;  // one build per precision x tunables (parameters do not build)
       for (const Config& c : flowtune::enumerate_space(board, options)) {
         if (v->invalid_reason(c)) continue;
+        // persistent_px changes no scheme kernel (it is not a define); the persistent kernel
+        // itself is a "levels" row below.
+        if (flowtune::cuda::persistent_px_of(c) != 0) continue;
         const std::string key = one_per_precision ? c.precision : c.precision + tunables_text(c);
         if (!seen.insert(key).second) continue;
         const Row row{w->name(), v->name(), c.precision, tunables_text(c)};
@@ -128,7 +133,10 @@ int main(int argc, char** argv) {
       tiled.tunables = {{"tiled_t", flowtune::cuda::kTiledThreadsPerSide},
                         {"tiled_depth", flowtune::cuda::kTiledDepth}};
       for (const auto& [source, c] : std::vector<std::pair<std::string, Config>>{
-               {"tvl1_resident.cuh", resident}, {"tvl1_tiled.cuh", tiled}}) {
+               {"tvl1_resident.cuh", resident},
+               {"tvl1_tiled.cuh", tiled},
+               {"tvl1_persistent.cuh", flowtune::cuda::persistent_kernel_config(precision, 1)},
+               {"tvl1_persistent.cuh", flowtune::cuda::persistent_kernel_config(precision, 2)}}) {
         const Row row{"tvl1", "levels", precision, tunables_text(c)};
         for (const auto& arch : archs) {
           try {

@@ -14,6 +14,8 @@ struct DriverApi {
   decltype(&::cuFuncGetAttribute) func_get_attribute = nullptr;
   decltype(&::cuFuncSetAttribute) func_set_attribute = nullptr;
   decltype(&::cuLaunchKernel) launch_kernel = nullptr;
+  decltype(&::cuLaunchCooperativeKernel) launch_cooperative_kernel = nullptr;
+  decltype(&::cuOccupancyMaxActiveBlocksPerMultiprocessor) occupancy_blocks = nullptr;
   decltype(&::cuGetErrorString) get_error_string = nullptr;
 };
 
@@ -46,6 +48,8 @@ const DriverApi& driver() {
       resolve("cuFuncGetAttribute", &api.func_get_attribute);
       resolve("cuFuncSetAttribute", &api.func_set_attribute);
       resolve("cuLaunchKernel", &api.launch_kernel);
+      resolve("cuLaunchCooperativeKernel", &api.launch_cooperative_kernel);
+      resolve("cuOccupancyMaxActiveBlocksPerMultiprocessor", &api.occupancy_blocks);
       resolve("cuGetErrorString", &api.get_error_string);
     } catch (const std::exception& ex) {
       error = ex.what();
@@ -133,6 +137,23 @@ void LoadedModule::launch(CUfunction f, dim3 grid, dim3 block, unsigned shared_b
   check_cu(driver().launch_kernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z,
                                   shared_bytes, reinterpret_cast<CUstream>(stream), args, nullptr),
            "cuLaunchKernel");
+}
+
+void LoadedModule::launch_cooperative(CUfunction f, dim3 grid, dim3 block, unsigned shared_bytes,
+                                      cudaStream_t stream, void** args) const {
+  check_cu(
+      driver().launch_cooperative_kernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                                         shared_bytes, reinterpret_cast<CUstream>(stream), args),
+      "cuLaunchCooperativeKernel");
+}
+
+int LoadedModule::max_active_blocks_per_sm(CUfunction f, int threads_per_block,
+                                           int dynamic_shared_bytes) const {
+  int blocks = 0;
+  check_cu(
+      driver().occupancy_blocks(&blocks, f, threads_per_block, std::size_t(dynamic_shared_bytes)),
+      "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  return blocks;
 }
 
 }  // namespace flowtune::cuda

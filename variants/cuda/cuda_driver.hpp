@@ -43,6 +43,14 @@ class LoadedModule {
   /// cuLaunchKernel on stream; args as cuLaunchKernel's kernelParams. Throws on error.
   void launch(CUfunction f, dim3 grid, dim3 block, unsigned shared_bytes, cudaStream_t stream,
               void** args) const;
+  /// cuLaunchCooperativeKernel on stream (a grid whose blocks are all resident, so the kernel
+  /// may synchronise the grid); args as launch(). Throws on error, e.g. a grid larger than the
+  /// resident blocks (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE).
+  void launch_cooperative(CUfunction f, dim3 grid, dim3 block, unsigned shared_bytes,
+                          cudaStream_t stream, void** args) const;
+  /// Blocks of `threads_per_block` threads and `dynamic_shared_bytes` that one SM holds at
+  /// once (cuOccupancyMaxActiveBlocksPerMultiprocessor, the driver's occupancy calculator).
+  int max_active_blocks_per_sm(CUfunction f, int threads_per_block, int dynamic_shared_bytes) const;
 
  private:
   CUmodule module_ = nullptr;

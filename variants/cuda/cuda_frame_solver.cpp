@@ -22,6 +22,7 @@
 #include "variants/cuda/cuda_variant.hpp"
 #include "variants/cuda/epsilon_stop.hpp"
 #include "variants/cuda/host_copy.hpp"
+#include "variants/cuda/persistent_levels.hpp"
 #include "variants/cuda/resident_levels.hpp"
 #include "variants/cuda/texture_stage.hpp"
 #include "variants/cuda/tiled_levels.hpp"
@@ -153,6 +154,13 @@ class CudaFrameSolver final : public FlowSolver {
       const int tiled_px =
           options_.tiled_max_pixels >= 0 ? options_.tiled_max_pixels : cuda::tiled_px_of(config_);
       if (tiled_px > 0) tiled_ = std::make_unique<cuda::TiledLevels>(config_, tiled_px);
+      const int persistent_px = options_.persistent_max_pixels >= 0
+                                    ? options_.persistent_max_pixels
+                                    : cuda::persistent_px_of(config_);
+      if (persistent_px > 0)
+        persistent_ = std::make_unique<cuda::PersistentLevels>(
+            config_, persistent_px, options_.persistent_syncs, options_.persistent_blocks_per_sm,
+            options_.persistent_threads);
     }
     if (params_.epsilon > 0) stop_ = std::make_unique<cuda::EpsilonStop>(options_.host_emulation);
     if (params_.texture_alpha > 0)
@@ -586,7 +594,8 @@ class CudaFrameSolver final : public FlowSolver {
                  f.rho_c, exec, p.warping_interp);
         mark(stream, "warping", s);
         const bool resident = resident_ && resident_->fits(l.width, l.height);
-        const bool tiled = !resident && tiled_ && tiled_->takes(l.width, l.height);
+        const bool persistent = !resident && persistent_ && persistent_->takes(l.width, l.height);
+        const bool tiled = !resident && !persistent && tiled_ && tiled_->takes(l.width, l.height);
         const auto run_iterations = [&](int n_it) {
           if (resident)
             resident_->run(f, n_it, stream);
@@ -595,11 +604,18 @@ class CudaFrameSolver final : public FlowSolver {
           else
             schedule_->run(f, n_it, stream);
         };
-        if (stop_)
+        if (persistent)  // the stopping test, if any, runs inside the launch (no read-back)
+          persistent_->run(f, p.iterations, stream, stop_ ? p.epsilon : 0.0,
+                           stop_ ? p.epsilon_check_every : 0);
+        else if (stop_)
           stop_->run(f, p.iterations, p.epsilon, p.epsilon_check_every, run_iterations, stream);
         else
           run_iterations(p.iterations);
-        mark(stream, resident ? "iterations_resident" : (tiled ? "iterations_tiled" : "iterations"),
+        mark(stream,
+             resident     ? "iterations_resident"
+             : persistent ? "iterations_persistent"
+             : tiled      ? "iterations_tiled"
+                          : "iterations",
              s);
         if (p.median_window > 0) {  // Wedel et al. 2009, sec. 3: into the other flow buffer
           fk::median_flow(f16, b_.u[cur].as(), b_.u[1 - cur].as(), l.width, l.height,
@@ -681,6 +697,7 @@ class CudaFrameSolver final : public FlowSolver {
   cuda::FrameOptions options_;
   std::unique_ptr<cuda::ResidentLevels> resident_;
   std::unique_ptr<cuda::TiledLevels> tiled_;
+  std::unique_ptr<cuda::PersistentLevels> persistent_;
   std::unique_ptr<cuda::HostCopier> copier_;
   std::unique_ptr<cuda::EpsilonStop> stop_;      ///< when params_.epsilon > 0
   std::unique_ptr<cuda::TextureStage> texture_;  ///< when params_.texture_alpha > 0

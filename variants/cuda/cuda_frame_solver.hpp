@@ -41,6 +41,19 @@ struct FrameOptions {
   /// per launch (variants/cuda/tiled_levels.hpp). 0 = never; -1 (default) = the config's
   /// tunable tiled_px (0 when the config has none).
   int tiled_max_pixels = -1;
+  /// Levels of at most this many pixels that are not resident run all the iterations of a
+  /// warping (and its stopping test, if any) in one cooperative launch with grid-wide
+  /// synchronisation (variants/cuda/persistent_levels.hpp), before the tiled levels are
+  /// considered. 0 = never; -1 (default) = the config's tunable persistent_px (0 when the
+  /// config has none). A device without cooperative launch runs them tiled or on the scheme.
+  int persistent_max_pixels = -1;
+  /// Grid synchronisations per iteration of the persistent levels: 1 (ping-pong, the right /
+  /// lower neighbour's u recomputed) or 2 (in place, `global`'s order).
+  int persistent_syncs = 1;
+  /// Blocks per SM of the persistent levels' grid; 0 (default) = as many as are resident.
+  int persistent_blocks_per_sm = 0;
+  /// Threads per block of the persistent levels (128, 256, 512 or 1024).
+  int persistent_threads = 256;
   /// Threads of the host memcpy into the pinned upload buffer and out of the pinned download
   /// buffer (variants/cuda/host_copy.hpp); -1 (default) = min(4, hardware threads / 2), at
   /// least 1.
@@ -51,7 +64,8 @@ struct FrameOptions {
 /// for stages outside the pyramid loop) and its median device time.
 struct StageTime {
   std::string stage;  ///< upload, normalise, structure_texture, presmooth, pyramid, gradient,
-                      ///< warping, iterations (or iterations_resident), median, zoom_in,
+                      ///< warping, iterations (or iterations_resident, iterations_tiled,
+                      ///< iterations_persistent), median, zoom_in,
                       ///< to_planar, download
   int level = -1;
   double ms = 0;  ///< median over the profiled frames, CUDA events (ms)

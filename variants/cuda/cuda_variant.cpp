@@ -5,6 +5,7 @@
 
 #include "variants/cuda/device_fields.hpp"
 #include "variants/cuda/nvrtc_build.hpp"
+#include "variants/cuda/persistent_levels.hpp"
 #include "variants/kernel_defines.hpp"
 #include "variants/tvl1_params_of.hpp"
 
@@ -24,9 +25,22 @@ std::vector<std::string> nvrtc_defines(const Config& config) {
   // The per-level thresholds choose which kernels a frame launches, not their code: they stay
   // out of the scheme's build, so configs that differ only in them share one compile.
   for (const auto& [name, value] : config.tunables)
-    if (name != resident_px_domain().name && name != tiled_px_domain().name)
-      defines.push_back(kernel_define(name, value));
+    if (!is_level_threshold(name)) defines.push_back(kernel_define(name, value));
   return defines;
+}
+
+bool is_level_threshold(const std::string& tunable) {
+  return tunable == resident_px_domain().name || tunable == tiled_px_domain().name ||
+         tunable == persistent_px_domain().name;
+}
+
+TunableDomain persistent_px_domain() {
+  return {"persistent_px", {0, 1048576}};
+}
+
+int persistent_px_of(const Config& config) {
+  const auto it = config.tunables.find(persistent_px_domain().name);
+  return it == config.tunables.end() ? 0 : it->second;
 }
 
 TunableDomain tiled_px_domain() {
@@ -57,8 +71,7 @@ std::optional<std::string> CudaVariant::invalid_reason(const Config& config) con
     return name() + ": unknown precision '" + config.precision + "'";
   for (const auto& domain : tunables()) {
     // The per-level thresholds: 0 = off, absent = 0 (a config or header without them).
-    const bool resident =
-        domain.name == resident_px_domain().name || domain.name == tiled_px_domain().name;
+    const bool resident = is_level_threshold(domain.name);
     auto it = config.tunables.find(domain.name);
     if (it == config.tunables.end()) {
       if (resident) continue;  // absent = 0 (resident_px_domain)
@@ -85,6 +98,23 @@ std::vector<KernelResources> CudaVariant::resources(const Config& config,
   for (auto& r : out) {
     r.threads_per_block = shape.threads_per_block;
     r.dynamic_shared_bytes = shape.dynamic_shared_bytes;
+  }
+  // The persistent levels' kernel (persistent_levels.hpp) runs on the board too: the
+  // constraint check's occupancy model must give it at least one resident block per SM (a
+  // cooperative launch needs every block of its grid resident; the grid is that many per SM).
+  if (persistent_px_of(config) > 0) {
+    // Grid-wide synchronisation needs cooperative launch: compute capability 6.0 or newer.
+    if (arch.size() > 3 && arch.compare(0, 3, "sm_") == 0 && std::stoi(arch.substr(3)) < 60)
+      throw std::invalid_argument(
+          name() + ": persistent_px needs cooperative launch (grid-wide synchronisation), which " +
+          arch + " lacks (compute capability 6.0 or newer)");
+    const Config kc = persistent_kernel_config(config.precision, kPersistentSyncsDefault);
+    for (KernelResources r :
+         nvrtc_build("tvl1_persistent.cuh", nvrtc_defines(kc), arch)->resources) {
+      r.threads_per_block = kPersistentThreads;
+      r.dynamic_shared_bytes = 0;
+      out.push_back(r);
+    }
   }
   return out;
 }

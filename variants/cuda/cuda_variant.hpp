@@ -76,6 +76,20 @@ int resident_px_of(const Config& config);
 TunableDomain tiled_px_domain();
 /// config's tiled_px, 0 when absent.
 int tiled_px_of(const Config& config);
+/// The third per-level choice: `persistent_px`, the largest level (pixels) that, when not
+/// resident, runs all the iterations of a warping in one cooperative launch with grid-wide
+/// synchronisation (kernels/cuda/tvl1_persistent.cuh, variants/cuda/persistent_levels.hpp)
+/// instead of tiled or on the scheme; 0 = none. Domain {0, 1048576} (off, or every level up to
+/// 1024x1024): the tuner decides per board. Absent means 0. When > 0, resources() also reports
+/// the persistent kernel (ft_persistent), so that pruning checks its occupancy; for an arch
+/// below sm_60 (no cooperative launch) it throws, so such a config is pruned there.
+TunableDomain persistent_px_domain();
+/// config's persistent_px, 0 when absent.
+int persistent_px_of(const Config& config);
+/// True for the per-level thresholds (resident_px, tiled_px, persistent_px): they choose
+/// which kernels a frame launches, not their code, so they are not NVRTC defines and 0 / absent
+/// means off.
+bool is_level_threshold(const std::string& tunable);
 
 /// The adaptors, one per scheme of FLOWTUNE_TVL1_CUDA_SCHEMES: `const CudaVariant&
 /// <scheme>_variant()`, e.g. global_variant(), shared_pipeline_variant() (defined in

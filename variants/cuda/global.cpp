@@ -13,7 +13,8 @@ class GlobalVariant final : public CudaVariant {
     return {{"block_x", {16, 32, 64, 128}},
             {"block_y", {1, 2, 4, 8, 16}},
             resident_px_domain(),
-            tiled_px_domain()};
+            tiled_px_domain(),
+            persistent_px_domain()};
   }
   LaunchShape launch_shape(const Config& c) const override {
     return {c.tunable("block_x") * c.tunable("block_y"), 0};

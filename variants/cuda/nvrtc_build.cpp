@@ -226,7 +226,11 @@ std::shared_ptr<const NvrtcBuild> nvrtc_build(const std::string& main_file,
   std::uint64_t h = fnv1a(std::to_string(major) + "." + std::to_string(minor) + "|" + main_file);
   for (const auto& [name, text] : sources) h = fnv1a(name + "\n" + text, h);
   for (const auto& o : options) h = fnv1a(o + "\n", h);
-  options.push_back("-I" + cuda_include_dir());
+  const std::string include = cuda_include_dir();
+  options.push_back("-I" + include);
+  // CUDA 13 keeps libcu++ (cuda/std/..., which cooperative_groups.h includes) under cccl/.
+  if (std::error_code ec; std::filesystem::is_directory(include + "/cccl", ec))
+    options.push_back("-I" + include + "/cccl");
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
 
