@@ -2,8 +2,11 @@
 // parameters, through nlohmann::json (sorted keys, shortest round-trip numbers).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "db/base64.hpp"
 #include "db/rows.hpp"
@@ -53,6 +56,18 @@ void append_name(std::string& out, const std::string& name) {
     out += ':';
   }
 }
+
+/// nlohmann's text of a number that is not whole, remembered per thread: the parameters of
+/// 10^6 imported configs take a few distinct values, each written three times per config.
+const std::string& number_text(double v) {
+  thread_local std::unordered_map<std::uint64_t, std::string> texts;
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &v, sizeof bits);
+  const auto it = texts.find(bits);
+  if (it != texts.end()) return it->second;
+  if (texts.size() >= 4096) texts.clear();  // bounded: a run of ever new values
+  return texts.emplace(bits, nlohmann::json(v).dump()).first->second;
+}
 }  // namespace
 
 std::string tunables_json(const std::map<std::string, int>& tunables) {
@@ -74,7 +89,7 @@ std::string params_json(const std::map<std::string, double>& params) {
     if (v.is_number_integer())
       out += std::to_string(v.get<std::int64_t>());
     else
-      out += v.dump();
+      out += number_text(value);
   }
   return out + "}";
 }
