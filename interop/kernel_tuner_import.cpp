@@ -277,6 +277,7 @@ KernelTunerImport read_cache(const detail::SplitDocument& d, const std::string& 
     throw std::invalid_argument("Kernel Tuner cache: \"cache\" is not an object");
   const RebuildContext x = context(h, workload, options);
   for (const detail::SplitDocument::Entry& item : d.entries) {
+    if (item.result) continue;
     const std::string where = "entry '" + item.key + "'";
     const ojson entry = entry_json(item, text);
     if (!entry.is_object()) bad(where, "", "not an object");
@@ -304,6 +305,7 @@ KernelTunerImport read_t4(const detail::SplitDocument& d, const std::string& tex
   const RebuildContext x = context(h, workload, options);
   std::size_t index = 0;
   for (const detail::SplitDocument::Entry& item : d.entries) {
+    if (!item.result) continue;
     const std::string where = "result " + std::to_string(index++);
     const ojson r = entry_json(item, text);
     if (!r.is_object()) bad(where, "", "not an object");

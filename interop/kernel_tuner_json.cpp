@@ -90,7 +90,8 @@ class OrderedBuilder : public nlohmann::json_sax<ojson> {
     ojson* o = add_container(ojson::object());
     stack_.push_back(o);
     keys_.emplace_back();
-    split_here_.push_back(split_ && stack_.size() == 2 && key_of_child_ == "cache");
+    split_here_.push_back(split_ && stack_.size() == 2 && key_of_child_ == "cache" ? kCache
+                                                                                   : kNone);
     return true;
   }
   bool key(string_t& k) override {
@@ -106,7 +107,8 @@ class OrderedBuilder : public nlohmann::json_sax<ojson> {
     if (enter_entry()) return true;
     stack_.push_back(add_container(ojson::array()));
     keys_.emplace_back();
-    split_here_.push_back(split_ && stack_.size() == 2 && key_of_child_ == "results");
+    split_here_.push_back(split_ && stack_.size() == 2 && key_of_child_ == "results" ? kResults
+                                                                                     : kNone);
     return true;
   }
   bool end_array() override { return leave(); }
@@ -124,9 +126,10 @@ class OrderedBuilder : public nlohmann::json_sax<ojson> {
       ++skipping_;
       return true;
     }
-    if (split_here_.empty() || !split_here_.back()) return false;
+    if (split_here_.empty() || split_here_.back() == kNone) return false;
     SplitDocument::Entry e;
     e.key = std::move(key_);
+    e.result = split_here_.back() == kResults;
     e.begin = static_cast<std::size_t>(*read_to_ - text_) - 1;
     split_->entries.push_back(std::move(e));
     skipping_ = 1;
@@ -145,9 +148,10 @@ class OrderedBuilder : public nlohmann::json_sax<ojson> {
   }
   bool add(ojson&& v) {
     if (skipping_) return true;
-    if (!split_here_.empty() && split_here_.back()) {
+    if (!split_here_.empty() && split_here_.back() != kNone) {
       SplitDocument::Entry e;
       e.key = std::move(key_);
+      e.result = split_here_.back() == kResults;
       e.value = std::move(v);
       split_->entries.push_back(std::move(e));
       return true;
@@ -177,7 +181,8 @@ class OrderedBuilder : public nlohmann::json_sax<ojson> {
   const char* const* read_to_;
   std::vector<ojson*> stack_;
   std::vector<std::unordered_set<std::string>> keys_;
-  std::vector<bool> split_here_;  ///< per open container: its values are entries
+  enum Split : char { kNone, kCache, kResults };
+  std::vector<Split> split_here_;  ///< per open container: are its values entries, of which
   std::string key_, key_of_child_;
   int skipping_ = 0;  ///< > 0: inside an entry being located, that many containers deep
 };

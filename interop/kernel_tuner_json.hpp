@@ -41,6 +41,7 @@ struct SplitDocument {
     std::string key;
     std::size_t begin = 0, end = 0;
     ojson value;
+    bool result = false;  ///< an element of "results" (else a member of "cache")
   };
   ojson root;  ///< the document; "cache" an empty object, "results" an empty array
   std::vector<Entry> entries;
