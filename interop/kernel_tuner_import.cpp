@@ -240,7 +240,7 @@ void finish(const std::string& where, KernelTunerEntry& e, const ojson& coords,
   }
 }
 
-/// The JSON of an entry of d (parsed from its text; a duplicate key is an error).
+/// The JSON of entry e of a split document of text (a duplicate key in it is an error).
 ojson entry_json(const detail::SplitDocument::Entry& e, const std::string& text) {
   if (e.begin == e.end) return e.value;
   try {
