@@ -7,6 +7,7 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "cli/cli.hpp"
 #include "cli/commands.hpp"
@@ -34,8 +35,17 @@ std::string joined(const std::vector<std::string>& names) {
 /// not held to the rules between parameters or the variant's own rules (they may be why it
 /// was pruned). An exact config (a file flowtune wrote) may lack a tunable added to the
 /// variant since it was recorded. Throws std::runtime_error "<where>, field '<f>': <problem>".
+/// What check_against_schema needs of a variant, computed once per import (Variant's
+/// precisions() and tunables() build their lists at each call).
+struct VariantSchema {
+  std::vector<std::string> precisions;
+  std::vector<TunableDomain> tunables;
+  std::set<std::string> names;  ///< of the tunables
+};
+
 void check_against_schema(const Workload& workload, interop::KernelTunerEntry& e,
-                          std::set<std::string>& defaulted) {
+                          std::set<std::string>& defaulted,
+                          std::map<const Variant*, VariantSchema>& schemas) {
   db::ConfigRow& c = e.config;
   const auto fail = [&](const std::string& field, const std::string& problem) {
     throw std::runtime_error(e.where + (field.empty() ? "" : ", field '" + field + "'") + ": " +
@@ -50,13 +60,17 @@ void check_against_schema(const Workload& workload, interop::KernelTunerEntry& e
     fail("variant", "'" + c.variant + "' is not a variant of " + workload.name() +
                         " in this build (known: " + joined(names) + ")");
   }
-  const std::vector<std::string> precisions = v->precisions();
+  auto schema = schemas.find(v);
+  if (schema == schemas.end()) {
+    schema = schemas.emplace(v, VariantSchema{v->precisions(), v->tunables(), {}}).first;
+    for (const TunableDomain& d : schema->second.tunables) schema->second.names.insert(d.name);
+  }
+  const std::vector<std::string>& precisions = schema->second.precisions;
   if (std::find(precisions.begin(), precisions.end(), c.precision) == precisions.end())
     fail("precision", "'" + c.precision + "' is not a precision of " + c.variant + " (" +
                           joined(precisions) + ")");
-  std::set<std::string> names;
-  for (const TunableDomain& d : v->tunables()) {
-    names.insert(d.name);
+  const std::set<std::string>& names = schema->second.names;
+  for (const TunableDomain& d : schema->second.tunables) {
     const auto it = c.tunables.find(d.name);
     if (it == c.tunables.end()) {
       // A file flowtune wrote (exact configs) may predate a tunable the variant has now.
@@ -140,75 +154,81 @@ int run_import(const std::vector<std::string>& args) {
           for (const TunableDomain& d : v->tunables()) names.insert(d.name);
     io.tunable_names.assign(names.begin(), names.end());
   }
-  interop::KernelTunerImport imported;
-  try {
-    imported = interop::read_kernel_tuner_cache(in, io);
-  } catch (const std::invalid_argument& e) {
-    throw std::runtime_error(file + ": " + e.what());
-  }
-  if (imported.entries.empty()) throw std::runtime_error(file + ": no entry to import");
-  // A T4 file names no device: the file's stem tells its datasets apart (not one shared
-  // "kernel_tuner:t4" for every T4 file).
-  if (dataset.empty())
-    dataset = "kernel_tuner:" + (imported.device_name.empty()
-                                     ? std::filesystem::path(file).stem().string()
-                                     : imported.device_name);
-  board = resolve_board(board);
-  const std::string wl = imported.entries.front().config.workload;
-  if (wl.empty())
-    throw std::runtime_error(file +
-                             ": the file names no workload (no \"flowtune\" object, no "
-                             "kernel_name); give it with --workload");
+  // Each entry is checked against the workload's schema as the reader hands it over (the
+  // file's header first: its device names the dataset, its first entry the workload), so
+  // that only the rows to store are held; nothing is written before the whole file passed.
+  std::string wl;
   const Workload* known = nullptr;
-  try {
-    known = &find_workload(wl);
-  } catch (const std::invalid_argument& e) {
-    throw std::runtime_error(file + ": " + e.what() + " (give the workload with --workload)");
-  }
   std::set<std::string> metric_names, defaulted;
-  for (const MetricSpec& m : known->metrics()) metric_names.insert(m.name);
+  std::map<const Variant*, VariantSchema> schemas;
   std::vector<db::ImportedEntry> entries;
-  entries.reserve(imported.entries.size());
-  std::map<std::string, std::string> measured_where;  // config key -> the entry measuring it
-  try {
-    for (interop::KernelTunerEntry& e : imported.entries) {
-      check_against_schema(*known, e, defaulted);
-      db::ImportedEntry r;
-      r.where = e.where;
-      r.config = e.config;
-      r.config.board = board;
-      r.config.key = db::config_key(r.config);
-      r.measurement.dataset = dataset;
-      if (e.error == "InvalidConfig") {
-        r.kind = db::ImportedEntry::Kind::pruned;
-        r.message = "imported from " + file + ": InvalidConfig";
-      } else if (!e.error.empty()) {
-        r.kind = db::ImportedEntry::Kind::failed;
-        r.failure_class = !e.failure_class.empty()               ? e.failure_class
-                          : e.error == "CompilationFailedConfig" ? "compile"
-                                                                 : "runtime";
-        r.message = "imported from " + file + ": " + e.error;
-      } else {
-        const auto [it, fresh] = measured_where.emplace(r.config.key, e.where);
-        if (!fresh)
-          throw std::runtime_error(e.where + ": the same config as " + it->second +
-                                   " (one measurement per config and dataset)");
-        db::MeasurementRow& m = r.measurement;
-        m.time_ms_median = m.time_ms_min = m.time_ms_max = e.time_ms;
-        m.n_repeats = 1;
-        m.ns_per_unit = 0;  // the work of the file's inputs is unknown
-        for (const auto& [name, value] : e.observables) {
-          if (name == "energy_mj")
-            m.energy_mj = value;
-          else if (metric_names.count(name))
-            m.metrics[name] = value;
-        }
+  std::unordered_map<std::string, std::size_t> measured_at;  // config key -> its entry's index
+  const auto take = [&](const interop::KernelTunerImport& header, interop::KernelTunerEntry&& e) {
+    if (!known) {
+      // A T4 file names no device: the file's stem tells its datasets apart (not one shared
+      // "kernel_tuner:t4" for every T4 file).
+      if (dataset.empty())
+        dataset = "kernel_tuner:" + (header.device_name.empty()
+                                         ? std::filesystem::path(file).stem().string()
+                                         : header.device_name);
+      board = resolve_board(board);
+      wl = e.config.workload;
+      if (wl.empty())
+        throw std::runtime_error(file +
+                                 ": the file names no workload (no \"flowtune\" object, no "
+                                 "kernel_name); give it with --workload");
+      try {
+        known = &find_workload(wl);
+      } catch (const std::invalid_argument& x) {
+        throw std::runtime_error(file + ": " + x.what() + " (give the workload with --workload)");
       }
-      entries.push_back(std::move(r));
+      for (const MetricSpec& m : known->metrics()) metric_names.insert(m.name);
     }
-  } catch (const std::runtime_error& e) {
+    try {
+      check_against_schema(*known, e, defaulted, schemas);
+    } catch (const std::runtime_error& x) {
+      throw std::runtime_error(file + ": " + x.what());
+    }
+    db::ImportedEntry r;
+    r.where = std::move(e.where);
+    r.config = std::move(e.config);
+    r.config.board = board;
+    r.config.key = db::config_key(r.config);
+    r.measurement.dataset = dataset;
+    if (e.error == "InvalidConfig") {
+      r.kind = db::ImportedEntry::Kind::pruned;
+      r.message = "imported from " + file + ": InvalidConfig";
+    } else if (!e.error.empty()) {
+      r.kind = db::ImportedEntry::Kind::failed;
+      r.failure_class = !e.failure_class.empty()               ? e.failure_class
+                        : e.error == "CompilationFailedConfig" ? "compile"
+                                                               : "runtime";
+      r.message = "imported from " + file + ": " + e.error;
+    } else {
+      const auto [it, fresh] = measured_at.emplace(r.config.key, entries.size());
+      if (!fresh)
+        throw std::runtime_error(file + ": " + r.where + ": the same config as " +
+                                 entries[it->second].where +
+                                 " (one measurement per config and dataset)");
+      db::MeasurementRow& m = r.measurement;
+      m.time_ms_median = m.time_ms_min = m.time_ms_max = e.time_ms;
+      m.n_repeats = 1;
+      m.ns_per_unit = 0;  // the work of the file's inputs is unknown
+      for (const auto& [name, value] : e.observables) {
+        if (name == "energy_mj")
+          m.energy_mj = value;
+        else if (metric_names.count(name))
+          m.metrics[name] = value;
+      }
+    }
+    entries.push_back(std::move(r));
+  };
+  try {
+    interop::read_kernel_tuner_entries(in, io, take);
+  } catch (const std::invalid_argument& e) {
     throw std::runtime_error(file + ": " + e.what());
   }
+  if (entries.empty()) throw std::runtime_error(file + ": no entry to import");
   db::Repository repo(db_path);
   repo.record_workload(to_workload_row(*known));
   db::RunInfo info;

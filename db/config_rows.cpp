@@ -21,7 +21,8 @@ ConfigRow read_config(Statement& q, int first) {
 }
 
 ConfigUpserter::ConfigUpserter(Connection& c)
-    : ins_(c,
+    : c_(c),
+      ins_(c,
            "INSERT INTO configs(board, config_key, label, workload, variant, "
            "precision, tunables_json, clock_mhz, params_json) "
            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
@@ -38,8 +39,9 @@ std::int64_t ConfigUpserter::id(const ConfigRow& config) {
   ins_.bind(7, tunables_json(config.tunables));
   ins_.bind(8, config.clock_mhz);
   ins_.bind(9, params_json(config.params));
-  ins_.exec();
+  const int inserted = ins_.exec();
   ins_.reset();
+  if (inserted == 1) return c_.last_insert_id("configs");  // a new config: no lookup
   sel_.bind(1, config.board);
   sel_.bind(2, config.key);
   sel_.executeStep();

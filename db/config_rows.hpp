@@ -35,6 +35,7 @@ class ConfigUpserter {
   std::int64_t id(const ConfigRow& config);
 
  private:
+  Connection& c_;
   Statement ins_, sel_;
 };
 

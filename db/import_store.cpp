@@ -3,7 +3,11 @@
 
 #include <unistd.h>
 
+#include <optional>
+#include <set>
 #include <sstream>
+#include <string>
+#include <utility>
 
 #include "db/config_rows.hpp"
 #include "db/shared_writes.hpp"
@@ -13,6 +17,30 @@
 namespace flowtune::db {
 
 namespace {
+
+/// Sets an SQLite connection's page cache size (PRAGMA cache_size: pages, or KiB when
+/// negative) for its lifetime, then restores the previous one.
+class PageCacheSize {
+ public:
+  PageCacheSize(Connection& c, std::int64_t size) : c_(c) {
+    Statement q(c, "PRAGMA cache_size");
+    if (q.executeStep()) before_ = q.getColumn(0).getInt64();
+    c_.exec_script("PRAGMA cache_size = " + std::to_string(size));
+  }
+  ~PageCacheSize() {
+    try {
+      c_.exec_script("PRAGMA cache_size = " + std::to_string(before_));
+    } catch (const BackendError&) {
+      // the connection is gone; nothing to restore
+    }
+  }
+  PageCacheSize(const PageCacheSize&) = delete;
+  PageCacheSize& operator=(const PageCacheSize&) = delete;
+
+ private:
+  Connection& c_;
+  std::int64_t before_ = -2000;  // SQLite's default: 2000 KiB
+};
 
 std::string ms_text(double v) {
   std::ostringstream s;
@@ -44,7 +72,30 @@ ImportOutcome ImportStore::record_import(const RunInfo& info,
   std::string where;
   try {
     Connection& c = store_->connection();
+    // SQLite: a page cache of up to 512 MiB for the transaction, so that the pages it changes
+    // stay in memory until the commit instead of spilling to the WAL (and being written there
+    // again at each later change: an import of 10^6 entries wrote gigabytes).
+    std::optional<PageCacheSize> larger_cache;
+    if (c.dialect() == Dialect::sqlite) larger_cache.emplace(c, -512 * 1024);
     Transaction tx(c);
+    // A (board, dataset) without any measurement in the store holds none of the entries:
+    // their lookups below are skipped (a first import of 10^6 entries).
+    std::set<std::pair<std::string, std::string>> with_measurements;
+    {
+      Statement any(c,
+                    "SELECT 1 FROM measurements m JOIN configs c ON c.id = m.config_id "
+                    "WHERE c.board = ? AND m.dataset = ? LIMIT 1");
+      std::set<std::pair<std::string, std::string>> seen;
+      for (const ImportedEntry& e : entries) {
+        if (e.kind != ImportedEntry::Kind::measured) continue;
+        const auto pair = std::make_pair(e.config.board, e.measurement.dataset);
+        if (!seen.insert(pair).second) continue;
+        any.bind(1, pair.first);
+        any.bind(2, pair.second);
+        if (any.executeStep()) with_measurements.insert(pair);
+        any.reset();
+      }
+    }
     Statement run(c,
                   "INSERT INTO runs(board, command, git_revision, host, gpu_name, "
                   "driver_version, cuda_version, clocks_observed, dataset, status, "
@@ -79,6 +130,13 @@ ImportOutcome ImportStore::record_import(const RunInfo& info,
       where = e.where;
       switch (e.kind) {
         case ImportedEntry::Kind::measured: {
+          if (!with_measurements.count({e.config.board, e.measurement.dataset})) {
+            MeasurementRow m = e.measurement;
+            m.run_id = run_id;
+            measurements.insert(e.config, m);
+            ++out.measured;
+            break;
+          }
           measured.bind(1, e.config.board);
           measured.bind(2, e.config.key);
           measured.bind(3, e.measurement.dataset);

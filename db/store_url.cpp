@@ -226,15 +226,23 @@ std::size_t next_url(const std::string& text, std::size_t from) {
   return next;
 }
 
-/// A word without blanks from its first URL on: the word redacted as one URL (libpq's
-/// reading), then every URL inside it, until nothing changes.
+/// A word without blanks from its first URL on: every URL in it (the suffix from each scheme
+/// on, as libpq would read it) redacted, the innermost first, in passes until a pass changes
+/// nothing (redaction only removes characters, so passes end). At most quadratic in the word's
+/// length; a recursion over the inner URLs was exponential in their number (fuzzing: a 4 KB
+/// word of 120 URLs took 250 ms).
 std::string redact_word(std::string word) {
-  for (int round = 0; round < 16; ++round) {
-    std::string out = redact_store_url(word);
-    const std::size_t inner = next_url(out, 1);
-    if (inner != std::string::npos) out = out.substr(0, inner) + redact_word(out.substr(inner));
-    if (out == word) break;
-    word = std::move(out);
+  for (bool changed = true; changed;) {
+    changed = false;
+    std::vector<std::size_t> starts;
+    for (std::size_t at = next_url(word, 0); at != std::string::npos; at = next_url(word, at + 1))
+      starts.push_back(at);
+    for (auto at = starts.rbegin(); at != starts.rend(); ++at) {
+      std::string tail = redact_store_url(word.substr(*at));
+      if (word.compare(*at, std::string::npos, tail) == 0) continue;
+      word.replace(*at, std::string::npos, tail);
+      changed = true;
+    }
   }
   return word;
 }

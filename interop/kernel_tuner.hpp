@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <functional>
 #include <iosfwd>
 #include <map>
 #include <string>
@@ -141,6 +142,20 @@ struct KernelTunerImportOptions {
 /// caller's (`tune import`).
 KernelTunerImport read_kernel_tuner_cache(std::istream& in,
                                           const KernelTunerImportOptions& options = {});
+
+/// Called by read_kernel_tuner_entries for each entry, in file order: file is what the file
+/// says besides its entries (device_name, kernel_name, tune_params_keys; entries empty).
+using KernelTunerEntrySink =
+    std::function<void(const KernelTunerImport& file, KernelTunerEntry&& entry)>;
+
+/// read_kernel_tuner_cache entry by entry: each entry is read, checked and handed to sink as
+/// soon as it is, so that memory holds the file's text and one small record per entry (not
+/// a document of the whole file: 10^6 entries import in seconds). Returns the file without
+/// its entries. Same checks and errors as read_kernel_tuner_cache, raised at the entry where
+/// they occur (entries before it were handed to sink already); what sink throws goes through.
+KernelTunerImport read_kernel_tuner_entries(std::istream& in,
+                                            const KernelTunerImportOptions& options,
+                                            const KernelTunerEntrySink& sink);
 
 /// Kernel Tuner's error name for a flowtune failure class: "compile" ->
 /// "CompilationFailedConfig", every other class -> "RuntimeFailedConfig".

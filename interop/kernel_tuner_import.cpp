@@ -240,8 +240,20 @@ void finish(const std::string& where, KernelTunerEntry& e, const ojson& coords,
   }
 }
 
-KernelTunerImport read_cache(const ojson& doc, const Header& h,
-                             const KernelTunerImportOptions& options) {
+/// The JSON of entry e of a split document of text (a duplicate key in it is an error).
+ojson entry_json(const detail::SplitDocument::Entry& e, const std::string& text) {
+  if (e.begin == e.end) return e.value;
+  try {
+    return detail::parse_ordered(text.data() + e.begin, text.data() + e.end);
+  } catch (const std::invalid_argument& problem) {  // a duplicate key
+    throw std::invalid_argument(std::string("Kernel Tuner file: ") + problem.what());
+  }
+}
+
+KernelTunerImport read_cache(const detail::SplitDocument& d, const std::string& text,
+                             const Header& h, const KernelTunerImportOptions& options,
+                             const KernelTunerEntrySink& sink) {
+  const ojson& doc = d.root;
   KernelTunerImport out;
   for (const char* name : {"device_name", "kernel_name"})
     if (doc.contains(name) && !doc[name].is_string())
@@ -264,12 +276,13 @@ KernelTunerImport read_cache(const ojson& doc, const Header& h,
   if (!doc["cache"].is_object())
     throw std::invalid_argument("Kernel Tuner cache: \"cache\" is not an object");
   const RebuildContext x = context(h, workload, options);
-  out.entries.reserve(doc["cache"].size());
-  for (const auto& [key, entry] : doc["cache"].items()) {
-    const std::string where = "entry '" + key + "'";
+  for (const detail::SplitDocument::Entry& item : d.entries) {
+    if (item.result) continue;
+    const std::string where = "entry '" + item.key + "'";
+    const ojson entry = entry_json(item, text);
     if (!entry.is_object()) bad(where, "", "not an object");
     KernelTunerEntry e;
-    e.key = key;
+    e.key = item.key;
     ojson coords = ojson::object();
     for (const std::string& name : out.tune_params_keys) {
       const auto it = entry.find(name);
@@ -279,20 +292,22 @@ KernelTunerImport read_cache(const ojson& doc, const Header& h,
     read_cache_fields(where, entry, dims, e);
     const auto fc = entry.find("flowtune_config");
     finish(where, e, coords, fc == entry.end() ? nullptr : &*fc, x);
-    out.entries.push_back(std::move(e));
+    sink(out, std::move(e));
   }
   return out;
 }
 
-KernelTunerImport read_t4(const ojson& doc, const Header& h,
-                          const KernelTunerImportOptions& options) {
+KernelTunerImport read_t4(const detail::SplitDocument& d, const std::string& text, const Header& h,
+                          const KernelTunerImportOptions& options,
+                          const KernelTunerEntrySink& sink) {
   KernelTunerImport out;
   const std::string workload = !h.workload.empty() ? h.workload : options.workload;
   const RebuildContext x = context(h, workload, options);
   std::size_t index = 0;
-  out.entries.reserve(doc["results"].size());
-  for (const ojson& r : doc["results"]) {
+  for (const detail::SplitDocument::Entry& item : d.entries) {
+    if (!item.result) continue;
     const std::string where = "result " + std::to_string(index++);
+    const ojson r = entry_json(item, text);
     if (!r.is_object()) bad(where, "", "not an object");
     if (!r.contains("configuration") || !r["configuration"].is_object())
       bad(where, "configuration", "missing or not an object");
@@ -344,43 +359,56 @@ KernelTunerImport read_t4(const ojson& doc, const Header& h,
       e.time_ms = check_time(where, "measurements.time", *time);
     }
     finish(where, e, coords, flowtune_config, x);
-    out.entries.push_back(std::move(e));
+    sink(out, std::move(e));
   }
   return out;
 }
 
 }  // namespace
 
-KernelTunerImport read_kernel_tuner_cache(std::istream& in,
-                                          const KernelTunerImportOptions& options) {
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  ojson doc;
+KernelTunerImport read_kernel_tuner_entries(std::istream& in,
+                                            const KernelTunerImportOptions& options,
+                                            const KernelTunerEntrySink& sink) {
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  detail::SplitDocument d;
   try {
-    doc = detail::parse_ordered(text);
+    d = detail::parse_split(text.data(), text.data() + text.size());
   } catch (const std::invalid_argument& e) {  // a duplicate key
     throw std::invalid_argument(std::string("Kernel Tuner file: ") + e.what());
   } catch (const nlohmann::json::exception&) {
     try {  // a cache Kernel Tuner left open (it appends entries as it measures them)
-      doc = detail::parse_ordered(close_open_cache(text));
+      text = close_open_cache(std::move(text));
+      d = detail::parse_split(text.data(), text.data() + text.size());
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(std::string("Kernel Tuner file: ") + e.what());
     } catch (const nlohmann::json::exception& e) {
       throw std::invalid_argument(std::string("Kernel Tuner file: not JSON (") + e.what() + ")");
     }
   }
+  const ojson& doc = d.root;
   if (!doc.is_object()) throw std::invalid_argument("Kernel Tuner file: not a JSON object");
   try {
     const Header h = read_header(doc);
     if (doc.contains("results")) {
       if (!doc["results"].is_array()) bad("T4 results", "results", "not a list");
-      return read_t4(doc, h, options);
+      return read_t4(d, text, h, options, sink);
     }
-    if (doc.contains("cache")) return read_cache(doc, h, options);
+    if (doc.contains("cache")) return read_cache(d, text, h, options, sink);
   } catch (const nlohmann::json::exception& e) {
     throw std::invalid_argument(std::string("Kernel Tuner file: ") + e.what());
   }
   throw std::invalid_argument(
       "Kernel Tuner file: neither a cache (\"cache\") nor T4 (\"results\")");
+}
+
+KernelTunerImport read_kernel_tuner_cache(std::istream& in,
+                                          const KernelTunerImportOptions& options) {
+  std::vector<KernelTunerEntry> entries;
+  KernelTunerImport out = read_kernel_tuner_entries(
+      in, options,
+      [&](const KernelTunerImport&, KernelTunerEntry&& e) { entries.push_back(std::move(e)); });
+  out.entries = std::move(entries);
+  return out;
 }
 
 }  // namespace flowtune::interop

@@ -105,30 +105,6 @@ std::string claim_latency_text(std::vector<double> ms) {
 
 }  // namespace
 
-std::string task_request_json(const TaskRequest& t) {
-  return nlohmann::json{{"request", nlohmann::json::parse(worker_request_json(t.request))},
-                        {"dataset", t.dataset},
-                        {"resources_json", t.resources_json},
-                        {"allow_clock_control", t.allow_clock_control},
-                        {"config_timeout_s", t.config_timeout_s}}
-      .dump();
-}
-
-TaskRequest parse_task_request(const std::string& text) {
-  try {
-    const nlohmann::json j = nlohmann::json::parse(text);
-    TaskRequest t;
-    t.request = parse_worker_request(j.at("request").dump());
-    t.dataset = j.at("dataset").get<std::string>();
-    t.resources_json = j.at("resources_json").get<std::string>();
-    t.allow_clock_control = j.at("allow_clock_control").get<bool>();
-    t.config_timeout_s = j.at("config_timeout_s").get<double>();
-    return t;
-  } catch (const nlohmann::json::exception& e) {
-    throw std::invalid_argument(std::string("malformed task: ") + e.what());
-  }
-}
-
 int run_store_worker(const StoreWorkerOptions& options, std::ostream& log) {
   std::error_code ec;
   if (!db::is_postgresql_url(options.storage) && !std::filesystem::exists(options.storage, ec))

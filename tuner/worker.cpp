@@ -29,24 +29,6 @@ extern "C" void on_worker_signal(int) {
   cancellation_requested().store(true);
 }
 
-nlohmann::json inputs_json(const InputOptions& o) {
-  return {{"data_dir", o.data_dir}, {"items", o.items}, {"max_pixels", o.max_pixels}};
-}
-
-nlohmann::json request_object(const WorkerRequest& r) {
-  return {{"board", r.board},
-          {"config", nlohmann::json::parse(db::config_json(r.config))},
-          {"inputs", inputs_json(r.inputs)},
-          {"measure",
-           {{"warmup_rounds", r.measure.warmup_rounds},
-            {"min_rounds", r.measure.min_rounds},
-            {"max_rounds", r.measure.max_rounds},
-            {"min_window_ms", r.measure.min_window_ms},
-            {"ci_fraction", r.measure.ci_fraction},
-            {"max_window_ms", r.measure.max_window_ms},
-            {"energy", r.measure.energy}}}};
-}
-
 nlohmann::json builds_json(const KernelBuildCounts& c) {
   return {{"compiled", c.compiled},   {"local_hits", c.local_hits},
           {"fetched", c.fetched},     {"rejected", c.rejected},
@@ -74,33 +56,6 @@ std::string signal_text(int sig) {
 
 }  // namespace
 
-std::string worker_request_json(const WorkerRequest& request) {
-  return request_object(request).dump();
-}
-
-WorkerRequest parse_worker_request(const std::string& text) {
-  try {
-    const nlohmann::json req = nlohmann::json::parse(text);
-    WorkerRequest r;
-    r.board = req.at("board").get<std::string>();
-    r.config = db::parse_config_json(req.at("config").dump());
-    r.inputs.data_dir = req.at("inputs").at("data_dir").get<std::string>();
-    r.inputs.items = req.at("inputs").at("items").get<std::vector<std::string>>();
-    r.inputs.max_pixels = req.at("inputs").at("max_pixels").get<std::size_t>();
-    const nlohmann::json& m = req.at("measure");
-    r.measure.warmup_rounds = m.at("warmup_rounds").get<int>();
-    r.measure.min_rounds = m.at("min_rounds").get<int>();
-    r.measure.max_rounds = m.at("max_rounds").get<int>();
-    r.measure.min_window_ms = m.at("min_window_ms").get<double>();
-    r.measure.ci_fraction = m.at("ci_fraction").get<double>();
-    r.measure.max_window_ms = m.at("max_window_ms").get<double>();
-    r.measure.energy = m.at("energy").get<bool>();
-    return r;
-  } catch (const nlohmann::json::exception& e) {
-    throw std::invalid_argument(std::string("malformed worker request: ") + e.what());
-  }
-}
-
 int run_worker() {
   cancellation_requested().store(false);
   std::signal(SIGINT, on_worker_signal);
@@ -115,7 +70,7 @@ int run_worker() {
     try {
       const WorkerRequest req = parse_worker_request(line);
       const Workload& workload = find_workload(req.config.workload);
-      const std::string key = workload.name() + " " + inputs_json(req.inputs).dump();
+      const std::string key = workload.name() + " " + input_options_json(req.inputs);
       if (!input_sets.count(key)) input_sets[key] = workload.load_inputs(req.inputs);
       if (req.board != sensor_board) {
         sensor = make_energy_sensor(load_board(req.board));

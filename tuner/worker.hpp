@@ -25,6 +25,9 @@ struct WorkerRequest {
 /// The request as one JSON object {"board", "config", "inputs", "measure"}: the line a
 /// worker process reads, and the body of a distributed task (db::TaskRow::request_json).
 std::string worker_request_json(const WorkerRequest& request);
+/// The "inputs" object of a request line, as JSON text (also the key of a worker's loaded
+/// input sets).
+std::string input_options_json(const InputOptions& inputs);
 /// Inverse of worker_request_json; throws std::invalid_argument naming a missing or
 /// malformed field.
 WorkerRequest parse_worker_request(const std::string& text);

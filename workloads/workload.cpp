@@ -18,18 +18,20 @@ std::string ParamSpec::range_text() const {
 }
 
 std::optional<std::string> ParamSpec::invalid_reason(double value) const {
-  const std::string what = name + "=" + shortest_decimal(value);
-  if (!std::isfinite(value)) return what + " is not a finite number (valid: " + range_text() + ")";
+  // The message is built only for a value that is refused (imports check 10^6 values).
+  const auto what = [&] { return name + "=" + shortest_decimal(value); };
+  if (!std::isfinite(value))
+    return what() + " is not a finite number (valid: " + range_text() + ")";
   if (type == Type::categorical) {
     if (value != std::floor(value) || value < 0 || value >= double(choices.size()))
-      return what + " is not one of " + range_text();
+      return what() + " is not one of " + range_text();
     return std::nullopt;
   }
   if (type == Type::integer && value != std::floor(value))
-    return what + " is not a whole number (valid: integers in " + range_text() + ")";
+    return what() + " is not a whole number (valid: integers in " + range_text() + ")";
   const bool below = min_open ? !(value > min) : !(value >= min);
   const bool above = max_open ? !(value < max) : !(value <= max);
-  if (below || above) return what + " outside " + range_text();
+  if (below || above) return what() + " outside " + range_text();
   return std::nullopt;
 }
 

@@ -4,6 +4,7 @@
 
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "interop/kernel_tuner.hpp"
 #include "interop/kernel_tuner_json.hpp"
@@ -156,6 +157,64 @@ TEST(KernelTunerValidation, TheParserKeepsFileOrderAndRefusesDuplicates) {
             R"([1,{"a":[true,null,"x"]},2.5])");
   EXPECT_THROW(detail::parse_ordered(R"({"a": 1, "b": {"c": 1, "c": 2}})"), std::invalid_argument);
   EXPECT_THROW(detail::parse_ordered("[1, 2"), nlohmann::json::parse_error);
+}
+
+// parse_split locates the entries of "cache" and "results" (their text, parsed one by one
+// later) and builds the rest; the oracle is parse_ordered of the same text.
+TEST(KernelTunerValidation, TheSplitParserLocatesEntriesAndBuildsTheRest) {
+  const std::string text =
+      R"( {"cache": {"a": {"x": [1, {"y": "}"}]}, "b": 7, "c": {}},
+           "tune_params_keys": ["x"], "nested": {"cache": {"k": {"v": 1}}},
+           "results": [{"r": 1}, [2, 3], "s"]} )";
+  const detail::SplitDocument d = detail::parse_split(text.data(), text.data() + text.size());
+  const detail::ojson whole = detail::parse_ordered(text);
+  EXPECT_EQ(d.root["cache"], detail::ojson::object());
+  EXPECT_EQ(d.root["results"], detail::ojson::array());
+  EXPECT_EQ(d.root["nested"], whole["nested"]);  // only the root's "cache" is split
+  EXPECT_EQ(d.root["tune_params_keys"], whole["tune_params_keys"]);
+  ASSERT_EQ(d.entries.size(), 6u);
+  const auto value = [&](const detail::SplitDocument::Entry& e) {
+    return e.begin == e.end ? e.value
+                            : detail::parse_ordered(text.data() + e.begin, text.data() + e.end);
+  };
+  const std::vector<std::string> keys = {"a", "b", "c"};
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_FALSE(d.entries[i].result);
+    EXPECT_EQ(d.entries[i].key, keys[i]);
+    EXPECT_EQ(value(d.entries[i]), whole["cache"][keys[i]]);
+  }
+  for (std::size_t i = 3; i < 6; ++i) {
+    EXPECT_TRUE(d.entries[i].result);
+    EXPECT_EQ(value(d.entries[i]), whole["results"][i - 3]);
+  }
+  const std::string twice = R"({"cache": {"a": {}, "a": {}}})";
+  EXPECT_THROW(detail::parse_split(twice.data(), twice.data() + twice.size()),
+               std::invalid_argument);
+  const std::string cut = R"({"cache": {"a": {"x": 1}, "b": {"y": )";
+  EXPECT_THROW(detail::parse_split(cut.data(), cut.data() + cut.size()),
+               nlohmann::json::parse_error);
+}
+
+// The header may follow the entries (e.g. a file written with sorted keys), and a T4 file's
+// "results" are read alone even next to a "cache".
+TEST(KernelTunerValidation, EntriesReadWhereverTheHeaderIs) {
+  std::istringstream sorted(R"({"cache": {)" + kGood + R"(}, "device_name": "cpu",
+      "kernel_name": "tvl1", "tune_params_keys": ["variant", "precision", "tile_x", "tile_y"]})");
+  KernelTunerImportOptions options;
+  options.tunable_names = {"tile_x", "tile_y"};
+  const KernelTunerImport imp = read_kernel_tuner_cache(sorted, options);
+  ASSERT_EQ(imp.entries.size(), 1u);
+  EXPECT_EQ(imp.entries[0].config.workload, "tvl1");
+  EXPECT_DOUBLE_EQ(imp.entries[0].time_ms, 2.5);
+  std::istringstream both(R"({"cache": {)" + kGood +
+                          R"(}, "results": [{"configuration": {"variant": "kokkos_global",
+      "precision": "f32", "tile_x": 16, "tile_y": 2}, "invalidity": "correct",
+      "measurements": [{"name": "time", "value": 4.0, "unit": "ms"}]}]})");
+  options.workload = "tvl1";
+  const KernelTunerImport t4 = read_kernel_tuner_cache(both, options);
+  ASSERT_EQ(t4.entries.size(), 1u);
+  EXPECT_EQ(t4.entries[0].where, "result 0");
+  EXPECT_DOUBLE_EQ(t4.entries[0].time_ms, 4.0);
 }
 
 }  // namespace
