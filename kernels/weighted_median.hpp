@@ -64,12 +64,13 @@ FT_WMEDIAN_HD Real weighted_median_select(Real* v, Real* w, int n) {
 /// out-of-image sample repeats the nearest edge texel, its weight from its unclamped spatial
 /// offset and the clamped texel's guide value). window: odd, 3..kMaxNlMedianWindow;
 /// sigma_spatial (px) and sigma_color (guide units) > 0; not checked here (check_nl_median).
-/// Writes the medians of u1 and u2 (same weights) to *m1 and *m2.
-template <class Real, class FlowLoad, class GuideLoad>
+/// Writes the medians of u1 and u2 (same weights) to *m1 and *m2. MaxWindow (>= window) sizes
+/// the four sample arrays on the stack (the GPU kernel passes its window).
+template <class Real, class FlowLoad, class GuideLoad, int MaxWindow = kMaxNlMedianWindow>
 FT_WMEDIAN_HD void weighted_median_px(const FlowLoad& flow, const GuideLoad& guide, int w, int h,
                                       int x, int y, int window, Real sigma_spatial,
                                       Real sigma_color, Real* m1, Real* m2) {
-  constexpr int kMax = kMaxNlMedianWindow * kMaxNlMedianWindow;
+  constexpr int kMax = MaxWindow * MaxWindow;
   Real a[kMax], b[kMax], wa[kMax], wb[kMax];
   const int r = window / 2;
   const Real ks = Real(1) / (2 * sigma_spatial * sigma_spatial);
