@@ -19,6 +19,7 @@
 #include "kernels/structure_texture.hpp"
 #include "kernels/tvl1_params.hpp"
 #include "kernels/tvl1_warping.hpp"
+#include "kernels/weighted_median.hpp"
 
 namespace flowtune {
 
@@ -39,6 +40,7 @@ inline void check_tvl1_params(const Tvl1Params& p) {
     throw std::invalid_argument("Tvl1Params: need epsilon_check_every >= 1, got " +
                                 std::to_string(p.epsilon_check_every));
   check_median_window(p.median_window, "Tvl1Params");
+  check_nl_median(p.nl_median_window, p.nl_sigma_spatial, p.nl_sigma_color, "Tvl1Params");
   check_structure_texture(p.texture_alpha, p.rof_theta, p.rof_iterations, "Tvl1Params");
 }
 }  // namespace detail
@@ -54,7 +56,9 @@ inline void check_tvl1_params(const Tvl1Params& p) {
 ///     scale, the dual variables p reset to 0 (as IPOL), then p.n_warpings times
 ///     { prepare_warping(I0, I1, I1x, I1y, state); iterate(warping_data, state);
 ///       if p.median_window > 0: u1, u2 = median_filter(u1, u2, p.median_window) (Wedel et
-///       al. 2009, sec. 3; the duals p are kept) };
+///       al. 2009, sec. 3; the duals p are kept);
+///       if p.nl_median_window > 0: u1, u2 = weighted_median_filter(u1, u2, guide I0 of the
+///       level) (Sun, Roth, Black 2010, sec. 4) };
 ///     between levels the flow is zoom_in-ed to the finer size and multiplied by 1 / p.zoom.
 /// `iterate` is any callable void(const WarpingData<Real>&, Tvl1State<Real>&) running the
 /// inner iterations in place. Real: float or double.
@@ -137,6 +141,13 @@ FlowField tvl1_multiscale(const Image& i0, const Image& i1, const Tvl1Params& p,
       if (p.median_window > 0) {
         state.u1 = median_filter(state.u1, state.width, state.height, p.median_window);
         state.u2 = median_filter(state.u2, state.width, state.height, p.median_window);
+      }
+      if (p.nl_median_window > 0) {  // Sun, Roth, Black 2010, sec. 4, guided by this level's I0
+        std::vector<Real> o1, o2;
+        weighted_median_filter(state.u1, state.u2, f0.data, state.width, state.height,
+                               p.nl_median_window, p.nl_sigma_spatial, p.nl_sigma_color, &o1, &o2);
+        state.u1 = std::move(o1);
+        state.u2 = std::move(o2);
       }
     }
     if (s == 0) break;

@@ -29,6 +29,13 @@ struct Tvl1Params {
   /// Median filter of the flow after each warping (Wedel et al. 2009, sec. 3; Sun, Roth,
   /// Black 2010, sec. 3.3): window 3 or 5, 0 = off (IPOL 2013 has none).
   int median_window = 0;
+  /// Weighted non-local median of the flow after each warping (after the median filter when
+  /// both are on; Sun, Roth, Black 2010, sec. 4, "Classic+NL"; kernels/weighted_median.hpp):
+  /// odd window 3..11, 0 = off; weights exp(-d^2 / (2 nl_sigma_spatial^2) - (I0 difference)^2 /
+  /// (2 nl_sigma_color^2)) on the level's grey I0 (Sun et al.: 15 x 15, 7 and 7 on Lab).
+  int nl_median_window = 0;
+  double nl_sigma_spatial = 7.0;  ///< px
+  double nl_sigma_color = 7.0;    ///< grey levels of the [0, 255] normalised I0
   /// Structure-texture decomposition of both frames before the pyramid (Wedel et al. 2009,
   /// sec. 2.3): I_texture = I - texture_alpha * ROF(I); 0 = off (Wedel: 0.95).
   double texture_alpha = 0.0;

@@ -43,6 +43,9 @@ Tvl1Params tvl1_params_of(const Config& c) {
   p.presmoothing_sigma = need(c, "presmoothing_sigma");
   p.epsilon_check_every = optional_int(c, "epsilon_check_every", 1);
   p.median_window = optional_int(c, "median_window", 0);
+  p.nl_median_window = optional_int(c, "nl_median_window", 0);
+  p.nl_sigma_spatial = c.params.count("nl_sigma_spatial") ? need(c, "nl_sigma_spatial") : 7.0;
+  p.nl_sigma_color = c.params.count("nl_sigma_color") ? need(c, "nl_sigma_color") : 7.0;
   p.texture_alpha = c.params.count("texture_alpha") ? need(c, "texture_alpha") : 0.0;
   p.rof_theta = c.params.count("rof_theta") ? need(c, "rof_theta") : 0.125;
   p.rof_iterations = optional_int(c, "rof_iterations", 100);
@@ -66,6 +69,9 @@ ParamValues param_values_of(const Tvl1Params& p) {
           {"presmoothing_sigma", p.presmoothing_sigma},
           {"epsilon_check_every", p.epsilon_check_every},
           {"median_window", p.median_window},
+          {"nl_median_window", p.nl_median_window},
+          {"nl_sigma_spatial", p.nl_sigma_spatial},
+          {"nl_sigma_color", p.nl_sigma_color},
           {"texture_alpha", p.texture_alpha},
           {"rof_theta", p.rof_theta},
           {"rof_iterations", p.rof_iterations},

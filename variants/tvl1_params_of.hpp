@@ -9,6 +9,7 @@ namespace flowtune {
 /// Reads tau, lambda, theta, zoom, n_scales, n_warpings, iterations, epsilon and
 /// presmoothing_sigma from config.params (the TV-L1 workload's schema, workloads/tvl1), and
 /// the later additions epsilon_check_every (absent: 1), median_window (absent: 0, off),
+/// nl_median_window (absent: 0, off), nl_sigma_spatial and nl_sigma_color (absent: 7),
 /// texture_alpha (absent: 0, off), rof_theta (absent: 0.125), rof_iterations (absent: 100).
 /// Throws std::invalid_argument naming the config and the first missing parameter, or an
 /// integer parameter that is not a whole number.

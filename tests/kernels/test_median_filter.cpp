@@ -2,6 +2,7 @@
 // hand-computed medians, and its place in the multiscale driver (after each warping).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <stdexcept>
@@ -31,6 +32,28 @@ TEST(MedianFilter, HandComputedMedians) {
   EXPECT_EQ(m3[1 * 4 + 2], 6);
   const std::vector<double> m5 = median_filter(kPlane, 4, 3, 5);
   EXPECT_EQ(m5[1 * 4 + 1], 5);
+}
+
+// The forgetful selection against a full sort (std::nth_element) on random values with ties,
+// for the two sizes the filter uses and one more.
+template <int N>
+void check_select(std::mt19937& rng) {
+  std::uniform_int_distribution<int> val(-6, 6);
+  for (int trial = 0; trial < 500; ++trial) {
+    double s[N];
+    std::vector<double> sorted(N);
+    for (int i = 0; i < N; ++i) sorted[std::size_t(i)] = s[i] = val(rng) * 0.5;
+    std::nth_element(sorted.begin(), sorted.begin() + N / 2, sorted.end());
+    ASSERT_EQ((median_select<double, N>(s)), sorted[std::size_t(N / 2)]) << N << " " << trial;
+  }
+}
+
+TEST(MedianFilter, SelectionEqualsSorting) {
+  std::mt19937 rng(5);
+  check_select<3>(rng);
+  check_select<9>(rng);
+  check_select<25>(rng);
+  check_select<49>(rng);
 }
 
 TEST(MedianFilter, OffCopiesAndBadWindowsThrow) {

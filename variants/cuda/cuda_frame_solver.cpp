@@ -624,6 +624,14 @@ class CudaFrameSolver final : public FlowSolver {
           f.u = b_.u[cur].as();
           mark(stream, "median", s);
         }
+        if (p.nl_median_window > 0) {  // Sun, Roth, Black 2010, sec. 4: guided by this level's I0
+          fk::weighted_median_flow(f16, b_.u[cur].as(), b_.u[1 - cur].as(), l.i0.as<float>(),
+                                   l.width, l.height, p.nl_median_window, float(p.nl_sigma_spatial),
+                                   float(p.nl_sigma_color), exec);
+          cur = 1 - cur;
+          f.u = b_.u[cur].as();
+          mark(stream, "nl_median", s);
+        }
       }
       if (s == 0) break;
       const Level& finer = b_.levels[std::size_t(s - 1)];

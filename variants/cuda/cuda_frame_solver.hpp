@@ -120,7 +120,9 @@ struct FrameCacheStats {
 /// With texture_alpha > 0 both frames are replaced by their texture part after the joint
 /// normalisation and normalised again (Wedel et al. 2009, sec. 2.3; cuda/texture_stage.hpp).
 /// With median_window > 0 the flow is median-filtered after each warping (Wedel et al. 2009,
-/// sec. 3; kernels/cuda/frame/flow_filters.hpp), as tvl1_multiscale does. With
+/// sec. 3; kernels/cuda/frame/flow_filters.hpp), as tvl1_multiscale does; with
+/// nl_median_window > 0 then by the weighted non-local median guided by the level's I0 (Sun,
+/// Roth, Black 2010, sec. 4; the same file). With
 /// warping_interp = bilinear the warping samples bilinearly (kernels/bilinear.hpp, the CPU's
 /// code). compute_from(i0, i1, init_flow) starts the coarsest level from init_flow's pyramid
 /// (zoom_out of the flow, scaled by zoom per level, as tvl1_multiscale) instead of 0; such a

@@ -41,6 +41,16 @@ const std::vector<ParamSpec>& tvl1_param_specs() {
       {"median_window", T::integer, "px", 0, 0, 5, false, false,
        "median filter of the flow after each warping, window 3 or 5; 0 = off",
        "Wedel et al. 2009, sec. 3; Sun, Roth, Black 2010, sec. 3.3", true},
+      {"nl_median_window", T::integer, "px", 0, 0, 11, false, false,
+       "weighted non-local median of the flow after each warping (after median_window), odd "
+       "window 3..11, weights from the distance and the I0 difference; 0 = off",
+       "Sun, Roth, Black 2010, sec. 4 (Classic+NL, eq. 9; 15 x 15 on Lab colour)", true},
+      {"nl_sigma_spatial", T::real, "px", 7, 0, 100, true, false,
+       "spatial sigma of the weighted median's weights", "Sun, Roth, Black 2010, sec. 4 (7)", true},
+      {"nl_sigma_color", T::real, "", 7, 0, 255, true, false,
+       "sigma of the grey-level difference of I0 (normalised to [0, 255]) in the weighted "
+       "median's weights",
+       "Sun, Roth, Black 2010, sec. 4 (7, on Lab colour)", true},
       {"texture_alpha", T::real, "", 0, 0, 1, false, false,
        "structure-texture decomposition before the pyramid: I - texture_alpha * ROF(I); 0 = off",
        "Wedel et al. 2009, sec. 2.3 (0.95)", true},

@@ -102,6 +102,11 @@ class Tvl1Workload final : public Workload {
     const auto m = config.params.find("median_window");
     if (m != config.params.end() && m->second != 0 && m->second != 3 && m->second != 5)
       return "tvl1: median_window=" + shortest_decimal(m->second) + " must be 0 (off), 3 or 5";
+    const auto nl = config.params.find("nl_median_window");
+    if (nl != config.params.end() && nl->second != 0 &&
+        (nl->second < 3 || std::fmod(nl->second, 2.0) != 1.0))
+      return "tvl1: nl_median_window=" + shortest_decimal(nl->second) +
+             " must be 0 (off) or odd (3..11)";
     return std::nullopt;
   }
   std::unique_ptr<InputSet> load_inputs(const InputOptions& o) const override {

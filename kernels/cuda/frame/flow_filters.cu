@@ -1,11 +1,13 @@
-// Kernels and host emulation of flow_filters.hpp: the median filter (one thread per pixel,
-// 32 x 8 blocks) and the two-pass reduction of the epsilon stopping test.
+// Kernels and host emulation of flow_filters.hpp: the median filter and the weighted
+// non-local median (one thread per pixel, 32 x 8 blocks, the window a template constant) and the
+// two-pass reduction of the epsilon stopping test.
 #include <stdexcept>
 #include <string>
 
 #include "kernels/cuda/frame/flow_filters.hpp"
 #include "kernels/cuda/frame/frame_pixels.cuh"
 #include "kernels/median_filter.hpp"
+#include "kernels/weighted_median.hpp"
 
 namespace flowtune::cuda::frame {
 
@@ -20,45 +22,123 @@ void check(cudaError_t e, const char* what) {
                              cudaGetErrorString(e));
 }
 
-/// Component c (0: x, 1: y) of a flow of pairs, as a texel loader for median_px.
+/// A flow of pairs as the loader of both components (median_window_samples reads pairs).
 template <class T2>
-struct ComponentLoad {
+struct PairLoad {
   const T2* p;
   int w;
-  int c;
-  FT_HD float operator()(int i, int j) const {
-    const float2 v = load2(p, std::size_t(j) * w + i);
-    return c ? v.y : v.x;
-  }
+  FT_HD float2 operator()(int i, int j) const { return load2(p, std::size_t(j) * w + i); }
 };
 
-template <class T2>
-FT_HD void median_px_pair(const T2* in, T2* out, int w, int h, int window, int x, int y) {
-  const float a = median_px<float>(ComponentLoad<T2>{in, w, 0}, w, h, x, y, window);
-  const float b = median_px<float>(ComponentLoad<T2>{in, w, 1}, w, h, x, y, window);
-  store2(out, std::size_t(y) * w + x, make_float2(a, b));
+/// The median of both components at (x, y): the window's pairs read once, each component
+/// selected by median_select in registers (kernels/median_filter.hpp, the CPU's median_px).
+template <int Window, class T2>
+FT_HD void median_px_pair(const T2* in, T2* out, int w, int h, int x, int y) {
+  constexpr int N = Window * Window;
+  float2 s[N];
+  median_window_samples<float2, Window>(PairLoad<T2>{in, w}, w, h, x, y, s);
+  float a[N], b[N];
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (int k = 0; k < N; ++k) {
+    a[k] = s[k].x;
+    b[k] = s[k].y;
+  }
+  store2(out, std::size_t(y) * w + x,
+         make_float2(median_select<float, N>(a), median_select<float, N>(b)));
 }
 
-template <class T2>
-__global__ void median_kernel(const T2* in, T2* out, int w, int h, int window) {
+template <int Window, class T2>
+__global__ void median_kernel(const T2* in, T2* out, int w, int h) {
   const int x = int(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = int(blockIdx.y * blockDim.y + threadIdx.y);
-  if (x < w && y < h) median_px_pair(in, out, w, h, window, x, y);
+  if (x < w && y < h) median_px_pair<Window>(in, out, w, h, x, y);
 }
 
-template <class T2>
-void median_impl(const void* u_in, void* u_out, int w, int h, int window, Exec exec) {
+template <int Window, class T2>
+void median_impl(const void* u_in, void* u_out, int w, int h, Exec exec) {
   const T2* in = static_cast<const T2*>(u_in);
   T2* out = static_cast<T2*>(u_out);
   if (exec.on_host) {
     for (int y = 0; y < h; ++y)
-      for (int x = 0; x < w; ++x) median_px_pair(in, out, w, h, window, x, y);
+      for (int x = 0; x < w; ++x) median_px_pair<Window>(in, out, w, h, x, y);
     return;
   }
   const dim3 block(kBlockX, kBlockY);
   const dim3 grid(unsigned((w + kBlockX - 1) / kBlockX), unsigned((h + kBlockY - 1) / kBlockY));
-  median_kernel<<<grid, block, 0, exec.stream>>>(in, out, w, h, window);
+  median_kernel<Window><<<grid, block, 0, exec.stream>>>(in, out, w, h);
   check(cudaGetLastError(), "median_flow");
+}
+
+/// Texel loaders of weighted_median_px: the flow of pairs and the guide I0.
+template <class T2>
+struct FlowComponentLoad {
+  const T2* p;
+  int w;
+  FT_HD float operator()(int i, int j, int c) const {
+    const float2 v = load2(p, std::size_t(j) * w + i);
+    return c ? v.y : v.x;
+  }
+};
+struct GuideLoad {
+  const float* g;
+  int w;
+  FT_HD float operator()(int i, int j) const { return g[std::size_t(j) * w + i]; }
+};
+
+template <int Window, class T2>
+FT_HD void weighted_median_px_pair(const T2* in, T2* out, const float* guide, int w, int h,
+                                   float sigma_spatial, float sigma_color, int x, int y) {
+  float a = 0, b = 0;
+  weighted_median_px<float, FlowComponentLoad<T2>, GuideLoad, Window>(
+      FlowComponentLoad<T2>{in, w}, GuideLoad{guide, w}, w, h, x, y, Window, sigma_spatial,
+      sigma_color, &a, &b);
+  store2(out, std::size_t(y) * w + x, make_float2(a, b));
+}
+
+template <int Window, class T2>
+__global__ void weighted_median_kernel(const T2* in, T2* out, const float* guide, int w, int h,
+                                       float sigma_spatial, float sigma_color) {
+  const int x = int(blockIdx.x * blockDim.x + threadIdx.x);
+  const int y = int(blockIdx.y * blockDim.y + threadIdx.y);
+  if (x < w && y < h)
+    weighted_median_px_pair<Window>(in, out, guide, w, h, sigma_spatial, sigma_color, x, y);
+}
+
+template <int Window, class T2>
+void weighted_median_impl(const void* u_in, void* u_out, const float* guide, int w, int h,
+                          float sigma_spatial, float sigma_color, Exec exec) {
+  const T2* in = static_cast<const T2*>(u_in);
+  T2* out = static_cast<T2*>(u_out);
+  if (exec.on_host) {
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x)
+        weighted_median_px_pair<Window>(in, out, guide, w, h, sigma_spatial, sigma_color, x, y);
+    return;
+  }
+  const dim3 block(kBlockX, kBlockY);
+  const dim3 grid(unsigned((w + kBlockX - 1) / kBlockX), unsigned((h + kBlockY - 1) / kBlockY));
+  weighted_median_kernel<Window>
+      <<<grid, block, 0, exec.stream>>>(in, out, guide, w, h, sigma_spatial, sigma_color);
+  check(cudaGetLastError(), "weighted_median_flow");
+}
+
+template <class T2>
+void weighted_median_window(int window, const void* u_in, void* u_out, const float* guide, int w,
+                            int h, float ss, float sc, Exec exec) {
+  switch (window) {
+    case 3:
+      return weighted_median_impl<3, T2>(u_in, u_out, guide, w, h, ss, sc, exec);
+    case 5:
+      return weighted_median_impl<5, T2>(u_in, u_out, guide, w, h, ss, sc, exec);
+    case 7:
+      return weighted_median_impl<7, T2>(u_in, u_out, guide, w, h, ss, sc, exec);
+    case 9:
+      return weighted_median_impl<9, T2>(u_in, u_out, guide, w, h, ss, sc, exec);
+    default:
+      return weighted_median_impl<11, T2>(u_in, u_out, guide, w, h, ss, sc, exec);
+  }
 }
 
 template <class T2>
@@ -128,9 +208,23 @@ void median_flow(bool f16, const void* u_in, void* u_out, int w, int h, int wind
         std::to_string(window));
   if (w <= 0 || h <= 0) return;
   if (f16)
-    median_impl<__half2>(u_in, u_out, w, h, window, exec);
+    window == 3 ? median_impl<3, __half2>(u_in, u_out, w, h, exec)
+                : median_impl<5, __half2>(u_in, u_out, w, h, exec);
   else
-    median_impl<float2>(u_in, u_out, w, h, window, exec);
+    window == 3 ? median_impl<3, float2>(u_in, u_out, w, h, exec)
+                : median_impl<5, float2>(u_in, u_out, w, h, exec);
+}
+
+void weighted_median_flow(bool f16, const void* u_in, void* u_out, const float* guide, int w, int h,
+                          int window, float sigma_spatial, float sigma_color, Exec exec) {
+  check_nl_median(window, sigma_spatial, sigma_color, "kernels/cuda/frame/flow_filters");
+  if (window == 0 || w <= 0 || h <= 0) return;
+  if (f16)
+    weighted_median_window<__half2>(window, u_in, u_out, guide, w, h, sigma_spatial, sigma_color,
+                                    exec);
+  else
+    weighted_median_window<float2>(window, u_in, u_out, guide, w, h, sigma_spatial, sigma_color,
+                                   exec);
 }
 
 std::size_t flow_change_scratch_doubles() {
