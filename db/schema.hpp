@@ -14,7 +14,7 @@
 namespace flowtune::db {
 
 /// The schema version this build writes and understands (see db/SCHEMA.md).
-inline constexpr int kSchemaVersion = 4;
+inline constexpr int kSchemaVersion = 5;
 
 /// The oldest schema a read-only open accepts (reports, exports, replay of recordings): v3
 /// only added the distributed-tuning tables and v4 the item_images table, which such a reader

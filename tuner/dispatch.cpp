@@ -106,6 +106,8 @@ std::vector<Dispatcher::Finished> Dispatcher::wait(const std::function<bool()>& 
     for (db::TaskRow& t : repo_.finished_tasks(run_id_, point_of_.begin()->first - 1)) {
       const auto it = point_of_.find(t.id);
       if (it == point_of_.end()) continue;
+      if (t.claimed_s > 0 && t.finished_s > t.claimed_s)
+        longest_task_s_ = std::max(longest_task_s_, t.finished_s - t.claimed_s);
       out.push_back({it->second, std::move(t)});
       point_of_.erase(it);
     }
@@ -127,7 +129,7 @@ std::vector<Dispatcher::Finished> Dispatcher::wait(const std::function<bool()>& 
 }
 
 void Dispatcher::shut_down() {
-  repo_.cancel_pending_tasks(run_id_);
+  if (!run_lost_ || !run_lost_()) repo_.cancel_pending_tasks(run_id_);
   for (pid_t pid : local_)
     if (pid > 0) ::kill(pid, SIGTERM);
   for (pid_t& pid : local_) {

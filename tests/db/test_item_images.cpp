@@ -128,7 +128,9 @@ TEST_F(ItemImagesTest, AVersion3FileReadsWithoutPicturesAndMigratesAdditively) {
   }
   {
     SQLite::Database raw(path_, SQLite::OPEN_READWRITE);
-    raw.exec("DROP TABLE item_images; DELETE FROM schema_version WHERE version = 4");
+    raw.exec(
+        "DROP TABLE item_images; DROP TABLE coordinators; "
+        "DELETE FROM schema_version WHERE version >= 4");
   }
   {
     const Repository old(path_, OpenMode::read_only);
@@ -163,10 +165,10 @@ TEST_F(ItemImagesTest, AVersion3PostgresqlDatabaseGainsTheTable) {
   const std::string psql =
       "psql -q -h 127.0.0.1 -p " + std::to_string(server.port()) + " -U flowtune -d v3images -c ";
   ASSERT_EQ(
-      std::system(
-          (psql +
-           "'DROP TABLE item_images; UPDATE schema_version SET version = 3 WHERE version = 4'")
-              .c_str()),
+      std::system((psql +
+                   "'DROP TABLE item_images, coordinators; UPDATE schema_version SET version = 3 "
+                   "WHERE version = 5'")
+                      .c_str()),
       0);
   EXPECT_THROW(Repository(url, OpenMode::read_only), DbError);  // "open it once with tune"
   Repository repo(url);
