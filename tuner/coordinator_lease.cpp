@@ -21,6 +21,14 @@ std::vector<db::RunRow> running_runs_of(const db::Repository& repo, const db::Ru
   return out;
 }
 
+// Whether r's coordinator role is held by a live process as far as the store tells: a lease
+// not expired, or (a run without a coordinators row: `tune search`, an older flowtune) a live
+// process of this host. A run without a row of another host cannot be told: it is ignored, as
+// before the lease existed.
+bool held_by_live_process(const db::RunRow& r) {
+  return r.coordinator_alive && (!r.coordinator_host.empty() || db::is_this_host(r.info.host));
+}
+
 std::string refusal(const db::Repository& repo, const db::RunRow& r, double now_s) {
   std::ostringstream out;
   out << repo.path() << ": run " << r.id << " (board " << r.info.board << ", workload "
@@ -68,7 +76,7 @@ CoordinatorClaim claim_coordinator_role(db::Repository& repo, const db::RunInfo&
     const db::RunRow* live = nullptr;
     const db::RunRow* orphan = nullptr;
     for (const db::RunRow& r : running) {
-      if (r.coordinator_alive && !live) live = &r;
+      if (held_by_live_process(r) && !live) live = &r;
       if (!r.coordinator_alive) orphan = &r;  // the latest one
     }
     if (live) {
@@ -87,7 +95,7 @@ CoordinatorClaim claim_coordinator_role(db::Repository& repo, const db::RunInfo&
     }
     const std::int64_t id = repo.begin_run(info, lease_s);
     for (const db::RunRow& other : repo.active_runs(info.board, info.workload, info.dataset, id)) {
-      if (other.id > id) continue;
+      if (other.id > id || !held_by_live_process(other)) continue;
       repo.end_run(id, "failed");
       throw std::runtime_error(refusal(repo, other, repo.store_now_s()));
     }

@@ -317,8 +317,8 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
   const auto throw_if_lost = [&] {
     if (run_lost())
       throw std::runtime_error(s.repo->path() + ": run " + std::to_string(s.summary.run_id) +
-                               ": another coordinator took this run over (this process kept "
-                               "no lease for --lease-s " +
+                               ": another process took this run over or closed it (this process "
+                               "kept no lease for --lease-s " +
                                std::to_string(int(options.lease_s)) +
                                " s: was it stopped or cut off from the store?); stopping "
                                "without touching the run");

@@ -190,6 +190,37 @@ TEST_P(CoordinatorLeaseTest, SecondCoordinatorRefusedKilledCoordinatorResumesThe
   EXPECT_EQ(kept, held.size());
 }
 
+// A coordinator stopped (SIGSTOP) for longer than its lease: another `tune` resumes its run;
+// woken up, the stopped one finds its role gone and stops without touching the run.
+TEST_P(CoordinatorLeaseTest, StoppedCoordinatorLosesItsRunToTheOneThatResumedIt) {
+  const std::string s = store("stopped_coordinator");
+  std::vector<std::string> args = kSpace;
+  args.insert(args.end(), {"--storage", s, "--workers", "0", "--lease-s", "2"});
+  const pid_t first = spawn_tune(args, env(150), path("first.json"), true);
+  ASSERT_TRUE(eventually([&] { return !db::Repository(s).runs().empty(); }));
+  const pid_t worker = spawn_tune({"worker", "--storage", s, "--run", "1", "--lease-s", "2"},
+                                  env(150), path("worker"));
+  ASSERT_TRUE(eventually([&] { return db::Repository(s).task_counts(1).done >= 2; }));
+  kill(-first, SIGSTOP);
+  // Past its lease (2 s): a stopped process of this host still lives, the lease decides.
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  const pid_t again = spawn_tune(args, env(150), path("again.json"));
+  ASSERT_EQ(wait_exit(again), 0) << read_text(path("again.json.log"));
+  EXPECT_NE(read_text(path("again.json.log")).find("run 1: resuming it"), std::string::npos);
+  kill(-first, SIGCONT);
+  EXPECT_EQ(wait_exit(first), 1);
+  const std::string log = read_text(path("first.json.log"));
+  EXPECT_NE(log.find("another process took this run over or closed it"), std::string::npos) << log;
+  EXPECT_EQ(wait_exit(worker), 0);
+  expect_each_point_stored_once(s);
+  const db::Repository repo(s, db::OpenMode::read_only);
+  ASSERT_EQ(repo.runs().size(), 1u);
+  EXPECT_EQ(repo.runs()[0].status, "done");  // not "failed" or "interrupted" by the stale one
+  const db::TaskCounts c = repo.task_counts(1);
+  EXPECT_EQ(c.done, kSpaceSize);
+  EXPECT_EQ(c.cancelled, 0u);
+}
+
 // Item 6(c).
 TEST_P(CoordinatorLeaseTest, StoppedWorkerLosesItsLeaseAndItsLateResultIsDropped) {
   const std::string s = store("stopped");
