@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -129,7 +130,14 @@ std::vector<Dispatcher::Finished> Dispatcher::wait(const std::function<bool()>& 
 }
 
 void Dispatcher::shut_down() {
-  if (!run_lost_ || !run_lost_()) repo_.cancel_pending_tasks(run_id_);
+  // The local workers are stopped and reaped even when the store fails here (then the error
+  // goes on after them), so that the run's end can sign them off.
+  std::exception_ptr store_error;
+  try {
+    if (!run_lost_ || !run_lost_()) repo_.cancel_pending_tasks(run_id_);
+  } catch (...) {
+    store_error = std::current_exception();
+  }
   for (pid_t pid : local_)
     if (pid > 0) ::kill(pid, SIGTERM);
   for (pid_t& pid : local_) {
@@ -139,6 +147,7 @@ void Dispatcher::shut_down() {
     pid = -pid;
     ++n_exited_;
   }
+  if (store_error) std::rethrow_exception(store_error);
 }
 
 }  // namespace flowtune

@@ -58,7 +58,8 @@ class Dispatcher {
   std::vector<Finished> wait(const std::function<bool()>& stop, double poll_s = 0.05);
 
   /// Cancels the pending tasks (unless run_lost(): the run is another coordinator's now)
-  /// and stops the local workers (SIGTERM, then reaped).
+  /// and stops the local workers (SIGTERM, then reaped; also when cancelling throws the
+  /// store's DbError, which is rethrown after them).
   void shut_down();
   /// Makes shut_down leave the run's tasks alone once run_lost() is true.
   void set_run_lost(std::function<bool()> run_lost) { run_lost_ = std::move(run_lost); }

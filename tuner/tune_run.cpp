@@ -356,7 +356,6 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
     evaluator.reset();
     s.progress->finish();
     if (run_lost()) throw;  // the run belongs to another coordinator now
-    if (s.lease) s.lease->stop();
     try {
       s.repo->end_run(s.summary.run_id, "failed");
     } catch (const std::exception&) {
@@ -367,7 +366,6 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
     throw;
   }
   s.progress->finish();
-  if (s.lease) s.lease->stop();
   s.repo->end_run(s.summary.run_id, s.summary.interrupted ? "interrupted" : "done");
   s.summary.stop_signal = g_stop_signal;
   s.summary.front = session_front(s);
