@@ -64,6 +64,12 @@ int run_status(const std::vector<std::string>& args) {
                         {"mean_task_s", c.mean_task_s},
                         {"eta_s", eta_s},
                         {"workers", nlohmann::json::array()}};
+    // The coordinator role (table coordinators): who holds it, and whether it lives.
+    if (run.status == "running" && !run.coordinator_host.empty())
+      j["coordinator"] = {{"host", run.coordinator_host},
+                          {"pid", run.coordinator_pid},
+                          {"alive", run.coordinator_alive},
+                          {"lease_left_s", run.coordinator_lease_until_s - now}};
     for (const db::WorkerRow& w : workers) {
       const bool silent = w.status == "running" && now - w.heartbeat_s >= kSilentAfterS;
       j["workers"].push_back({{"id", w.id},
@@ -86,6 +92,12 @@ int run_status(const std::vector<std::string>& args) {
     if (c.mean_task_s > 0) std::cout << "; " << c.mean_task_s << " s per point";
     if (eta_s >= 0) std::cout << "; ETA " << eta_s << " s with " << live << " live worker(s)";
     std::cout << '\n';
+    if (j.contains("coordinator"))
+      std::cout << "  coordinator: " << run.coordinator_host << " pid " << run.coordinator_pid
+                << (run.coordinator_alive
+                        ? ", alive"
+                        : ", gone (its workers go on; `tune` with the run's command resumes it)")
+                << '\n';
     for (const nlohmann::json& w : j["workers"])
       std::cout << "  worker " << w["id"].get<long long>() << ": " << w["host"].get<std::string>()
                 << " pid " << w["pid"].get<long long>()

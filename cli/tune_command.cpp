@@ -166,14 +166,20 @@ int run_tune(const std::vector<std::string>& args) {
   std::string prior = "estimate";
   std::vector<std::string> max_texts;
   o.strategy = "auto";
+  std::string progress_deadline_text = "auto";
   po::options_description desc = command_options("tune options");
   desc.add_options()("workers", po::value(&workers_text)->implicit_value("auto"),
                      "distributed: N worker processes measure the points through the store "
                      "(auto = one per visible GPU, 1 without; 0 = only workers started "
                      "elsewhere with `tune worker`)")(
       "lease-s", po::value(&o.lease_s)->default_value(o.lease_s),
-      "distributed: a worker's claim on a point expires after this long without a "
-      "heartbeat, and another worker measures the point")(
+      "a worker's claim on a point, and this coordinator's role of the run, expire after this "
+      "long without a heartbeat: another worker measures the point; another `tune` may resume "
+      "the run")(
+      "progress-deadline-s", po::value(&progress_deadline_text)->default_value("auto"),
+      "distributed: a worker whose measurement of a point gives no result for this long stops "
+      "it and records the point as failed (timeout), and stops renewing its lease (auto = "
+      "max(600, 10 x the run's longest point so far); 0 = none)")(
       "strategy", po::value(&o.strategy)->default_value(o.strategy),
       ("auto | " + strategy_help() +
        "; auto = brute_force for a space of at most 256 points, else additive_surrogate "
@@ -258,6 +264,14 @@ int run_tune(const std::vector<std::string>& args) {
   if (!(o.lease_s > 0) || !std::isfinite(o.lease_s))
     throw UsageError("--lease-s must be a number > 0");
   if (!(o.config_timeout_s >= 0)) throw UsageError("--config-timeout-s must be >= 0");
+  if (progress_deadline_text != "auto") {
+    char* end = nullptr;
+    o.progress_deadline_s = std::strtod(progress_deadline_text.c_str(), &end);
+    if (progress_deadline_text.empty() || *end != '\0' || !(o.progress_deadline_s >= 0) ||
+        !std::isfinite(o.progress_deadline_s))
+      throw UsageError("--progress-deadline-s must be auto or a number of seconds >= 0 (got '" +
+                       progress_deadline_text + "')");
+  }
   o.board = resolve_board(o.board);
   o.time_budget_s = time_budget_text == "auto"
                         ? (load_board(o.board).target == "cuda" ? 480 : 300)

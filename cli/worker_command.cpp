@@ -22,7 +22,12 @@ int run_worker_command(const std::vector<std::string>& args) {
       "lease-s", po::value(&o.lease_s)->default_value(o.lease_s),
       "a claim expires after this long without a heartbeat (heartbeats: every lease/3)")(
       "poll-s", po::value(&o.poll_s)->default_value(o.poll_s, shortest_decimal(o.poll_s)),
-      "wait between claims while no point is pending");
+      "wait between claims while no point is pending")(
+      "coordinator-wait-s",
+      po::value(&o.coordinator_wait_s)
+          ->default_value(o.coordinator_wait_s, shortest_decimal(o.coordinator_wait_s)),
+      "while the run's coordinator is gone (its lease expired): measure what is published, "
+      "and wait this long for `tune` to resume the run before stopping");
   desc.add(store_options(store, "the run's store: SQLite path"));
   double store_retry_s = db::kDefaultStoreRetryS;
   desc.add(store_retry_options(store_retry_s));
@@ -33,6 +38,8 @@ int run_worker_command(const std::vector<std::string>& args) {
   if (run <= 0) throw UsageError("tune worker: --run ID (> 0) is required");
   if (!(o.lease_s > 0) || !std::isfinite(o.lease_s) || !(o.poll_s > 0))
     throw UsageError("tune worker: --lease-s and --poll-s must be > 0");
+  if (!(o.coordinator_wait_s >= 0) || !std::isfinite(o.coordinator_wait_s))
+    throw UsageError("tune worker: --coordinator-wait-s must be a number >= 0");
   o.run_id = run;
   check_kernel_store(o.kernel_store);
   apply_store_retry(store_retry_s);

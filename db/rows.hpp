@@ -142,7 +142,24 @@ struct RunRow {
   long long pid = 0;
   /// Distributed runs: the points the coordinator plans to publish at most (-1 = unknown).
   long long planned_points = -1;
+  /// The coordinator role of the run (table coordinators, schema v5): the host and pid that
+  /// hold it and the end of its lease (store clock, Unix s); "" / 0 when the run has none (a
+  /// run of an older flowtune, an import).
+  std::string coordinator_host;
+  long long coordinator_pid = 0;
+  double coordinator_lease_until_s = 0;
+  /// Read with the row, for a "running" run: whether its coordinator lives (its lease has not
+  /// expired and it is not a process of this host that is gone; without a coordinators row:
+  /// not a process of this host that is gone), and how many of its workers live (status
+  /// "running", not a process of this host that is gone, a heartbeat within
+  /// kWorkerAliveS or an unexpired claim). A run with neither reads as "aborted".
+  bool coordinator_alive = false;
+  std::size_t live_workers = 0;
 };
+
+/// A worker without a heartbeat for this long (store clock, s) and without an unexpired claim
+/// counts as dead when a run's liveness is read (RunRow::live_workers).
+inline constexpr double kWorkerAliveS = 60;
 
 /// How a Repository opens its file.
 enum class OpenMode {

@@ -10,6 +10,7 @@
 #include <ctime>
 #include <utility>
 
+#include "db/host_name.hpp"
 #include "db/store.hpp"
 #include "db/store_url.hpp"
 
@@ -17,16 +18,8 @@ namespace flowtune::db {
 
 namespace {
 
-std::string this_host() {
-  char name[256] = {};
-  if (::gethostname(name, sizeof name - 1) != 0) return "";
-  return name;
-}
-
-// runs.host is "name" or "name (CPU model)" (tuner/environment.cpp).
 bool same_host(const std::string& stored) {
-  const std::string h = this_host();
-  return !h.empty() && (stored == h || stored.rfind(h + " (", 0) == 0);
+  return is_this_host(stored);
 }
 
 // Now as ISO 8601 UTC with milliseconds, e.g. 2024-05-01T12:00:00.123Z (db/SCHEMA.md).
@@ -41,10 +34,6 @@ std::string utc_now_iso() {
   std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900,
                 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
   return buf;
-}
-
-bool process_alive(long long pid) {
-  return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
 }
 
 RunRow read_run(Statement& q) {
@@ -70,10 +59,12 @@ RunRow read_run(Statement& q) {
 
 }  // namespace
 
-std::int64_t RunStore::begin_run(const RunInfo& info) {
+std::int64_t RunStore::begin_run(const RunInfo& info, double coordinator_lease_s) {
   if (info.workload.empty()) store_->fail("a run needs a workload");
+  const double now = coordinator_lease_s > 0 ? store_->now_s() : 0;
   return store_->retrying("cannot record the start of a run", [&] {
     Connection& c = store_->connection();
+    Transaction tx(c);
     Statement q(c,
                 "INSERT INTO runs(board, command, git_revision, host, gpu_name, "
                 "driver_version, cuda_version, clocks_observed, dataset, status, "
@@ -90,8 +81,79 @@ std::int64_t RunStore::begin_run(const RunInfo& info) {
     q.bind(10, info.workload);
     q.bind(11, static_cast<std::int64_t>(::getpid()));
     q.exec();
-    return c.last_insert_id("runs");
+    const std::int64_t id = c.last_insert_id("runs");
+    if (coordinator_lease_s > 0) {
+      Statement role(c,
+                     "INSERT INTO coordinators(run_id, host, pid, since_s, lease_until_s) "
+                     "VALUES (?, ?, ?, ?, ?)");
+      role.bind(1, id);
+      role.bind(2, host_name());
+      role.bind(3, static_cast<std::int64_t>(::getpid()));
+      role.bind(4, now);
+      role.bind(5, now + coordinator_lease_s);
+      role.exec();
+    }
+    tx.commit();
+    return id;
   });
+}
+
+bool RunStore::take_over_run(const RunRow& seen, double now_s, double lease_s) {
+  return store_->retrying(
+      "cannot take over the coordinator role of run " + std::to_string(seen.id), [&] {
+        Connection& c = store_->connection();
+        Transaction tx(c);
+        Statement run(c, "SELECT status FROM runs WHERE id = ?" + c.for_update(false));
+        run.bind(1, seen.id);
+        if (!run.executeStep() || run.getColumn(0).getString() != "running") return false;
+        run.reset();
+        Statement role(c,
+                       "SELECT host, pid, lease_until_s FROM coordinators "
+                       "WHERE run_id = ?" +
+                           c.for_update(false));
+        role.bind(1, seen.id);
+        const bool held = role.executeStep();
+        if (held != !seen.coordinator_host.empty()) return false;
+        if (held && (role.getColumn(0).getString() != seen.coordinator_host ||
+                     role.getColumn(1).getInt64() != seen.coordinator_pid ||
+                     role.getColumn(2).getDouble() != seen.coordinator_lease_until_s))
+          return false;
+        role.reset();
+        Statement put(c, held ? "UPDATE coordinators SET host = ?2, pid = ?3, "
+                                "since_s = ?4, lease_until_s = ?5 "
+                                "WHERE run_id = ?1"
+                              : "INSERT INTO coordinators(run_id, host, pid, "
+                                "since_s, lease_until_s) "
+                                "VALUES (?1, ?2, ?3, ?4, ?5)");
+        put.bind(1, seen.id);
+        put.bind(2, host_name());
+        put.bind(3, static_cast<std::int64_t>(::getpid()));
+        put.bind(4, now_s);
+        put.bind(5, now_s + lease_s);
+        put.exec();
+        Statement pid(c, "UPDATE runs SET pid = ? WHERE id = ?");
+        pid.bind(1, static_cast<std::int64_t>(::getpid()));
+        pid.bind(2, seen.id);
+        pid.exec();
+        tx.commit();
+        return true;
+      });
+}
+
+bool RunStore::renew_coordinator(std::int64_t run_id, double now_s, double lease_s) {
+  return store_->retrying("cannot renew the coordinator lease of run " + std::to_string(run_id),
+                          [&] {
+                            Statement q(store_->connection(),
+                                        "UPDATE coordinators SET lease_until_s = ?1 "
+                                        "WHERE run_id = ?2 AND host = ?3 AND pid = ?4 AND "
+                                        "EXISTS (SELECT 1 FROM runs WHERE id = ?2 AND "
+                                        "status = 'running')");
+                            q.bind(1, now_s + lease_s);
+                            q.bind(2, run_id);
+                            q.bind(3, host_name());
+                            q.bind(4, static_cast<std::int64_t>(::getpid()));
+                            return q.exec() == 1;
+                          });
 }
 
 std::vector<RunRow> RunStore::active_runs(const std::string& board, const std::string& workload,
@@ -99,8 +161,8 @@ std::vector<RunRow> RunStore::active_runs(const std::string& board, const std::s
                                           std::int64_t except_run) const {
   std::vector<RunRow> out;
   for (RunRow& r : runs(board))
-    if (r.status == "running" && r.id != except_run && r.info.workload == workload &&
-        r.info.dataset == dataset && same_host(r.info.host) && process_alive(r.pid))
+    if (r.status == "running" && r.coordinator_alive && r.id != except_run &&
+        r.info.workload == workload && r.info.dataset == dataset)
       out.push_back(std::move(r));
   return out;
 }
@@ -170,16 +232,56 @@ std::vector<RunRow> RunStore::runs(const std::string& board) const {
                     " FROM runs "
                     "WHERE ?1 = '' OR board = ?1 ORDER BY id");
     q.bind(1, board);
-    while (q.executeStep()) {
-      out.push_back(read_run(q));
-      // A run of this host whose process is gone reads as what it is (the next read-write
-      // open records it: mark_dead_runs_aborted), never as running.
-      RunRow& r = out.back();
-      if (r.status == "running" && r.pid > 0 && same_host(r.info.host) && !process_alive(r.pid))
-        r.status = "aborted";
+    while (q.executeStep()) out.push_back(read_run(q));
+  });
+  bool any_running = false;
+  for (const RunRow& r : out) any_running = any_running || r.status == "running";
+  if (any_running) read_liveness(out);
+  return out;
+}
+
+void RunStore::read_liveness(std::vector<RunRow>& runs) const {
+  const double now = store_->now_s();
+  store_->retrying("cannot read the liveness of runs", [&] {
+    Connection& c = store_->connection();
+    for (RunRow& r : runs) {
+      if (r.status != "running") continue;
+      r.coordinator_host.clear();
+      r.coordinator_pid = 0;
+      r.coordinator_lease_until_s = 0;
+      r.live_workers = 0;
+      bool gone = r.pid > 0 && same_host(r.info.host) && !process_alive(r.pid);
+      if (store_->version() >= 5) {
+        Statement role(c, "SELECT host, pid, lease_until_s FROM coordinators WHERE run_id = ?");
+        role.bind(1, r.id);
+        if (role.executeStep()) {
+          r.coordinator_host = role.getColumn(0).getString();
+          r.coordinator_pid = role.getColumn(1).getInt64();
+          r.coordinator_lease_until_s = role.getColumn(2).getDouble();
+          gone = r.coordinator_lease_until_s < now ||
+                 (same_host(r.coordinator_host) && !process_alive(r.coordinator_pid));
+        }
+      }
+      r.coordinator_alive = !gone;
+      if (store_->version() >= 3) {
+        Statement w(c,
+                    "SELECT host, pid, heartbeat_s, (SELECT max(t.lease_until_s) FROM tasks t "
+                    "WHERE t.worker_id = w.id AND t.state = 'claimed') "
+                    "FROM workers w WHERE run_id = ? AND status = 'running'");
+        w.bind(1, r.id);
+        while (w.executeStep()) {
+          if (same_host(w.getColumn(0).getString()) && !process_alive(w.getColumn(1).getInt64()))
+            continue;
+          const bool beats = w.getColumn(2).getDouble() >= now - kWorkerAliveS;
+          const bool holds = !w.getColumn(3).isNull() && w.getColumn(3).getDouble() >= now;
+          if (beats || holds) ++r.live_workers;
+        }
+      }
+      // A run nobody works on reads as what it is (the next read-write open records it:
+      // mark_dead_runs_aborted), never as running.
+      if (gone && r.live_workers == 0) r.status = "aborted";
     }
   });
-  return out;
 }
 
 RunRow RunStore::run(std::int64_t run_id) const {
@@ -189,16 +291,12 @@ RunRow RunStore::run(std::int64_t run_id) const {
 }
 
 void RunStore::mark_dead_runs_aborted() {
+  std::vector<std::int64_t> dead;
+  for (const RunRow& r : runs())
+    if (r.status == "aborted" && r.ended_at.empty()) dead.push_back(r.id);
+  if (dead.empty()) return;  // the usual case: no write lock taken
   store_->retrying("cannot mark dead runs aborted", [&] {
     Connection& c = store_->connection();
-    std::vector<std::int64_t> dead;
-    Statement q(c, "SELECT id, pid, host FROM runs WHERE status = 'running'");
-    while (q.executeStep())
-      if (!q.getColumn(1).isNull() && same_host(q.getColumn(2).getString()) &&
-          !process_alive(q.getColumn(1).getInt64()))
-        dead.push_back(q.getColumn(0).getInt64());
-    q.reset();
-    if (dead.empty()) return;  // the usual case: no write lock taken
     Transaction tx(c);
     Statement run(
         c, "UPDATE runs SET status = 'aborted', ended_at = ? WHERE id = ? AND status = 'running'");

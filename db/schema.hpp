@@ -14,7 +14,7 @@
 namespace flowtune::db {
 
 /// The schema version this build writes and understands (see db/SCHEMA.md).
-inline constexpr int kSchemaVersion = 5;
+inline constexpr int kSchemaVersion = 6;
 
 /// The oldest schema a read-only open accepts (reports, exports, replay of recordings): v3
 /// only added the distributed-tuning tables, v4 the item_images table and v5 the

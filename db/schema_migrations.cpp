@@ -332,6 +332,19 @@ CREATE TABLE kernel_binaries (
 );
 )sql";
 
+// v6: the coordinator role of a run as a lease in the store (store clock, renewed by the
+// coordinator's heartbeat): one coordinator per run on every host, and a restarted coordinator
+// resumes the same run. Additive: a file of v5 gains the empty table.
+constexpr const char* kSchemaV6 = R"sql(
+CREATE TABLE coordinators (
+  run_id        INTEGER PRIMARY KEY REFERENCES runs(id),
+  host          TEXT NOT NULL DEFAULT '',
+  pid           INTEGER NOT NULL DEFAULT 0,
+  since_s       REAL NOT NULL,
+  lease_until_s REAL NOT NULL
+);
+)sql";
+
 #undef FLOWTUNE_NOW
 
 }  // namespace
@@ -346,6 +359,8 @@ const std::vector<Migration>& migrations() {
       {4, "item_images: small pictures of a measurement's output (flow, ground truth, error)",
        kSchemaV4, false},
       {5, "kernel_binaries: compiled kernels shared by the hosts of a run", kSchemaV5, false},
+      {6, "coordinators: the coordinator role of a run as a lease (one per run, fleet-wide)",
+       kSchemaV6, false},
   };
   return kMigrations;
 }

@@ -130,6 +130,19 @@ TableDef item_images() {
           {}};
 }
 
+// v5: the coordinator role of a run as a lease on the store's clock (one coordinator per run,
+// fleet-wide; a restarted coordinator takes the role over once the lease expired).
+TableDef coordinators() {
+  return {"coordinators",
+          {{"run_id", kInt64, "PRIMARY KEY REFERENCES runs(id)"},
+           {"host", kText, "NOT NULL DEFAULT ''"},
+           {"pid", kInt64, "NOT NULL DEFAULT 0"},
+           {"since_s", kReal, "NOT NULL"},
+           {"lease_until_s", kReal, "NOT NULL"}},
+          {},
+          {}};
+}
+
 TableDef failures() {
   return {"failures",
           {{"id", kId, ""},
@@ -243,9 +256,9 @@ constexpr const char* kResultValuesView = R"sql(
 
 const std::vector<TableDef>& schema_tables() {
   static const std::vector<TableDef> kTables = {
-      runs(),    workloads(),    metric_specs(),   configs(), measurements(),
-      metrics(), item_results(), failures(),       pruned(),  workers(),
-      tasks(),   item_images(),  kernel_binaries()};
+      runs(),    workloads(),    metric_specs(),    configs(),     measurements(),
+      metrics(), item_results(), failures(),        pruned(),      workers(),
+      tasks(),   item_images(),  kernel_binaries(), coordinators()};
   return kTables;
 }
 
@@ -258,6 +271,7 @@ const std::vector<ViewDef>& schema_views() {
 std::vector<TableDef> additive_tables_of_version(int version) {
   if (version == 4) return {item_images()};
   if (version == 5) return {kernel_binaries()};
+  if (version == 6) return {coordinators()};
   return {};
 }
 

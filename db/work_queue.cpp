@@ -51,6 +51,16 @@ std::int64_t WorkQueue::publish_task(std::int64_t run_id, const std::string& con
     ins.bind(3, request_json);
     ins.bind(4, now_s);
     ins.exec();
+    // A task cancelled earlier (its coordinator stopped) is wanted again: pending.
+    Statement again(store_->connection(),
+                    "UPDATE tasks SET state = 'pending', request_json = ?, worker_id = NULL, "
+                    "claimed_s = NULL, lease_until_s = NULL, published_s = ? "
+                    "WHERE run_id = ? AND config_key = ? AND state = 'cancelled'");
+    again.bind(1, request_json);
+    again.bind(2, now_s);
+    again.bind(3, run_id);
+    again.bind(4, config_key);
+    again.exec();
     Statement sel(store_->connection(), "SELECT id FROM tasks WHERE run_id = ? AND config_key = ?");
     sel.bind(1, run_id);
     sel.bind(2, config_key);
@@ -145,7 +155,8 @@ std::optional<TaskRow> WorkQueue::claim_task(std::int64_t run_id, std::int64_t w
       });
 }
 
-std::size_t WorkQueue::heartbeat(std::int64_t worker_id, double now_s, double lease_s) {
+std::size_t WorkQueue::heartbeat(std::int64_t worker_id, double now_s, double lease_s,
+                                 bool renew_claims) {
   return store_->retrying(
       "cannot record the heartbeat of worker " + std::to_string(worker_id), [&] {
         Transaction tx(store_->connection());
@@ -154,10 +165,11 @@ std::size_t WorkQueue::heartbeat(std::int64_t worker_id, double now_s, double le
         w.bind(2, worker_id);
         w.exec();
         Statement t(store_->connection(),
-                    "UPDATE tasks SET lease_until_s = ? "
-                    "WHERE worker_id = ? AND state = 'claimed'");
-        t.bind(1, now_s + lease_s);
-        t.bind(2, worker_id);
+                    "UPDATE tasks SET lease_until_s = CASE WHEN ?1 = 1 THEN ?2 ELSE "
+                    "lease_until_s END WHERE worker_id = ?3 AND state = 'claimed'");
+        t.bind(1, renew_claims ? 1 : 0);
+        t.bind(2, now_s + lease_s);
+        t.bind(3, worker_id);
         const int held = t.exec();
         tx.commit();
         return std::size_t(held);

@@ -28,7 +28,8 @@ class WorkQueue {
 
   /// Publishes a point of run_id for the workers; request_json is what a worker needs to
   /// measure it. Returns the task id; publishing the same (run, config_key) again returns
-  /// the existing task unchanged.
+  /// the existing task unchanged, except that a "cancelled" one becomes "pending" again (a
+  /// resumed run wants it).
   std::int64_t publish_task(std::int64_t run_id, const std::string& config_key,
                             const std::string& request_json, double now_s);
   /// Registers a worker of run_id; returns its id. Throws DbError for an unknown run.
@@ -44,10 +45,12 @@ class WorkQueue {
   /// but whose answer was lost) is returned instead.
   std::optional<TaskRow> claim_task(std::int64_t run_id, std::int64_t worker_id, double now_s,
                                     double lease_s);
-  /// The worker's heartbeat: its heartbeat_s = now_s and the lease of every task it still
-  /// holds extended to now_s + lease_s. Returns the number of tasks it still holds (0 when
-  /// its lease expired and another worker claimed the task).
-  std::size_t heartbeat(std::int64_t worker_id, double now_s, double lease_s);
+  /// The worker's heartbeat: its heartbeat_s = now_s and, with renew_claims, the lease of
+  /// every task it still holds extended to now_s + lease_s (without: the worker lives but its
+  /// point made no progress, so the lease runs out). Returns the number of tasks it still
+  /// holds (0 when its lease expired and another worker claimed the task).
+  std::size_t heartbeat(std::int64_t worker_id, double now_s, double lease_s,
+                        bool renew_claims = true);
   /// Finishes a claimed task with its measurement, in one transaction: only if worker_id
   /// still holds it (else returns false and writes nothing: the point belongs to another
   /// worker now). The measurement is not written a second time when (board, key, dataset)

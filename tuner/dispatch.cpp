@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -106,6 +107,8 @@ std::vector<Dispatcher::Finished> Dispatcher::wait(const std::function<bool()>& 
     for (db::TaskRow& t : repo_.finished_tasks(run_id_, point_of_.begin()->first - 1)) {
       const auto it = point_of_.find(t.id);
       if (it == point_of_.end()) continue;
+      if (t.claimed_s > 0 && t.finished_s > t.claimed_s)
+        longest_task_s_ = std::max(longest_task_s_, t.finished_s - t.claimed_s);
       out.push_back({it->second, std::move(t)});
       point_of_.erase(it);
     }
@@ -127,7 +130,14 @@ std::vector<Dispatcher::Finished> Dispatcher::wait(const std::function<bool()>& 
 }
 
 void Dispatcher::shut_down() {
-  repo_.cancel_pending_tasks(run_id_);
+  // The local workers are stopped and reaped even when the store fails here (then the error
+  // goes on after them), so that the run's end can sign them off.
+  std::exception_ptr store_error;
+  try {
+    if (!run_lost_ || !run_lost_()) repo_.cancel_pending_tasks(run_id_);
+  } catch (...) {
+    store_error = std::current_exception();
+  }
   for (pid_t pid : local_)
     if (pid > 0) ::kill(pid, SIGTERM);
   for (pid_t& pid : local_) {
@@ -137,6 +147,7 @@ void Dispatcher::shut_down() {
     pid = -pid;
     ++n_exited_;
   }
+  if (store_error) std::rethrow_exception(store_error);
 }
 
 }  // namespace flowtune

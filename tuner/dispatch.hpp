@@ -57,8 +57,14 @@ class Dispatcher {
   /// started and all of them exited with tasks outstanding.
   std::vector<Finished> wait(const std::function<bool()>& stop, double poll_s = 0.05);
 
-  /// Cancels the pending tasks and stops the local workers (SIGTERM, then reaped).
+  /// Cancels the pending tasks (unless run_lost(): the run is another coordinator's now)
+  /// and stops the local workers (SIGTERM, then reaped; also when cancelling throws the
+  /// store's DbError, which is rethrown after them).
   void shut_down();
+  /// Makes shut_down leave the run's tasks alone once run_lost() is true.
+  void set_run_lost(std::function<bool()> run_lost) { run_lost_ = std::move(run_lost); }
+  /// The longest task finished so far (claim to finish, store clock, s; 0 before any).
+  double longest_task_s() const { return longest_task_s_; }
 
  private:
   db::Repository& repo_;
@@ -68,6 +74,8 @@ class Dispatcher {
   std::map<std::int64_t, std::size_t> point_of_;  ///< outstanding task id -> point
   std::vector<pid_t> local_;
   std::size_t n_exited_ = 0;
+  std::function<bool()> run_lost_;
+  double longest_task_s_ = 0;
 };
 
 }  // namespace flowtune

@@ -9,6 +9,7 @@
 
 #include "boards/gpu_clocks.hpp"
 #include "boards/nvml.hpp"
+#include "db/host_name.hpp"
 
 namespace flowtune {
 namespace {
@@ -45,9 +46,7 @@ db::RunInfo collect_run_info(const Board& board, const std::string& command,
   info.git_revision =
       first_line_of("git -C '" FLOWTUNE_SOURCE_DIR "' describe --always --dirty 2>/dev/null");
   if (info.git_revision.empty()) info.git_revision = FLOWTUNE_GIT_REVISION " (at build time)";
-  std::array<char, 256> host{};
-  info.host = gethostname(host.data(), host.size() - 1) == 0 ? std::string(host.data()) : "unknown";
-  info.host += " (" + cpu_model() + ")";
+  info.host = db::host_name() + " (" + cpu_model() + ")";
   if (board.target == "cuda") {
     const Nvml* nvml = Nvml::get();
     info.gpu_name = nvml ? nvml->device_name() : "n/a (no NVML)";

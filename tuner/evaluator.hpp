@@ -104,6 +104,12 @@ struct StoreEvaluatorOptions {
   /// started elsewhere (`tune worker --storage S --run ID`).
   int local_workers = 0;
   std::vector<std::string> gpus;
+  /// True once this process lost the run's coordinator role (tuner/coordinator_lease.hpp):
+  /// the evaluator then leaves the run's tasks as they are when it shuts down.
+  std::function<bool()> run_lost;
+  /// A task's progress deadline (TaskRequest::progress_deadline_s): > 0 a fixed number of
+  /// seconds, 0 none, < 0 derived from the run's longest task so far (kAutoProgressDeadline*).
+  double progress_deadline_s = -1;
 };
 
 /// Publishes points as tasks of the store (tuner/dispatch.hpp) for workers to measure; they

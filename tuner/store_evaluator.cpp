@@ -17,6 +17,7 @@ class StoreEvaluator final : public Evaluator {
         context_(context),
         options_(options),
         dispatcher_(repo, options.run_id, options.storage, options.lease_s) {
+    if (options.run_lost) dispatcher_.set_run_lost(options.run_lost);
     dispatcher_.start_local_workers(options.local_workers, options.gpus);
     capacity_ = options.local_workers == 0 ? 64 : 2 * std::size_t(options.local_workers);
   }
@@ -33,6 +34,8 @@ class StoreEvaluator final : public Evaluator {
     task.resources_json = e.resources_json;
     task.allow_clock_control = context_.allow_clock_control;
     task.config_timeout_s = context_.config_timeout_s;
+    task.progress_deadline_s =
+        progress_deadline_s(options_.progress_deadline_s, dispatcher_.longest_task_s());
     config_of_[e.point] = e;
     dispatcher_.publish(e.point, e.config.key, task);
   }

@@ -19,6 +19,7 @@
 
 #include "boards/board.hpp"
 #include "boards/gpu_clocks.hpp"
+#include "db/host_name.hpp"
 #include "db/repository.hpp"
 #include "db/store_url.hpp"
 #include "tuner/kernel_store.hpp"
@@ -32,11 +33,6 @@ extern "C" void on_store_worker_signal(int) {
   g_worker_stop = true;
 }
 
-std::string host_name() {
-  char name[256] = {};
-  return ::gethostname(name, sizeof name - 1) == 0 ? std::string(name) : "unknown";
-}
-
 std::string pinned_gpu() {
   const char* v = std::getenv("CUDA_VISIBLE_DEVICES");
   return v ? std::string("CUDA_VISIBLE_DEVICES=") + v : std::string();
@@ -45,7 +41,9 @@ std::string pinned_gpu() {
 // Renews the worker's heartbeat and the lease of the task it holds every lease/3 seconds,
 // from construction to destruction, on its own connection (a Repository is not
 // thread-safe), so a slow measurement or a busy machine never loses the lease of a live
-// worker.
+// worker. The lease tracks progress, not the process: past the renew-until time the main
+// thread sets for its task (its progress deadline plus one lease), the beats keep the worker
+// alive but no longer renew the task, whose lease then runs out for another worker.
 class Heartbeat {
   // The heartbeat's own connection: a beat retries a busy store for one period at most (the
   // next beat tries again), so that the worker's end never waits for it longer.
@@ -56,12 +54,15 @@ class Heartbeat {
   }
 
  public:
+  using Clock = std::chrono::steady_clock;
+
   Heartbeat(const std::string& storage, std::int64_t worker_id, double lease_s)
       : repo_(with_retry_limit(storage, lease_s / 3)), thread_([this, worker_id, lease_s] {
           std::unique_lock<std::mutex> lock(mutex_);
           while (!done_) {
             try {
-              repo_.heartbeat(worker_id, repo_.store_now_s(), lease_s);
+              const bool renew = Clock::now() < renew_until_;
+              repo_.heartbeat(worker_id, repo_.store_now_s(), lease_s, renew);
             } catch (const std::exception&) {
               // A busy store: the next beat retries; the lease has two more beats of slack.
             }
@@ -80,11 +81,20 @@ class Heartbeat {
   Heartbeat(const Heartbeat&) = delete;
   Heartbeat& operator=(const Heartbeat&) = delete;
 
+  /// The task in hand has its lease renewed for seconds from now (< 0: without limit).
+  void renew_for(double seconds) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    renew_until_ = seconds < 0 ? Clock::time_point::max()
+                               : Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                    std::chrono::duration<double>(seconds));
+  }
+
  private:
   db::Repository repo_;
   std::mutex mutex_;
   std::condition_variable cv_;
   bool done_ = false;
+  Clock::time_point renew_until_ = Clock::time_point::max();
   std::thread thread_;
 };
 
@@ -103,7 +113,50 @@ std::string claim_latency_text(std::vector<double> ms) {
   return out.str();
 }
 
+std::string seconds_text(double s) {
+  std::ostringstream out;
+  out << s;
+  return out.str();
+}
+
+// While nothing is left to claim: false (stop) once the run's coordinator has been gone for
+// longer than options.coordinator_wait_s; gone_since tracks since when (this host's steady
+// clock), with one line on log when it goes and when it comes back.
+struct GoneSince {
+  bool gone = false;
+  std::chrono::steady_clock::time_point since{};
+};
+
+bool coordinator_away(const std::string& who, const db::RunRow& run,
+                      const StoreWorkerOptions& options, GoneSince& gone_since, std::ostream& log) {
+  const auto now = std::chrono::steady_clock::now();
+  if (run.coordinator_alive) {
+    if (gone_since.gone) log << who << ": run " << run.id << " has a coordinator again\n";
+    gone_since.gone = false;
+    return true;
+  }
+  if (!gone_since.gone) {
+    gone_since = {true, now};
+    log << who << ": the coordinator of run " << run.id
+        << " is gone; this worker measures what is published and waits up to "
+        << seconds_text(options.coordinator_wait_s)
+        << " s (--coordinator-wait-s) for `tune` with the run's command to resume it\n";
+  }
+  if (std::chrono::duration<double>(now - gone_since.since).count() <= options.coordinator_wait_s)
+    return true;
+  log << who << ": run " << run.id << " has had no coordinator for "
+      << seconds_text(options.coordinator_wait_s)
+      << " s (--coordinator-wait-s); stopping. `tune` with the run's command resumes the run "
+         "while a worker of it lives, or else begins a new run; then start workers for it\n";
+  return false;
+}
+
 }  // namespace
+
+double progress_deadline_s(double option, double longest_task_s) {
+  if (option >= 0) return option;
+  return std::max(kAutoProgressDeadlineFloorS, kAutoProgressDeadlineFactor * longest_task_s);
+}
 
 int run_store_worker(const StoreWorkerOptions& options, std::ostream& log) {
   std::error_code ec;
@@ -112,7 +165,7 @@ int run_store_worker(const StoreWorkerOptions& options, std::ostream& log) {
                              ": no such database (a worker joins the store of a run; check "
                              "--storage)");
   db::Repository repo(options.storage);
-  const std::int64_t me = repo.register_worker(options.run_id, host_name(), ::getpid(),
+  const std::int64_t me = repo.register_worker(options.run_id, db::host_name(), ::getpid(),
                                                pinned_gpu(), repo.store_now_s());
   const std::string who = "worker " + std::to_string(me) + " (pid " + std::to_string(::getpid()) +
                           (pinned_gpu().empty() ? "" : ", " + pinned_gpu()) + ")";
@@ -126,7 +179,8 @@ int run_store_worker(const StoreWorkerOptions& options, std::ostream& log) {
   int code = 0;
   std::vector<double> claim_ms;  // every claim transaction, the empty ones included
   std::size_t n_claimed = 0;
-  const Heartbeat beat(options.storage, me, options.lease_s);
+  Heartbeat beat(options.storage, me, options.lease_s);
+  GoneSince coordinator_gone_since;
   try {
     while (!g_worker_stop) {
       const auto claim_start = std::chrono::steady_clock::now();
@@ -137,7 +191,12 @@ int run_store_worker(const StoreWorkerOptions& options, std::ostream& log) {
               .count());
       if (task) ++n_claimed;
       if (!task) {
-        if (repo.run(options.run_id).status != "running") break;
+        const db::RunRow run = repo.run(options.run_id);
+        if (run.status != "running") break;
+        if (!coordinator_away(who, run, options, coordinator_gone_since, log)) {
+          code = 1;
+          break;
+        }
         std::this_thread::sleep_for(std::chrono::duration<double>(options.poll_s));
         continue;
       }
@@ -155,7 +214,20 @@ int run_store_worker(const StoreWorkerOptions& options, std::ostream& log) {
       {
         const Board board = load_board(t.request.board);
         ClockGuard clock_guard(board, row.clock_mhz, t.allow_clock_control);
-        r = measurer.measure(t.request, t.config_timeout_s, [] { return g_worker_stop.load(); });
+        // The progress deadline stops a measurement that hangs while this process lives; its
+        // heartbeat renews the point's lease for one lease more at most (if this thread
+        // itself hangs, another worker then claims the point).
+        const double deadline = t.progress_deadline_s;
+        const bool deadline_binds =
+            deadline > 0 && (t.config_timeout_s <= 0 || deadline < t.config_timeout_s);
+        beat.renew_for(deadline > 0 ? deadline + options.lease_s : -1);
+        r = measurer.measure(t.request, deadline_binds ? deadline : t.config_timeout_s,
+                             [] { return g_worker_stop.load(); });
+        beat.renew_for(-1);
+        if (!r.ok && !r.cancelled && deadline_binds && r.failure_class == "timeout")
+          r.message = "no result within the progress deadline of " + seconds_text(deadline) +
+                      " s (tune --progress-deadline-s): the measurement hung while its worker "
+                      "lived; the measuring process was killed";
         if (r.ok) {
           r.measurement.clock_mhz_observed = observed_gpu_clock_mhz(board);
           r.measurement.resources_json = t.resources_json;

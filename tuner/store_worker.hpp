@@ -19,12 +19,27 @@ struct TaskRequest {
   std::string resources_json;  ///< registers/shared per kernel from the coordinator's build
   bool allow_clock_control = false;
   double config_timeout_s = 0;  ///< 0 = no limit
+  /// The progress deadline of the point (s, 0 = none; the coordinator's
+  /// --progress-deadline-s, resolved by progress_deadline_s): a measurement without a result
+  /// for this long is stopped and the point recorded as failed (timeout); the worker's
+  /// heartbeat renews the point's lease for this long plus one lease at most.
+  double progress_deadline_s = 0;
 };
 
+/// The auto progress deadline (option < 0): max(kAutoProgressDeadlineFloorS,
+/// kAutoProgressDeadlineFactor x the run's longest task so far), so that a slow workload is
+/// never cut while a hung point is stopped within minutes.
+inline constexpr double kAutoProgressDeadlineFloorS = 600;
+inline constexpr double kAutoProgressDeadlineFactor = 10;
+/// The deadline of a task from the option (> 0 fixed, 0 none, < 0 auto) and the longest task
+/// of the run so far (s).
+double progress_deadline_s(double option, double longest_task_s);
+
 /// TaskRequest as one JSON object {"request", "dataset", "resources_json",
-/// "allow_clock_control", "config_timeout_s"}.
+/// "allow_clock_control", "config_timeout_s", "progress_deadline_s"}.
 std::string task_request_json(const TaskRequest& task);
-/// Inverse of task_request_json; throws std::invalid_argument naming the problem.
+/// Inverse of task_request_json ("progress_deadline_s" may be absent: a task of an older
+/// coordinator, 0); throws std::invalid_argument naming the problem.
 TaskRequest parse_task_request(const std::string& text);
 
 /// How a worker runs.
@@ -37,12 +52,19 @@ struct StoreWorkerOptions {
   /// "auto" (the coordinator's choice when it started this worker, else on for PostgreSQL),
   /// "on" or "off".
   std::string kernel_store = "auto";
+  /// How long the worker waits for a coordinator while the run's coordinator is gone (its
+  /// lease expired) and nothing is left to claim: a restarted `tune` resumes the run within
+  /// this time and the worker goes on; past it the worker stops (exit 1).
+  double coordinator_wait_s = 600;
 };
 
 /// The worker's loop: registers in the store, then claims and measures tasks of the run
 /// until the run is no longer "running" and nothing is left to claim, or until SIGINT /
-/// SIGTERM (the task in hand is released, unmeasured, for another worker). Its last lines
-/// give the kernel builds of its measuring processes ("worker N (...): kernel builds: N
+/// SIGTERM (the task in hand is released, unmeasured, for another worker). While the run's
+/// coordinator is gone it goes on measuring what is published, and waits for a restarted
+/// coordinator up to options.coordinator_wait_s (then exit 1 with a message). A measurement
+/// past its task's progress deadline is stopped and recorded as failed (timeout). Its last
+/// lines give the kernel builds of its measuring processes ("worker N (...): kernel builds: N
 /// compiled ..., M local cache hits, K fetched from the store ...") and the tasks it claimed
 /// with the latency of its claim transactions (median, p99, max, in ms; benchmarks/store_load
 /// reads it). Log lines go to

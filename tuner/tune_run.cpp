@@ -282,6 +282,8 @@ std::unique_ptr<Evaluator> make_evaluator(TuneSession& s, const TuneOptions& opt
   so.storage = options.db_path;
   so.run_id = s.summary.run_id;
   so.lease_s = options.lease_s;
+  so.progress_deadline_s = options.progress_deadline_s;
+  if (s.lease) so.run_lost = [lease = s.lease.get()] { return lease->lost(); };
   if (s.board.target == "cuda") so.gpus = visible_gpus();
   so.local_workers =
       options.workers == kWorkersAuto ? std::max(1, int(so.gpus.size())) : options.workers;
@@ -308,7 +310,19 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
   const std::unique_ptr<TuneSession> session = open_session(options, log);
   TuneSession& s = *session;
   StopSignals signals;
-  const std::function<bool()> stop = [] { return g_stop_requested.load(); };
+  const auto run_lost = [&s] { return s.lease && s.lease->lost(); };
+  const std::function<bool()> stop = [&] { return g_stop_requested.load() || run_lost(); };
+  // Another process took the coordinator role over (this one was stopped, or cut off from
+  // the store, for longer than --lease-s): the run is its now, nothing of it is touched.
+  const auto throw_if_lost = [&] {
+    if (run_lost())
+      throw std::runtime_error(s.repo->path() + ": run " + std::to_string(s.summary.run_id) +
+                               ": another process took this run over or closed it (this process "
+                               "kept no lease for --lease-s " +
+                               std::to_string(int(options.lease_s)) +
+                               " s: was it stopped or cut off from the store?); stopping "
+                               "without touching the run");
+  };
   const auto budget_spent = [&] {
     return options.time_budget_s > 0 && elapsed_s() >= options.time_budget_s;
   };
@@ -334,12 +348,14 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
     }
     while (go_on && evaluator->in_flight() > 0 && !stop())
       go_on = take(s, *evaluator, evaluator->collect(stop));
+    throw_if_lost();
     s.summary.interrupted = !go_on || stop();
     s.summary.time_budget_spent = !s.summary.interrupted && budget_spent();
     evaluator->shut_down();
   } catch (...) {
     evaluator.reset();
     s.progress->finish();
+    if (run_lost()) throw;  // the run belongs to another coordinator now
     try {
       s.repo->end_run(s.summary.run_id, "failed");
     } catch (const std::exception&) {

@@ -48,7 +48,15 @@ struct TuneOptions {
   /// pinned one per visible GPU; kWorkersAuto = one per visible GPU on a GPU board, 1 on a
   /// host board or without GPU.
   int workers = -1;
-  double lease_s = 30;  ///< a worker's claim on a point lasts this long without a heartbeat
+  /// A worker's claim on a point, and the coordinator's role of the run
+  /// (tuner/coordinator_lease.hpp), last this long without a heartbeat.
+  double lease_s = 30;
+  /// Distributed runs: a worker whose measurement of a point makes no progress for this long
+  /// (s) stops it and records the point as failed (timeout), and its heartbeat stops
+  /// renewing the point's lease (tuner/store_worker.hpp): > 0 seconds, 0 = no deadline,
+  /// < 0 = auto: max(kAutoProgressDeadlineFloorS, kAutoProgressDeadlineFactor x the run's
+  /// longest task so far).
+  double progress_deadline_s = -1;
   /// Wall-clock budget of the run in seconds, setup and kernel builds included (0 = none):
   /// once spent, no new point is started, the points in flight finish and the run ends as
   /// done; the same command (with more budget) goes on where it stopped.

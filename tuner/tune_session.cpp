@@ -11,6 +11,7 @@
 
 #include "boards/gpu_clocks.hpp"
 #include "select/config_rows.hpp"
+#include "tuner/coordinator_lease.hpp"
 #include "tuner/environment.hpp"
 #include "tuner/kernel_store.hpp"
 #include "tuner/model_estimate.hpp"
@@ -40,24 +41,18 @@ double calibrated_ms_per_cost(const Workload& workload,
   return rates.empty() ? 0 : boost::math::statistics::median(rates);
 }
 
-// Begins the run in the DB; refuses when an earlier run of this DB tunes the same board,
-// workload and dataset (two processes would race for the same configs).
-void begin_run(TuneSession& s, const TuneOptions& options) {
+// Takes the coordinator role of a run in the DB (tuner/coordinator_lease.hpp): resumes the
+// run of the same board, workload and dataset whose coordinator is gone, or begins one;
+// refuses while another coordinator of them lives, on any host.
+void begin_run(TuneSession& s, const TuneOptions& options, std::ostream& log) {
   const Workload& workload = *s.workload;
   s.repo->record_workload(to_workload_row(workload));
   db::RunInfo info = collect_run_info(s.board, options.command, s.summary.dataset);
   info.workload = workload.name();
-  s.summary.run_id = s.repo->begin_run(info);
-  for (const db::RunRow& other :
-       s.repo->active_runs(s.board.name, workload.name(), s.summary.dataset, s.summary.run_id)) {
-    if (other.id > s.summary.run_id) continue;
-    s.repo->end_run(s.summary.run_id, "failed");
-    throw std::runtime_error(s.repo->path() + ": run " + std::to_string(other.id) + " (pid " +
-                             std::to_string(other.pid) + ") is already tuning board " +
-                             s.board.name + ", workload " + workload.name() + ", dataset " +
-                             s.summary.dataset +
-                             " in this database; wait for it to end, or use another --db");
-  }
+  const CoordinatorClaim claim = claim_coordinator_role(*s.repo, info, options.lease_s, log);
+  s.summary.run_id = claim.run_id;
+  s.resumed = claim.resumed;
+  s.lease = std::make_unique<CoordinatorLease>(options.db_path, claim.run_id, options.lease_s);
 }
 
 void log_estimate(const TuneSession& s, const TuneOptions& options, std::ostream& log) {
@@ -218,7 +213,7 @@ std::unique_ptr<TuneSession> open_session(const TuneOptions& options, std::ostre
   s->summary.n_space = s->space.size();
   s->summary.dataset = s->inputs->key();
   s->summary.front_objectives = s->workload->front_objectives();
-  begin_run(*s, options);
+  begin_run(*s, options, log);
   log << "run " << s->summary.run_id << ": workload " << s->workload->name() << ", board "
       << s->board.name << ", " << s->space.size() << " configs, dataset " << s->summary.dataset
       << ", DB " << s->repo->path() << '\n';

@@ -14,6 +14,7 @@
 #include "db/repository.hpp"
 #include "select/objectives.hpp"
 #include "tuner/constraint_checks.hpp"
+#include "tuner/coordinator_lease.hpp"
 #include "tuner/evaluator.hpp"
 #include "tuner/progress.hpp"
 #include "tuner/screening.hpp"
@@ -55,14 +56,19 @@ struct TuneSession {
   std::unique_ptr<InputSet> screen_inputs;
   Fidelity screen;
   std::unique_ptr<Screening> screening;
+  /// The coordinator role of the run, renewed while the session lives
+  /// (tuner/coordinator_lease.hpp); the run was resumed (its coordinator had gone) or begun.
+  std::unique_ptr<CoordinatorLease> lease;
+  bool resumed = false;
 };
 
 /// Sets up a run: loads the board (checking it matches the present GPU), the workload, the
-/// inputs and the DB, enumerates the space, begins the run in the DB (refusing, with the
-/// run ended as failed, when an earlier run of this DB is tuning the same board, workload
-/// and dataset), logs its size and estimated duration, resolves the objectives and the
-/// energy sensor, starts the constraint checks and builds the strategy with its budget.
-/// Throws what loading throws (unknown board or workload, unreadable data, DB errors).
+/// inputs and the DB, enumerates the space, takes the coordinator role of a run in the DB
+/// (claim_coordinator_role: refused while a live coordinator, on any host, tunes the same
+/// board, workload and dataset; a run whose coordinator is gone while its workers live is
+/// resumed under its own id; else a new run), logs its size and estimated duration, resolves the
+/// objectives and the energy sensor, starts the constraint checks and builds the strategy with its
+/// budget. Throws what loading throws (unknown board or workload, unreadable data, DB errors).
 std::unique_ptr<TuneSession> open_session(const TuneOptions& options, std::ostream& log);
 
 /// The front of the session's dataset over the workload's front objectives, from the DB.

@@ -69,7 +69,8 @@ std::string task_request_json(const TaskRequest& t) {
                         {"dataset", t.dataset},
                         {"resources_json", t.resources_json},
                         {"allow_clock_control", t.allow_clock_control},
-                        {"config_timeout_s", t.config_timeout_s}}
+                        {"config_timeout_s", t.config_timeout_s},
+                        {"progress_deadline_s", t.progress_deadline_s}}
       .dump();
 }
 
@@ -82,6 +83,9 @@ TaskRequest parse_task_request(const std::string& text) {
     t.resources_json = j.at("resources_json").get<std::string>();
     t.allow_clock_control = j.at("allow_clock_control").get<bool>();
     t.config_timeout_s = j.at("config_timeout_s").get<double>();
+    t.progress_deadline_s = j.value("progress_deadline_s", 0.0);
+    if (!(t.progress_deadline_s >= 0))
+      throw std::invalid_argument("malformed task: progress_deadline_s must be >= 0");
     return t;
   } catch (const nlohmann::json::exception& e) {
     throw std::invalid_argument(std::string("malformed task: ") + e.what());

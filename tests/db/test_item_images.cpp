@@ -129,7 +129,7 @@ TEST_F(ItemImagesTest, AVersion3FileReadsWithoutPicturesAndMigratesAdditively) {
   {
     SQLite::Database raw(path_, SQLite::OPEN_READWRITE);
     raw.exec(
-        "DROP TABLE item_images; DROP TABLE kernel_binaries; "
+        "DROP TABLE item_images; DROP TABLE kernel_binaries; DROP TABLE coordinators; "
         "DELETE FROM schema_version WHERE version >= 4");
   }
   {
@@ -164,8 +164,8 @@ TEST_F(ItemImagesTest, AVersion3PostgresqlDatabaseGainsTheTable) {
   }
   const std::string psql =
       "psql -q -h 127.0.0.1 -p " + std::to_string(server.port()) + " -U flowtune -d v3images -c ";
-  ASSERT_EQ(std::system((psql + "'DROP TABLE item_images; DROP TABLE kernel_binaries; "
-                                "UPDATE schema_version SET version = 3 WHERE version = 5'")
+  ASSERT_EQ(std::system((psql + "'DROP TABLE item_images, kernel_binaries, coordinators; "
+                                "UPDATE schema_version SET version = 3 WHERE version = 6'")
                             .c_str()),
             0);
   EXPECT_THROW(Repository(url, OpenMode::read_only), DbError);  // "open it once with tune"

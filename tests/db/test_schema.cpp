@@ -22,11 +22,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Schema v5 on PostgreSQL as released (v3, the item_images table of v4 and the kernel_binaries
-// table of v5): the reference for the rendered DDL.
+// Schema v6 on PostgreSQL as released (v3, the item_images table of v4, the kernel_binaries
+// table of v5 and the coordinators table of v6): the reference for the rendered DDL.
 #define PG_NOW "(to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'))"
 
-constexpr const char* kPostgresqlV5 = R"sql(
+constexpr const char* kPostgresqlV6 = R"sql(
 CREATE TABLE runs (
   id              BIGSERIAL PRIMARY KEY,
   board           TEXT NOT NULL,
@@ -182,6 +182,14 @@ CREATE TABLE kernel_binaries (
   log            TEXT NOT NULL,
   host           TEXT NOT NULL DEFAULT '',
   created_s      DOUBLE PRECISION NOT NULL
+);
+
+CREATE TABLE coordinators (
+  run_id        BIGINT PRIMARY KEY REFERENCES runs(id),
+  host          TEXT NOT NULL DEFAULT '',
+  pid           BIGINT NOT NULL DEFAULT 0,
+  since_s       DOUBLE PRECISION NOT NULL,
+  lease_until_s DOUBLE PRECISION NOT NULL
 );
 
 CREATE VIEW results AS
@@ -351,7 +359,7 @@ class SchemaTest : public ::testing::Test {
 };
 
 TEST(SchemaRender, PostgresqlDdlIsTheReleasedV5Ddl) {
-  EXPECT_EQ(normalized(schema_sql(Dialect::postgresql)), normalized(kPostgresqlV5));
+  EXPECT_EQ(normalized(schema_sql(Dialect::postgresql)), normalized(kPostgresqlV6));
   EXPECT_EQ(normalized(schema_version_table_sql(Dialect::postgresql)),
             normalized(kPostgresqlVersionTable));
 }
@@ -387,6 +395,7 @@ TEST_F(SchemaTest, SqliteDdlIsTheSchemaTheMigrationsReach) {
   EXPECT_NE(expected.find("table tasks"), std::string::npos);
   EXPECT_NE(expected.find("table item_images"), std::string::npos);
   EXPECT_NE(expected.find("table kernel_binaries"), std::string::npos);
+  EXPECT_NE(expected.find("table coordinators"), std::string::npos);
   EXPECT_EQ(describe(rendered), expected);
 }
 
@@ -411,15 +420,19 @@ TEST_F(SchemaTest, NewAndMigratedFilesHaveTheSameSchemaAndVersionRows) {
   EXPECT_EQ(rows(v1_db, versions), expected);
 }
 
-// The PostgreSQL step v3 -> v4 adds exactly the table the SQLite migration adds.
-TEST(SchemaRender, AdditivePostgresqlStepIsTheItemImagesTable) {
+// The PostgreSQL steps v3 -> v4 and v5 -> v6 add exactly the tables the SQLite migrations add.
+TEST(SchemaRender, AdditivePostgresqlStepsAreTheItemImagesAndCoordinatorsTables) {
   const std::vector<TableDef> v4 = additive_tables_of_version(4);
   ASSERT_EQ(v4.size(), 1u);
   EXPECT_EQ(std::string(v4[0].name), "item_images");
+  const std::vector<TableDef> v6 = additive_tables_of_version(6);
+  ASSERT_EQ(v6.size(), 1u);
+  EXPECT_EQ(std::string(v6[0].name), "coordinators");
   EXPECT_TRUE(additive_tables_of_version(3).empty());  // v3 changed runs: no additive step
-  EXPECT_NE(normalized(schema_sql(Dialect::postgresql))
-                .find(normalized(table_sql(v4[0], Dialect::postgresql))),
-            std::string::npos);
+  for (const TableDef& t : {v4[0], v6[0]})
+    EXPECT_NE(normalized(schema_sql(Dialect::postgresql))
+                  .find(normalized(table_sql(t, Dialect::postgresql))),
+              std::string::npos);
 }
 
 // The PostgreSQL step v4 -> v5 adds exactly the table the SQLite migration adds.

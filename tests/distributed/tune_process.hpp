@@ -19,12 +19,18 @@
 namespace flowtune::test {
 
 /// Starts `tune args...` (FLOWTUNE_TEST_MEASURER_EXE) with extra environment variables;
-/// stdout to out_path (if any), and then stderr to out_path.log. Returns its pid.
+/// stdout to out_path (if any), and then stderr to out_path.log. Returns its pid. With
+/// own_group, the process leads a process group of its own (kill(-pid, SIGSTOP) then stops it
+/// with its measuring process, as a hung host would).
 inline pid_t spawn_tune(const std::vector<std::string>& args,
                         const std::map<std::string, std::string>& env,
-                        const std::string& out_path = "") {
+                        const std::string& out_path = "", bool own_group = false) {
   const pid_t pid = fork();
-  if (pid != 0) return pid;
+  if (pid != 0) {
+    if (own_group && pid > 0) setpgid(pid, pid);  // both sides: no race with exec
+    return pid;
+  }
+  if (own_group) setpgid(0, 0);
   for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
   if (!out_path.empty()) {
     if (!freopen(out_path.c_str(), "w", stdout)) _exit(126);

@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "db/host_name.hpp"
 #include "kernels/cancellation.hpp"
 
 namespace flowtune {
@@ -35,6 +36,20 @@ void log_line(const std::string& line) {
   if (!ok) throw std::runtime_error(std::string(path) + ": cannot write the fake-measure log");
 }
 
+// FLOWTUNE_TEST_FAKE_MEASURE_HANG=PATH: the first measurement (of any process) that creates
+// PATH writes its key there and hangs for good, deaf to cancellation (a measurement that
+// never returns while its worker lives).
+void hang_if_first(const std::string& key) {
+  const char* path = std::getenv("FLOWTUNE_TEST_FAKE_MEASURE_HANG");
+  if (!path || !*path) return;
+  const int fd = ::open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+  if (fd < 0) return;  // another measurement hangs already
+  const bool ok = ::write(fd, key.data(), key.size()) == static_cast<ssize_t>(key.size());
+  ::close(fd);
+  if (!ok) throw std::runtime_error(std::string(path) + ": cannot write the hanging key");
+  for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+
 }  // namespace
 
 std::optional<double> fake_measure_sleep_ms() {
@@ -52,6 +67,7 @@ db::MeasurementRow fake_measurement(const Workload& workload, const db::ConfigRo
                                     const InputSet& inputs, double sleep_ms) {
   const std::string key = db::config_key(config);
   log_line("begin " + key);
+  hang_if_first(key);
   const auto until =
       std::chrono::steady_clock::now() + std::chrono::duration<double, std::milli>(sleep_ms);
   while (std::chrono::steady_clock::now() < until) {
@@ -89,9 +105,11 @@ MeasureResult fake_measure_config(const Workload& workload, const db::ConfigRow&
 }
 
 // The test binary's measurer: the fake one when FLOWTUNE_TEST_FAKE_MEASURE is set (in the
-// coordinator and, inherited, in every worker process it starts).
+// coordinator and, inherited, in every worker process it starts). FLOWTUNE_TEST_HOSTNAME=NAME
+// makes the process play host NAME of a fleet (db::set_host_name).
 const bool kInstalled = [] {
   if (fake_measure_sleep_ms()) set_config_measurer(&fake_measure_config);
+  if (const char* host = std::getenv("FLOWTUNE_TEST_HOSTNAME")) db::set_host_name(host);
   return true;
 }();
 

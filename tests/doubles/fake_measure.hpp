@@ -24,7 +24,9 @@ std::optional<double> fake_measure_sleep_ms();
 /// ((h >> 20) mod 1000) / 1000, with h the 64-bit FNV-1a hash of db::config_key, the same
 /// per item. With FLOWTUNE_TEST_FAKE_MEASURE_LOG=PATH it appends "begin KEY" before the
 /// sleep and "end KEY" after it (one write each, O_APPEND), so a test can count how often
-/// each point was measured across processes.
+/// each point was measured across processes. With FLOWTUNE_TEST_FAKE_MEASURE_HANG=PATH, the
+/// first measurement of all processes that creates PATH writes its key there, after its
+/// "begin" line, and hangs for good (deaf to cancellation).
 db::MeasurementRow fake_measurement(const Workload& workload, const db::ConfigRow& config,
                                     const InputSet& inputs, double sleep_ms);
 
