@@ -292,22 +292,22 @@ inline float h16(float x) {
   return binary16_to_float(binary16_bits_rne(x));
 }
 
-/// The lanes of "update u" in binary16 arithmetic (tvl1_math.cuh update_u<MathF16>):
-/// returns (u1_new, u2_new) from the pixels' inputs.
-struct U16In {
-  VF gx, gy, rc, u1, u2, p11, p12, p21, p22, p11l, p21l, p12u, p22u;
-};
-HWY_INLINE void update_u16(DF d, const U16In& in, float lt_f, float theta_f, VF& n1, VF& n2) {
+/// The lanes of "update u" in binary16 arithmetic (tvl1_math.cuh update_u<MathF16>): sets
+/// (n1, n2) = u new from the pixels' inputs (p11l, p21l: p left of the pixel; p12u, p22u:
+/// above). Vectors pass one by one: SVE vectors cannot be members of a struct.
+HWY_INLINE void update_u16(DF d, VF gx, VF gy, VF rc, VF u1, VF u2, VF p11, VF p12, VF p21, VF p22,
+                           VF p11l, VF p21l, VF p12u, VF p22u, float lt_f, float theta_f, VF& n1,
+                           VF& n2) {
   const VF lt = hn::Set(d, lt_f), gz = hn::Set(d, h16(6.1035156e-05f));
-  const VF rho = add16(d, add16(d, in.rc, mul16(d, in.gx, in.u1)), mul16(d, in.gy, in.u2));
-  const VF grad2 = add16(d, mul16(d, in.gx, in.gx), mul16(d, in.gy, in.gy));
+  const VF rho = add16(d, add16(d, rc, mul16(d, gx, u1)), mul16(d, gy, u2));
+  const VF grad2 = add16(d, mul16(d, gx, gx), mul16(d, gy, gy));
   const VF ltg = mul16(d, lt, grad2);
   VF fi = hn::Min(hn::Max(mul16(d, hn::Neg(rho), rcp16(d, hn::Max(grad2, gz))), hn::Neg(lt)), lt);
   // 0 where |grad|^2 < grad_zero and !(ltg < |rho|) (MathF16::zero_where_flat).
   fi = hn::IfThenZeroElse(hn::AndNot(hn::Lt(ltg, hn::Abs(rho)), hn::Lt(grad2, gz)), fi);
-  const VF v1 = fma16(d, fi, in.gx, in.u1), v2 = fma16(d, fi, in.gy, in.u2);
-  const VF div1 = add16(d, sub16(d, in.p11, in.p11l), sub16(d, in.p12, in.p12u));
-  const VF div2 = add16(d, sub16(d, in.p21, in.p21l), sub16(d, in.p22, in.p22u));
+  const VF v1 = fma16(d, fi, gx, u1), v2 = fma16(d, fi, gy, u2);
+  const VF div1 = add16(d, sub16(d, p11, p11l), sub16(d, p12, p12u));
+  const VF div2 = add16(d, sub16(d, p21, p21l), sub16(d, p22, p22u));
   const VF theta = hn::Set(d, theta_f);
   n1 = fma16(d, theta, div1, v1);
   n2 = fma16(d, theta, div2, v2);
@@ -327,21 +327,21 @@ double UpdateURowH16(const URow<hwy::float16_t>& r) {
   HWY_ALIGN float old1[kMaxLanes], old2[kMaxLanes], new1[kMaxLanes], new2[kMaxLanes];
   for (int x = 0; x < r.width; x += n) {
     const int m = std::min(n, r.width - x);
-    U16In in;
+    VF gx, gy, rc, u1, u2, p11, p12, p21, p22, p11l, p21l, p12u, p22u;
     if (x > 0 && m == n) {
-      in = {load(d, r.grad_x + x),
-            load(d, r.grad_y + x),
-            load(d, r.rho_c + x),
-            load(d, r.u1 + x),
-            load(d, r.u2 + x),
-            load(d, r.p11 + x),
-            load(d, r.p12 + x),
-            load(d, r.p21 + x),
-            load(d, r.p22 + x),
-            load(d, r.p11 + x - 1),
-            load(d, r.p21 + x - 1),
-            r.p12_above ? load(d, r.p12_above + x) : zero,
-            r.p22_above ? load(d, r.p22_above + x) : zero};
+      gx = load(d, r.grad_x + x);
+      gy = load(d, r.grad_y + x);
+      rc = load(d, r.rho_c + x);
+      u1 = load(d, r.u1 + x);
+      u2 = load(d, r.u2 + x);
+      p11 = load(d, r.p11 + x);
+      p12 = load(d, r.p12 + x);
+      p21 = load(d, r.p21 + x);
+      p22 = load(d, r.p22 + x);
+      p11l = load(d, r.p11 + x - 1);
+      p21l = load(d, r.p21 + x - 1);
+      p12u = r.p12_above ? load(d, r.p12_above + x) : zero;
+      p22u = r.p22_above ? load(d, r.p22_above + x) : zero;
     } else {
       HWY_ALIGN float g[13][kMaxLanes] = {};
       for (int i = 0; i < m; ++i) {
@@ -360,13 +360,23 @@ double UpdateURowH16(const URow<hwy::float16_t>& r) {
         g[11][i] = r.p12_above ? load1(r.p12_above + c) : 0.f;
         g[12][i] = r.p22_above ? load1(r.p22_above + c) : 0.f;
       }
-      in = {hn::Load(d, g[0]), hn::Load(d, g[1]), hn::Load(d, g[2]),  hn::Load(d, g[3]),
-            hn::Load(d, g[4]), hn::Load(d, g[5]), hn::Load(d, g[6]),  hn::Load(d, g[7]),
-            hn::Load(d, g[8]), hn::Load(d, g[9]), hn::Load(d, g[10]), hn::Load(d, g[11]),
-            hn::Load(d, g[12])};
+      gx = hn::Load(d, g[0]);
+      gy = hn::Load(d, g[1]);
+      rc = hn::Load(d, g[2]);
+      u1 = hn::Load(d, g[3]);
+      u2 = hn::Load(d, g[4]);
+      p11 = hn::Load(d, g[5]);
+      p12 = hn::Load(d, g[6]);
+      p21 = hn::Load(d, g[7]);
+      p22 = hn::Load(d, g[8]);
+      p11l = hn::Load(d, g[9]);
+      p21l = hn::Load(d, g[10]);
+      p12u = hn::Load(d, g[11]);
+      p22u = hn::Load(d, g[12]);
     }
     VF n1, n2;
-    update_u16(d, in, lt, theta, n1, n2);
+    update_u16(d, gx, gy, rc, u1, u2, p11, p12, p21, p22, p11l, p21l, p12u, p22u, lt, theta, n1,
+               n2);
     if (m == n) {
       store(d, n1, r.u1 + x);
       store(d, n2, r.u2 + x);
@@ -379,8 +389,8 @@ double UpdateURowH16(const URow<hwy::float16_t>& r) {
       }
     }
     if (r.track_change) {
-      hn::Store(in.u1, d, old1);
-      hn::Store(in.u2, d, old2);
+      hn::Store(u1, d, old1);
+      hn::Store(u2, d, old2);
       hn::Store(n1, d, new1);
       hn::Store(n2, d, new2);
       for (int i = std::max(0, r.change_begin - x); i < std::min(m, r.change_end - x); ++i) {
