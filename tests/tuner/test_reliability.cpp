@@ -237,7 +237,11 @@ TEST(DiskFull, TheRunStopsAndTheResumeMeasuresEveryConfigOnce) {
     EXPECT_LT(before, 8u);
     EXPECT_TRUE(repo.failures("host").empty()) << "a full disk is not the config's failure";
     EXPECT_TRUE(repo.pruned("host").empty());
-    EXPECT_EQ(repo.runs()[0].status, "failed");
+    // "failed" when the run could still write its end; "aborted" (a dead process's run, as
+    // every read shows it) when the full disk refused that write too: never "running" or
+    // "completed".
+    const std::string status = repo.runs()[0].status;
+    EXPECT_TRUE(status == "failed" || status == "aborted") << status;
   }
   const int resumed = std::system((std::string(FLOWTUNE_TUNE_EXE) + args).c_str());
   ASSERT_TRUE(WIFEXITED(resumed));
