@@ -26,6 +26,7 @@ CpuFacts read_cpu_facts() {
   facts.l3_bytes = cpu.l3_bytes;
   facts.l2_shared_cpus = cpu.l2_shared_cpus;
   facts.simd_targets = cpu.simd_targets;
+  facts.binary16_arithmetic = cpu.binary16_arithmetic;
   return facts;
 }
 
@@ -38,7 +39,8 @@ std::string format_cpu_facts(const CpuFacts& facts) {
          size_text(facts.l1d_bytes) + ", L2 " + size_text(facts.l2_bytes) + " (shared by " +
          std::to_string(facts.l2_shared_cpus) + " CPU" + (facts.l2_shared_cpus == 1 ? "" : "s") +
          "), L3 " + size_text(facts.l3_bytes) + " (/sys/devices/system/cpu/cpu0/cache)\n" +
-         "  SIMD targets:       " + targets + " (Highway: supported here, best first)\n";
+         "  SIMD targets:       " + targets + " (Highway: supported here, best first)\n" +
+         "  f16 arithmetic:      " + facts.binary16_arithmetic + "\n";
 }
 
 }  // namespace flowtune

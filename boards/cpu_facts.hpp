@@ -20,13 +20,16 @@ struct CpuFacts {
   /// Google Highway's SIMD targets this CPU supports among those compiled into the SIMD
   /// variant, best first, e.g. {"AVX3", "AVX2", "SSE4"}.
   std::vector<std::string> simd_targets;
+  /// How precision f16's binary16 arithmetic runs: "native (Armv8.2-A FP16: ASIMDHP)" or
+  /// "emulated (...)".
+  std::string binary16_arithmetic;
 };
 
 /// The facts of kernels/simd/host_cpu.hpp (sysfs and Highway's CPU detection; no error:
 /// unknown facts stay 0).
 CpuFacts read_cpu_facts();
 
-/// Three lines for `tune boards show` of a cpu board ("  CPUs (this system): ...").
+/// Four lines for `tune boards show` of a cpu board ("  CPUs (this system): ...").
 std::string format_cpu_facts(const CpuFacts& facts);
 
 }  // namespace flowtune

@@ -108,8 +108,9 @@ std::vector<Config> enumerate_space(const Board& board, const SpaceOptions& opti
       parameter_points(parameter_dimensions(workload, board, options));
 
   for (const Variant* variant : selected_variants(workload, board, options)) {
-    std::vector<std::string> precisions = variant->precisions();
+    std::vector<std::string> precisions = variant->default_precisions();
     if (!options.precisions.empty()) {
+      precisions = variant->precisions();
       std::vector<std::string> kept;
       for (const std::string& p : options.precisions)
         if (std::find(precisions.begin(), precisions.end(), p) != precisions.end())

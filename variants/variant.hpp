@@ -74,6 +74,10 @@ class Variant {
   /// "cpu" (host, Kokkos Serial) or "cuda".
   virtual std::string target() const = 0;
   virtual std::vector<std::string> precisions() const = 0;
+  /// The precisions a search enumerates when the command line names none (tuner/space.cpp),
+  /// a subset of precisions(): e.g. simd_fused leaves out f16 where the CPU has no binary16
+  /// arithmetic (emulated there: runnable with --precision f16, not a point worth timing).
+  virtual std::vector<std::string> default_precisions() const { return precisions(); }
   virtual std::vector<TunableDomain> tunables() const = 0;
   /// The variant's own validity rule for a config, independent of any board (e.g. a tile
   /// larger than allowed); nullopt when valid, else a human-readable reason.

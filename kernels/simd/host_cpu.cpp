@@ -53,6 +53,17 @@ int count_cpu_list(const std::string& text) {
   return count > 0 ? count : 1;
 }
 
+/// True when /proc/cpuinfo's first "flags" line lists `flag` (x86 feature names).
+[[maybe_unused]] bool has_cpuinfo_flag(const std::string& flag) {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.compare(0, 5, "flags") != 0) continue;
+    return (line + " ").find(" " + flag + " ") != std::string::npos;
+  }
+  return false;
+}
+
 HostCpu read_host_cpu() {
   HostCpu cpu;
   cpu_set_t set;
@@ -73,6 +84,14 @@ HostCpu read_host_cpu() {
     if (level == "3") cpu.l3_bytes = bytes;
   }
   cpu.simd_targets = simd_tvl1::supported_targets();
+  cpu.native_binary16 = simd_tvl1::native_binary16_arithmetic();
+  cpu.binary16_arithmetic = simd_tvl1::binary16_arithmetic();
+#if defined(__x86_64__)
+  if (has_cpuinfo_flag("avx512_fp16"))
+    cpu.binary16_arithmetic +=
+        "; AVX512-FP16 present, unused (Highway 1.0.3 has no binary16 "
+        "arithmetic on x86)";
+#endif
   return cpu;
 }
 

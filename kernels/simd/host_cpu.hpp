@@ -19,6 +19,12 @@ struct HostCpu {
   int l2_shared_cpus = 1;
   /// SIMD targets compiled in and supported here, best first (Highway names, e.g. "AVX3").
   std::vector<std::string> simd_targets;
+  /// Precision f16's binary16 arithmetic runs on the CPU (Armv8.2-A FP16, HWCAP_ASIMDHP)
+  /// rather than emulated on float lanes (simd_tvl1::native_binary16_arithmetic()).
+  bool native_binary16 = false;
+  /// How precision f16 computes here, one line (simd_tvl1::binary16_arithmetic(); on x86
+  /// with AVX512-FP16 in /proc/cpuinfo it adds that the extension is present but unused).
+  std::string binary16_arithmetic;
 };
 
 /// The L2 bytes one CPU may count on when every CPU runs a thread: l2_bytes /

@@ -7,6 +7,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -34,6 +35,8 @@ template <typename S>
 struct Fields {
   const S *grad_x, *grad_y, *rho_c;
   S *u1, *u2, *p11, *p12, *p21, *p22;
+  /// binary16 arithmetic (precision f16: update_u_row_f16 / update_p_row_f16); binary16 S only.
+  bool f16_math = false;
 };
 
 /// A width x height window of the nine fields: grad_x, grad_y, rho_c with row stride
@@ -47,13 +50,16 @@ struct View {
   int width, height;
 };
 
-/// The per-iteration constants of the row kernels.
+/// The per-iteration constants of the row kernels, and which rows run (f16_math: binary16
+/// arithmetic).
 struct Constants {
   float lambda_theta, theta, tau_theta;
-  explicit Constants(const Tvl1Params& p)
+  bool f16_math;
+  Constants(const Tvl1Params& p, bool f16)
       : lambda_theta(static_cast<float>(p.lambda * p.theta)),
         theta(static_cast<float>(p.theta)),
-        tau_theta(static_cast<float>(p.tau / p.theta)) {}
+        tau_theta(static_cast<float>(p.tau / p.theta)),
+        f16_math(f16) {}
 };
 
 /// "update u" on row y of v; returns the change over columns [begin, end) when track.
@@ -77,6 +83,8 @@ double update_u(const View<S>& v, const Constants& c, int y, bool track, int beg
                   track,
                   begin,
                   end};
+  if constexpr (std::is_same_v<S, hwy::float16_t>)
+    if (c.f16_math) return simd_tvl1::update_u_row_f16(r);
   return simd_tvl1::update_u_row(r);
 }
 
@@ -95,6 +103,12 @@ void update_p(const View<S>& v, const Constants& c, int y) {
                   v.p22 + o,
                   v.width,
                   c.tau_theta};
+  if constexpr (std::is_same_v<S, hwy::float16_t>) {
+    if (c.f16_math) {
+      simd_tvl1::update_p_row_f16(r);
+      return;
+    }
+  }
   simd_tvl1::update_p_row(r);
 }
 
@@ -104,7 +118,7 @@ int iterate_bands(const Fields<S>& f, int width, int height, const Tvl1Params& p
                   SimdSchedule schedule) {
   const std::size_t row = std::size_t(width);
   const int n_bands = (height + schedule.band_rows - 1) / schedule.band_rows;
-  const Constants c(p);
+  const Constants c(p, f.f16_math);
   const bool use_epsilon = p.epsilon > 0.0;
   const double stop_below = p.epsilon * p.epsilon;
   const double n_pixels = double(width) * double(height);
@@ -182,7 +196,7 @@ int iterate_tiles(const Fields<S>& f, int width, int height, const Tvl1Params& p
   const int n_tiles = tiles_y * tiles_x;
   const std::size_t local_n = std::size_t(std::min(height, tile_rows + 2 * depth)) *
                               std::size_t(std::min(width, tile_cols + 2 * depth));
-  const Constants c(p);
+  const Constants c(p, f.f16_math);
   const bool use_epsilon = p.epsilon > 0.0;
   const double stop_below = p.epsilon * p.epsilon;
   const double n_pixels = double(n);
@@ -357,7 +371,7 @@ void from_binary16_fields(const Binary16Fields& f, Tvl1State<float>& s) {
 }
 
 int tvl1_iterate_simd_binary16(Binary16Fields& f, const Tvl1Params& p, int iterations,
-                               SimdSchedule schedule) {
+                               SimdSchedule schedule, bool binary16_arithmetic) {
   const std::size_t n = std::size_t(f.width) * std::size_t(f.height);
   if (f.width < 1 || f.height < 1) fail("empty binary16 fields");
   for (const auto* plane :
@@ -367,9 +381,9 @@ int tvl1_iterate_simd_binary16(Binary16Fields& f, const Tvl1Params& p, int itera
            std::to_string(n));
   check_run(p, iterations, schedule);
   throw_if_cancelled();
-  const Fields<hwy::float16_t> fields{f.grad_x.data(), f.grad_y.data(), f.rho_c.data(),
-                                      f.u1.data(),     f.u2.data(),     f.p11.data(),
-                                      f.p12.data(),    f.p21.data(),    f.p22.data()};
+  const Fields<hwy::float16_t> fields{
+      f.grad_x.data(), f.grad_y.data(), f.rho_c.data(), f.u1.data(),  f.u2.data(),
+      f.p11.data(),    f.p12.data(),    f.p21.data(),   f.p22.data(), binary16_arithmetic};
   return iterate(fields, f.width, f.height, p, iterations, schedule);
 }
 
@@ -385,7 +399,8 @@ int tvl1_iterate_simd(const WarpingData<float>& w, Tvl1State<float>& s, const Tv
     return iterate(f, w.width, w.height, p, iterations, schedule);
   }
   Binary16Fields f = to_binary16_fields(w, s);
-  const int done = tvl1_iterate_simd_binary16(f, p, iterations, schedule);
+  const int done =
+      tvl1_iterate_simd_binary16(f, p, iterations, schedule, storage == SimdStorage::f16);
   from_binary16_fields(f, s);
   return done;
 }

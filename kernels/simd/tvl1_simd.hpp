@@ -13,10 +13,15 @@
 
 namespace flowtune {
 
-/// Storage of the nine fields during the iterations; the arithmetic is float in both.
+/// Storage of the nine fields during the iterations, and the arithmetic.
 enum class SimdStorage {
-  f32,      ///< float
-  binary16  ///< IEEE binary16, rounded to nearest even on every store (as CUDA's __half)
+  f32,       ///< float storage, float arithmetic (precision f32)
+  binary16,  ///< IEEE binary16 storage, rounded to nearest even on every store (as CUDA's
+             ///< __half), float arithmetic (precision mixed)
+  /// binary16 storage and binary16 arithmetic (precision f16): the GPU's f16 path's
+  /// operations and rounding (simd_tvl1::update_u_row_f16), on Armv8.2-A FP16 where the CPU
+  /// has it, else emulated exactly
+  f16
 };
 
 /// How the iterations are scheduled. Changes only speed, never the result (the bands and
@@ -61,7 +66,11 @@ std::int64_t tile_working_set_bytes(int rows, int cols, int temporal_depth, int 
 /// The second set of fields is a per-calling-thread workspace kept between calls.
 /// With SimdStorage::binary16 the warping data and the state are rounded to binary16 on
 /// entry (ties to even), every update is computed in float and rounded on store, and s is
-/// widened back to float on return.
+/// widened back to float on return. SimdStorage::f16 stores the same way and computes every
+/// update in binary16 with the operation sequence of the GPU's f16 path (kernels/cuda/
+/// tvl1_math.cuh with MathF16: rho = (rho_c + gx u1) + gy u2, fi = clamp(-rho / max(|grad|^2,
+/// 2^-14), -lt, lt), v = fma(fi, grad, u), u = fma(theta, div p, v); p = fma(taut, grad u, p)
+/// * (1 / fma(taut, |grad u|, 1))), each operation rounded to binary16 (update_u_row_f16).
 /// When p.epsilon > 0 the loop stops after the first checked iteration (every
 /// p.epsilon_check_every-th: k, 2k, ...) whose mean over pixels of |u - u_prev|^2 is
 /// <= epsilon^2 (IPOL's stopping rule; p is updated in it too).
@@ -90,10 +99,11 @@ Binary16Fields to_binary16_fields(const WarpingData<float>& w, const Tvl1State<f
 /// f.width x f.height.
 void from_binary16_fields(const Binary16Fields& f, Tvl1State<float>& s);
 
-/// tvl1_iterate_simd with SimdStorage::binary16 on fields already in binary16 (no
-/// conversion: what a solver keeping its state in binary16 runs, and what the benchmark
-/// times). Same schedule, rules, errors and return value.
+/// tvl1_iterate_simd with SimdStorage::binary16 (binary16_arithmetic false) or
+/// SimdStorage::f16 (true) on fields already in binary16 (no conversion: what a solver
+/// keeping its state in binary16 runs, and what the benchmark times). Same schedule, rules,
+/// errors and return value.
 int tvl1_iterate_simd_binary16(Binary16Fields& f, const Tvl1Params& p, int iterations,
-                               SimdSchedule schedule);
+                               SimdSchedule schedule, bool binary16_arithmetic = false);
 
 }  // namespace flowtune

@@ -1,7 +1,17 @@
 // One row of each fused TV-L1 step, vectorised with Google Highway and dispatched at run time
 // to the best SIMD target compiled in (kernels/simd/tvl1_simd_rows.cpp). Storage is float
-// or binary16 (hwy::float16_t); the arithmetic is float in both.
+// or binary16 (hwy::float16_t); the arithmetic is float (precisions f32, mixed) or binary16
+// (precision f16: *_row_f16; Armv8.2-A FP16 vectors where the CPU has them,
+// kernels/simd/tvl1_simd_rows_fp16.cpp, else an exact emulation on float lanes).
 #pragma once
+
+/// 1 where the native binary16 arithmetic path (Neon FP16 intrinsics) is compiled in:
+/// aarch64 Linux (run-time check of HWCAP_ASIMDHP).
+#if defined(__aarch64__) && defined(__linux__)
+#define FLOWTUNE_NEON_FP16 1
+#else
+#define FLOWTUNE_NEON_FP16 0
+#endif
 
 #include <hwy/base.h>
 
@@ -69,6 +79,45 @@ double update_u_row(const URow<hwy::float16_t>& row);
 /// column independence as update_u_row.
 void update_p_row(const PRow<float>& row);
 void update_p_row(const PRow<hwy::float16_t>& row);
+
+/// "update u" / "update p" on one row with binary16 storage and binary16 arithmetic: the
+/// operation sequence of the GPU's f16 path (kernels/cuda/tvl1_math.cuh update_u and
+/// update_p with MathF16; Romera et al. 2023, Algorithm 1), every operation rounded to
+/// binary16 with ties to even (fma rounded once; reciprocal and square root correctly
+/// rounded, where the GPU rounds its rcp.approx / sqrt.approx.f32 result: at most one binary16
+/// ulp apart, rarely), subnormals kept. lambda_theta, theta and tau_theta are rounded to
+/// binary16 first (the GPU's __float2half_rn of its float parameters); |grad|^2 below the
+/// smallest normal binary16, 2^-14, counts as zero (MathF16::grad_zero). The bits do not depend
+/// on the path: native Armv8.2-A FP16 (native_binary16_arithmetic()) and the emulation on
+/// float lanes (each float result rounded to binary16; fma through round-to-odd) give the
+/// same results. The change is the sum of |u_new - u_old|^2 of the stored values, in double.
+double update_u_row_f16(const URow<hwy::float16_t>& row);
+void update_p_row_f16(const PRow<hwy::float16_t>& row);
+
+/// One binary16 operation of the emulation on float lanes (what the f16 rows compose).
+enum class Binary16Op { add, sub, mul, fma, sqrt, rcp };
+/// out[i] = op(a[i], b[i], c[i]) rounded to binary16 (ties to even; fma: a b + c rounded
+/// once; sqrt, rcp: of a), on the dispatched SIMD target's emulation. Operands must be
+/// binary16 values (as float). Exposed for tests of the emulation against an exact oracle.
+void binary16_arithmetic_lanes(Binary16Op op, const float* a, const float* b, const float* c,
+                               float* out, std::size_t n);
+
+/// True where the rows of precision f16 run on the CPU's binary16 arithmetic (aarch64 with
+/// FP16, HWCAP_ASIMDHP: Jetson Xavier's Carmel, Orin's Cortex-A78AE); false elsewhere
+/// (emulated exactly, same bits, several times slower).
+bool native_binary16_arithmetic();
+/// One line for the host board profile: "native (Armv8.2-A FP16: ASIMDHP)" or "emulated (...)".
+std::string binary16_arithmetic();
+
+#if FLOWTUNE_NEON_FP16
+namespace neon_fp16 {
+/// update_u_row_f16 / update_p_row_f16 on Armv8.2-A FP16 vectors
+/// (kernels/simd/tvl1_simd_rows_fp16.cpp, compiled with -march=armv8.2-a+fp16); call only
+/// where native_binary16_arithmetic().
+double update_u_row(const URow<hwy::float16_t>& row);
+void update_p_row(const PRow<hwy::float16_t>& row);
+}  // namespace neon_fp16
+#endif
 
 /// Rounds n floats to binary16 with ties to even (binary16_bits_rne) on the SIMD target.
 void to_binary16(const float* in, hwy::float16_t* out, std::size_t n);

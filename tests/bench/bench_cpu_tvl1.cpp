@@ -1,6 +1,7 @@
 // Benchmark of the CPU TV-L1 inner iterations (Romera et al. 2023, table 1 protocol:
 // 2048^2, monoscale, 1 warping, 10 iterations, non-constant fields): kokkos_global f32 (one
-// core: Debian's Kokkos is Serial-only) against simd_fused f32 and mixed (binary16 storage)
+// core: Debian's Kokkos is Serial-only) against simd_fused f32, mixed (binary16 storage)
+// and f16 (binary16 arithmetic too; band sweep, 16 rows, 1 and all threads)
 // over the thread counts of this host, and an OpenMP copy benchmark over the same thread
 // counts for the memory floor. Manual time (steady_clock) per call of 10 iterations.
 // Counters: ns_per_px (10 iterations), GB_per_s (model: 60 B/px per iteration in f32, 30 in
@@ -116,7 +117,7 @@ Tvl1Params protocol_params() {
   return params;
 }
 
-/// f32: the iterations on the float fields in place. binary16: the iterations on fields
+/// f32: the iterations on the float fields in place. binary16 / f16: the iterations on fields
 /// converted once before timing (as the GPU benchmark times device-resident half fields);
 /// the conversion per warping is timed by bench_binary16_conversion.
 void bench_simd(benchmark::State& state, int n, SimdSchedule schedule, SimdStorage storage) {
@@ -128,7 +129,9 @@ void bench_simd(benchmark::State& state, int n, SimdSchedule schedule, SimdStora
     return;
   }
   Binary16Fields f = to_binary16_fields(p.w, p.s);
-  time_calls(state, n, 30.0, [&] { tvl1_iterate_simd_binary16(f, params, kIterations, schedule); });
+  time_calls(state, n, 30.0, [&] {
+    tvl1_iterate_simd_binary16(f, params, kIterations, schedule, storage == SimdStorage::f16);
+  });
 }
 
 /// The per-warping conversions of SimdStorage::binary16 (9 fields to binary16, 6 back), one
@@ -224,6 +227,15 @@ int main(int argc, char** argv) {
                 bench_simd(s, n, schedule, storage);
               }));
         }
+    }
+    // Precision f16 (binary16 arithmetic: native on Armv8.2-A FP16, emulated elsewhere): the
+    // band sweep, 16 rows, at 1 and all threads.
+    for (const int t : {1, threads.back()}) {
+      const SimdSchedule schedule{t, 16};
+      opts(benchmark::RegisterBenchmark(
+          ("simd_fused/f16/band_rows:16/threads:" + std::to_string(t) + size).c_str(),
+          [n, schedule](benchmark::State& s) { bench_simd(s, n, schedule, SimdStorage::f16); }));
+      if (threads.size() == 1) break;
     }
     for (const SimdStorage storage : {SimdStorage::f32, SimdStorage::binary16}) {
       const std::string precision = storage == SimdStorage::f32 ? "f32" : "mixed";

@@ -172,7 +172,7 @@ TEST(SimdFusedVariant, RegisteredWithHostThreadCountsAndRules) {
   const FlowVariant* v = find_flow_variant("simd_fused");
   ASSERT_NE(v, nullptr);
   EXPECT_EQ(v->target(), "cpu");
-  EXPECT_EQ(v->precisions(), (std::vector<std::string>{"f32", "mixed"}));
+  EXPECT_EQ(v->precisions(), (std::vector<std::string>{"f32", "mixed", "f16"}));
   const int cpus = host_cpu().cpus;
   ASSERT_GE(cpus, 1);
   const std::vector<TunableDomain> tunables = v->tunables();
@@ -190,7 +190,8 @@ TEST(SimdFusedVariant, RegisteredWithHostThreadCountsAndRules) {
   const auto too_many = v->invalid_reason(simd_config("f32", cpus + 1, 16));
   ASSERT_TRUE(too_many.has_value());
   EXPECT_NE(too_many->find("exceeds the " + std::to_string(cpus) + " CPUs"), std::string::npos);
-  EXPECT_TRUE(v->invalid_reason(simd_config("f16", 1, 16)).has_value());
+  EXPECT_EQ(v->invalid_reason(simd_config("f16", 1, 16)), std::nullopt);
+  EXPECT_TRUE(v->invalid_reason(simd_config("bf16", 1, 16)).has_value());
   EXPECT_TRUE(v->invalid_reason(simd_config("f32", 1, 0)).has_value());
   EXPECT_THROW(v->make_solver(simd_config("f32", 0, 16)), std::invalid_argument);
 }
@@ -212,6 +213,9 @@ TEST(SimdFusedVariant, HostBoardShowsTheCpusCachesAndSimdTargets) {
             std::string::npos)
       << out;
   EXPECT_NE(out.find("L2 "), std::string::npos) << out;
+  EXPECT_NE(out.find("f16 arithmetic:      " + host_cpu().binary16_arithmetic + "\n"),
+            std::string::npos)
+      << out;
 }
 
 }  // namespace

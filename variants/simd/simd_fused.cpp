@@ -54,7 +54,13 @@ class SimdFusedVariant final : public FlowVariant {
  public:
   std::string name() const override { return kName; }
   std::string target() const override { return "cpu"; }
-  std::vector<std::string> precisions() const override { return {"f32", "mixed"}; }
+  std::vector<std::string> precisions() const override { return {"f32", "mixed", "f16"}; }
+  /// f16 where the CPU computes in binary16 (Armv8.2-A FP16); elsewhere its exact emulation
+  /// runs when asked for (--precision f16), but a search leaves it out.
+  std::vector<std::string> default_precisions() const override {
+    if (host_cpu().native_binary16) return precisions();
+    return {"f32", "mixed"};
+  }
   std::vector<TunableDomain> tunables() const override {
     // threads: searched at all the CPUs unless --tunable threads=... asks for fewer (fewer
     // threads only trade speed for a free core). band_rows: 4 balances the bands best over
@@ -72,8 +78,8 @@ class SimdFusedVariant final : public FlowVariant {
   std::optional<std::string> invalid_reason(const Config& config) const override {
     const std::string who = std::string(kName) + ": ";
     if (config.variant != kName) return who + "config is for variant '" + config.variant + "'";
-    if (config.precision != "f32" && config.precision != "mixed")
-      return who + "precision '" + config.precision + "' not supported (f32, mixed)";
+    if (config.precision != "f32" && config.precision != "mixed" && config.precision != "f16")
+      return who + "precision '" + config.precision + "' not supported (f32, mixed, f16)";
     for (const auto& [tunable, value] : config.tunables) {
       (void)value;
       if (tunable != "threads" && tunable != "band_rows" && tunable != "temporal_depth" &&
@@ -121,7 +127,9 @@ class SimdFusedVariant final : public FlowVariant {
         tvl1_params_of(config),
         SimdSchedule{config.tunable("threads"), config.tunable("band_rows"),
                      tunable_or(config, "temporal_depth", 1), tunable_or(config, "tile_cols", 0)},
-        config.precision == "f32" ? SimdStorage::f32 : SimdStorage::binary16);
+        config.precision == "f32"     ? SimdStorage::f32
+        : config.precision == "mixed" ? SimdStorage::binary16
+                                      : SimdStorage::f16);
   }
 };
 

@@ -10,8 +10,10 @@
 
 namespace flowtune {
 
-/// The process-wide simd_fused adaptor (name "simd_fused", target "cpu", precisions "f32"
-/// and "mixed" = binary16 storage with float arithmetic). Tunables: `threads` (OpenMP
+/// The process-wide simd_fused adaptor (name "simd_fused", target "cpu", precisions "f32",
+/// "mixed" = binary16 storage with float arithmetic, and "f16" = binary16 storage and
+/// arithmetic with the GPU f16 path's operations and rounding: native on Armv8.2-A FP16,
+/// emulated exactly elsewhere, see simd_tvl1::binary16_arithmetic()). Tunables: `threads` (OpenMP
 /// threads; host_thread_counts(): powers of two up to the CPUs this process may use, and
 /// that count; searched and defaulted at that count), `band_rows` (rows per band of the
 /// fused sweep, or per tile) in {4, 16, 64}, `temporal_depth` (iterations per tile pass;
