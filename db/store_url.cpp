@@ -197,9 +197,19 @@ std::string redact_once(const std::string& storage) {
   if (p.has_userinfo) out += p.userinfo.substr(0, p.userinfo.find(':')) + "@";
   out += p.hosts + p.path;
   std::string query;
+  bool removed = false;
   if (!p.query.empty())
-    for (const std::string& kv : split_on(p.query, '&'))
-      if (kv.rfind("password=", 0) != 0) query += (query.empty() ? "" : "&") + kv;
+    for (const std::string& kv : split_on(p.query, '&')) {
+      if (kv.rfind("password=", 0) == 0)
+        removed = true;
+      else
+        query += (query.empty() ? "" : "&") + kv;
+    }
+  // Without a user part and a path, the '/' that kept a later '@' from ending a user part may
+  // have been in the removed password ("postgresql://h?password=a/b&x=c@d" would become user
+  // "h?x=c"): an empty path keeps the split (libpq sets no database for it, as without one).
+  if (removed && !p.has_userinfo && p.path.empty() && query.find('@') != std::string::npos)
+    out += "/";
   if (!query.empty()) out += "?" + query;
   return out;
 }
@@ -208,8 +218,8 @@ std::string redact_once(const std::string& storage) {
 
 std::string redact_store_url(const std::string& storage) {
   if (!is_postgresql_url(storage)) return storage;
-  // Until nothing changes: a removal may change how the rest splits (a '/' gone, so that an
-  // '@' further on now ends a user part). Each round shortens the text.
+  // Until nothing changes (a safeguard: redact_once keeps the split, see above). Each round
+  // that changes the text shortens it (a removed "password=..." is longer than the '/' added).
   std::string out = storage;
   for (std::string next = redact_once(out); next != out; next = redact_once(out)) out = next;
   return out;
@@ -228,7 +238,7 @@ std::size_t next_url(const std::string& text, std::size_t from) {
 
 /// A word without blanks from its first URL on: every URL in it (the suffix from each scheme
 /// on, as libpq would read it) redacted, the innermost first, in passes until a pass changes
-/// nothing (redaction only removes characters, so passes end). At most quadratic in the word's
+/// nothing (a changing redaction shortens the text, so passes end). At most quadratic in the word's
 /// length; a recursion over the inner URLs was exponential in their number (fuzzing: a 4 KB
 /// word of 120 URLs took 250 ms).
 std::string redact_word(std::string word) {

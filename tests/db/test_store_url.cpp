@@ -56,6 +56,23 @@ TEST(StoreUrl, ThePasswordIsRedactedInBothForms) {
   EXPECT_EQ(storage_problem("postgresql://@h/db"), std::nullopt);
 }
 
+// Fuzzing (crash-5e88cf..., corpus password_param_holds_the_only_slash.txt): without a user
+// part or a path, the first '/' may sit in a ?password= value; removing it left an '@' further
+// on first, so that the redacted URL read as user "h?x=c" (and was refused) where the original
+// named host h. The redaction keeps an empty path, so that the rest splits as before.
+TEST(StoreUrl, RedactingAQueryPasswordKeepsTheHostAHost) {
+  const std::string url = "postgresql://h?password=a/b&x=c@d";
+  ASSERT_EQ(storage_problem(url), std::nullopt);
+  EXPECT_EQ(store_url_password(url), "a/b");
+  const std::string redacted = redact_store_url(url);
+  EXPECT_EQ(redacted, "postgresql://h/?x=c@d");
+  EXPECT_EQ(storage_problem(redacted), std::nullopt);
+  EXPECT_EQ(store_url_password(redacted), "");
+  EXPECT_EQ(redact_store_url(redacted), redacted);
+  // Nothing removed, nothing added.
+  EXPECT_EQ(redact_store_url("postgresql://h?x=c@d"), "postgresql://h?x=c@d");
+}
+
 // Fuzzing found a word of 120 URLs (no blanks) that took 250 ms to redact: the inner URLs were
 // redacted recursively, exponential in their number. 200 here would not end.
 TEST(StoreUrl, AWordOfManyUrlsLosesEveryPassword) {
