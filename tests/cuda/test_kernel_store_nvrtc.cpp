@@ -1,7 +1,9 @@
 // CPU-only (NVRTC needs no GPU): a real NVRTC build shared through an SQLite store between two
-// "hosts", two child processes with cache folders of their own (each starts with an empty
-// in-memory cache: this test process never builds). The second fetches the binary the first
-// compiled and compiles nothing; its cubin is the first's, byte for byte.
+// "hosts", two child processes with cache folders of their own. The second fetches the binary
+// the first compiled and compiles nothing; its cubin is the first's, byte for byte. The children
+// are forked from a test process that may have built kernels already (the whole test_cuda in
+// one process): the build carries a define of this test's own (FT_TEST_NONCE), so no earlier
+// build of the process matches it in memory, and the counts are taken as differences.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -30,8 +32,8 @@ std::string read_file(const fs::path& p) {
 // Runs one build of the resident-level kernel in a child process with cache folder `cache`
 // and the store `storage`; returns the child's counts ("compiled local_hits fetched rejected
 // published store_errors registers"), or "" when the child failed.
-std::string build_in_child(const fs::path& dir, const std::string& host,
-                           const std::string& storage) {
+std::string build_in_child(const fs::path& dir, const std::string& host, const std::string& storage,
+                           const std::string& nonce) {
   const fs::path out = dir / (host + ".txt");
   const pid_t pid = ::fork();
   if (pid == 0) {
@@ -39,9 +41,11 @@ std::string build_in_child(const fs::path& dir, const std::string& host,
     try {
       ::setenv("FLOWTUNE_CACHE_DIR", (dir / ("cache_" + host)).c_str(), 1);
       set_shared_kernel_store(make_db_kernel_store(storage, host));
-      const auto b = cuda::nvrtc_build("tvl1_resident.cuh",
-                                       {"FT_PRECISION_F32", "FT_RESIDENT_THREADS=1024"}, "sm_90");
-      const KernelBuildCounts c = kernel_build_counters().get();
+      const KernelBuildCounts before = kernel_build_counters().get();
+      const auto b = cuda::nvrtc_build(
+          "tvl1_resident.cuh",
+          {"FT_PRECISION_F32", "FT_RESIDENT_THREADS=1024", "FT_TEST_NONCE=" + nonce}, "sm_90");
+      const KernelBuildCounts c = kernel_build_counters().get() - before;
       std::ofstream(out) << c.compiled << ' ' << c.local_hits << ' ' << c.fetched << ' '
                          << c.rejected << ' ' << c.published << ' ' << c.store_errors << ' '
                          << (b->resources.empty() ? 0 : b->resources[0].registers_per_thread);
@@ -65,9 +69,10 @@ TEST(KernelStoreNvrtc, ASecondHostFetchesTheBinaryInsteadOfCompiling) {
   const std::string storage = (dir / "shared.db").string();
   { db::Repository create(storage); }
 
-  const std::string a = build_in_child(dir, "hostA", storage);
+  const std::string nonce = std::to_string(::getpid());
+  const std::string a = build_in_child(dir, "hostA", storage, nonce);
   ASSERT_FALSE(a.empty()) << read_file(dir / "hostA.error");
-  const std::string b = build_in_child(dir, "hostB", storage);
+  const std::string b = build_in_child(dir, "hostB", storage, nonce);
   ASSERT_FALSE(b.empty()) << read_file(dir / "hostB.error");
   std::istringstream as(a), bs(b);
   int a_compiled, a_local, a_fetched, a_rejected, a_published, a_errors, a_registers;
