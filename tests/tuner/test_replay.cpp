@@ -37,6 +37,17 @@ db::MeasurementRow measurement(std::int64_t run, double time_ms, double aepe) {
   return m;
 }
 
+// Records a tvl1 workload whose front is (time_ms, aepe) and opens a run on dataset "d".
+std::int64_t begin_tvl1_run(db::Repository& repo) {
+  db::WorkloadRow w;
+  w.name = "tvl1";
+  w.work_unit = "px";
+  w.front_objectives = {"time_ms", "aepe"};
+  w.metrics = {{"aepe", "px", "endpoint error", true}};
+  repo.record_workload(w);
+  return repo.begin_run({"host", "tvl1", "tune", "abc", "ci", "", "", "", "", "d"});
+}
+
 class ReplayTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -44,14 +55,7 @@ class ReplayTest : public ::testing::Test {
         fs::temp_directory_path() / ("flowtune_test_replay_" + std::to_string(::getpid()) + ".db");
     fs::remove(path_);
     db::Repository repo(path_.string());
-    db::WorkloadRow w;
-    w.name = "tvl1";
-    w.work_unit = "px";
-    w.front_objectives = {"time_ms", "aepe"};
-    w.metrics = {{"aepe", "px", "endpoint error", true}};
-    repo.record_workload(w);
-    const std::int64_t run =
-        repo.begin_run({"host", "tvl1", "tune", "abc", "ci", "", "", "", "", "d"});
+    const std::int64_t run = begin_tvl1_run(repo);
     // A 4 x 4 grid of tiles: time = 1 + |log2(tile_x/32)| + |log2(tile_y/4)| (optimum 1 ms at
     // 32 x 4), aepe falling with tile_x (a trade-off); tile_y 16 fails, tile_x 256 is pruned.
     for (int tx : {16, 32, 64, 128})
@@ -228,14 +232,7 @@ TEST(ReplayMultiFidelity, ScreensOnTheFirstItemAndCountsOnlyPromotedPointsInTheF
   fs::remove(path);
   {
     db::Repository repo(path.string());
-    db::WorkloadRow w;
-    w.name = "tvl1";
-    w.work_unit = "px";
-    w.front_objectives = {"time_ms", "aepe"};
-    w.metrics = {{"aepe", "px", "endpoint error", true}};
-    repo.record_workload(w);
-    const std::int64_t run =
-        repo.begin_run({"host", "tvl1", "tune", "abc", "ci", "", "", "", "", "d"});
+    const std::int64_t run = begin_tvl1_run(repo);
     auto record = [&](int tx, double t0, double a0, double t1, double a1) {
       db::MeasurementRow m = measurement(run, (t0 + t1) / 2, (a0 + a1) / 2);
       m.items = {{"first", t0, {{"aepe", a0}}}, {"second", t1, {{"aepe", a1}}}};
