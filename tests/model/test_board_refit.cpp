@@ -10,6 +10,7 @@
 #include "db/repository.hpp"
 #include "model/board_refit.hpp"
 #include "model/config_prediction.hpp"
+#include "model_test_configs.hpp"
 #include "select/config_rows.hpp"
 #include "tuner/resources_json.hpp"
 
@@ -51,25 +52,11 @@ TEST(BoardRefit, RejectsANonPositivePrediction) {
   }
 }
 
-KernelResources kernel(int threads, int regs, int shared) {
-  KernelResources k;
-  k.kernel = "k";
-  k.threads_per_block = threads;
-  k.registers_per_thread = regs;
-  k.static_shared_bytes = shared;
-  k.built_for = "sm_90";
-  return k;
-}
+using test_configs::kernel;
 
 Config tvl1(const std::string& variant, const std::string& precision,
             std::map<std::string, int> tunables) {
-  Config c;
-  c.workload = "tvl1";
-  c.variant = variant;
-  c.precision = precision;
-  c.tunables = std::move(tunables);
-  c.params = {{"n_scales", 1}, {"n_warpings", 1}, {"iterations", 10}, {"zoom", 0.5}};
-  return c;
+  return test_configs::tvl1(variant, precision, std::move(tunables), 1, 1, 10);
 }
 
 // The H200 is the calibration board: the board's resource report is reused for it, so

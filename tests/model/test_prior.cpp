@@ -9,31 +9,18 @@
 #include <numeric>
 
 #include "model/config_prediction.hpp"
+#include "model_test_configs.hpp"
 #include "tuner/search_space.hpp"
 #include "tuner/strategy.hpp"
 
 namespace flowtune::model {
 namespace {
 
-KernelResources kernel(int threads, int regs, int shared) {
-  KernelResources k;
-  k.kernel = "k";
-  k.threads_per_block = threads;
-  k.registers_per_thread = regs;
-  k.static_shared_bytes = shared;
-  k.built_for = "sm_90";
-  return k;
-}
+using test_configs::kernel;
 
 Config tvl1(const std::string& variant, const std::string& precision,
             std::map<std::string, int> tunables) {
-  Config c;
-  c.workload = "tvl1";
-  c.variant = variant;
-  c.precision = precision;
-  c.tunables = std::move(tunables);
-  c.params = {{"n_scales", 3}, {"n_warpings", 2}, {"iterations", 20}, {"zoom", 0.5}};
-  return c;
+  return test_configs::tvl1(variant, precision, std::move(tunables), 3, 2, 20);
 }
 
 TEST(ModelPrior, OrdersTheSpaceAsThePredictedTimesAndModelGuidedAsksInThatOrder) {
