@@ -20,8 +20,8 @@
 #include <set>
 #include <thread>
 
-#include "../db/postgres_server.hpp"
 #include "db/repository.hpp"
+#include "tests/distributed/store_fixture.hpp"
 #include "tests/distributed/tune_process.hpp"
 #include "tuner/store_worker.hpp"
 
@@ -62,33 +62,14 @@ bool running(pid_t pid) {
          info.si_pid == 0;
 }
 
-class CoordinatorLeaseTest : public ::testing::TestWithParam<std::string> {
+class CoordinatorLeaseTest : public test::StoreTest {
  protected:
   void SetUp() override {
     std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
     for (char& c : name)
       if (c == '/') c = '_';
-    dir_ = fs::temp_directory_path() / ("flowtune_test_coordinator_" + std::to_string(getpid()) +
-                                        "_" + name.substr(0, 12) + "_" + GetParam());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    start("flowtune_test_coordinator", name.substr(0, 12));
     log_path_ = (dir_ / "measured.log").string();
-    if (GetParam() == "postgresql") {
-      if (!db::postgresql_supported()) GTEST_SKIP() << "this build has no PostgreSQL store";
-      server_ = std::make_unique<test::PostgresServer>(dir_ / "pg");
-      if (!server_->available()) GTEST_SKIP() << server_->why_not();
-    }
-  }
-  void TearDown() override {
-    server_.reset();
-    if (HasFailure())
-      std::cerr << "logs kept in " << dir_ << '\n';
-    else
-      fs::remove_all(dir_);
-  }
-  std::string store(const std::string& name) {
-    if (server_) return server_->create_database(name);
-    return (dir_ / (name + ".db")).string();
   }
   std::map<std::string, std::string> env(int sleep_ms, const std::string& host = "") const {
     std::map<std::string, std::string> e = {
@@ -108,9 +89,7 @@ class CoordinatorLeaseTest : public ::testing::TestWithParam<std::string> {
   }
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
 
-  fs::path dir_;
   std::string log_path_;
-  std::unique_ptr<test::PostgresServer> server_;
 };
 
 // Item 3 and 6(b).

@@ -17,8 +17,8 @@
 #include <set>
 #include <thread>
 
-#include "../db/postgres_server.hpp"
 #include "db/repository.hpp"
+#include "tests/distributed/store_fixture.hpp"
 #include "tests/distributed/tune_process.hpp"
 
 namespace flowtune {
@@ -45,34 +45,9 @@ std::multiset<std::string> front_of(const std::string& json_text) {
   return out;
 }
 
-class DistributedTest : public ::testing::TestWithParam<std::string> {
+class DistributedTest : public test::StoreTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("flowtune_test_distributed_" + std::to_string(getpid()) + "_" + GetParam());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    if (GetParam() == "postgresql") {
-      if (!db::postgresql_supported()) GTEST_SKIP() << "this build has no PostgreSQL store";
-      server_ = std::make_unique<test::PostgresServer>(dir_ / "pg");
-      if (!server_->available()) GTEST_SKIP() << server_->why_not();
-    }
-  }
-  void TearDown() override {
-    server_.reset();
-    if (HasFailure())
-      std::cerr << "logs kept in " << dir_ << '\n';
-    else
-      fs::remove_all(dir_);
-  }
-  // A fresh store for this test: an SQLite file, or a new PostgreSQL database.
-  std::string store(const std::string& name) {
-    if (server_) return server_->create_database(name);
-    return (dir_ / (name + ".db")).string();
-  }
-
-  fs::path dir_;
-  std::unique_ptr<test::PostgresServer> server_;
+  void SetUp() override { start("flowtune_test_distributed"); }
 };
 
 TEST_P(DistributedTest, ThreeWorkersOneKilledMeasureEveryPointOnceAndGiveTheSameFront) {
