@@ -6,6 +6,10 @@
 // GFLOP/s (kFlopsPerPixelIteration). The memory floor comes from a device-to-device copy in
 // the same run. At the end a Markdown table (best tunables per variant x precision and size)
 // is printed and, when $FLOWTUNE_BENCH_MD is set, written there.
+// Raw output: --benchmark_out=F.json --benchmark_out_format=json; $FLOWTUNE_BENCH_REPETITIONS
+// (default 1) repeats every benchmark, with median, min and max aggregates in the JSON
+// (scripts/device-issue21repro uses 5, scripts/issue21repro-summary makes the tables); the
+// copy bandwidth is in the JSON context (copy_GB_per_s).
 #include <benchmark/benchmark.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime_api.h>
@@ -267,6 +271,10 @@ int main(int argc, char** argv) {
   // measurement of one config, scripts/device-issue26).
   const char* min_time_env = std::getenv("FLOWTUNE_BENCH_MIN_TIME");
   const double min_time = min_time_env ? std::stod(min_time_env) : 0.05;
+  const char* repetitions_env = std::getenv("FLOWTUNE_BENCH_REPETITIONS");
+  const int repetitions = repetitions_env ? std::max(1, std::stoi(repetitions_env)) : 1;
+  benchmark::AddCustomContext("copy_GB_per_s", std::to_string(g_copy_bytes_per_s * 1e-9));
+  benchmark::AddCustomContext("iterations_per_run", std::to_string(kIterations));
   for (int n : kSizes)
     for (const auto& s : sweeps())
       for (const std::string p : {"f32", "f16", "mixed"})
@@ -282,11 +290,21 @@ int main(int argc, char** argv) {
           tp.n_warpings = 1;
           tp.iterations = kIterations;
           c.params = flowtune::param_values_of(tp);
-          benchmark::RegisterBenchmark((c.label() + " " + std::to_string(n)).c_str(),
-                                       [c, n](benchmark::State& st) { bench_schedule(st, c, n); })
-              ->UseManualTime()
-              ->MinTime(min_time)
-              ->Unit(benchmark::kMicrosecond);
+          auto* b = benchmark::RegisterBenchmark(
+                        (c.label() + " " + std::to_string(n)).c_str(),
+                        [c, n](benchmark::State& st) { bench_schedule(st, c, n); })
+                        ->UseManualTime()
+                        ->MinTime(min_time)
+                        ->Unit(benchmark::kMicrosecond);
+          if (repetitions > 1)
+            b->Repetitions(repetitions)
+                ->ComputeStatistics("min",
+                                    [](const std::vector<double>& v) {
+                                      return *std::min_element(v.begin(), v.end());
+                                    })
+                ->ComputeStatistics("max", [](const std::vector<double>& v) {
+                  return *std::max_element(v.begin(), v.end());
+                });
         }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
