@@ -13,7 +13,10 @@
 //  - device_ms/<p>: device time per frame: CUDA events around one graph frame (upload, graph,
 //    download) on an idle device, median of 50 (cuda::profile_frame's graph_device_ms); the
 //    bound the throughput rows are compared with is 1000 / device_ms frames/s; counters
-//    it_L<level>_ms: the iterations of each pyramid level in a directly launched frame.
+//    it_L<level>_ms: the iterations of each pyramid level in a directly launched frame;
+//    st_<stage>_ms: each stage of that frame summed over the levels (upload, normalise,
+//    presmooth, pyramid, gradient, warping, iterations, zoom_in, to_planar, download, ...),
+//    host_in_ms / host_out_ms / call_ms: the host copies and compute() of the timeline.
 //  - latency_host/<p>/<seq> (RubberWhale, Grove2): wall time of one compute_into() (frames in
 //    through pinned buffers, flow out into the caller's FlowField), one frame at a time;
 //    counter aepe (against the sequence's ground truth).
@@ -153,27 +156,39 @@ void set_throughput_counters(benchmark::State& st, const Protocol& p, double fps
 void register_protocol(const Protocol& p) {
   const Config c = config_of(p);
   const std::string tag = p.name;
-  with_min_max(benchmark::RegisterBenchmark(
-                   ("device_ms/" + tag).c_str(),
-                   [p, c](benchmark::State& st) {
-                     auto s = make(c);
-                     for (auto _ : st) {
-                       const auto t = cuda::profile_frame(*s, g_frames.i0, g_frames.i1, 50);
-                       st.SetIterationTime(t.graph_device_ms * 1e-3);
-                       st.counters["device_ms"] = t.graph_device_ms;
-                       st.counters["direct_ms"] = t.direct_device_ms;
-                       g_device_ms[p.name] = t.graph_device_ms;  // the last repetition's
-                       // Per level, the iterations' share of the directly launched frame
-                       // (it_L<level>_ms: whatever kernels ran them: scheme, tiled,
-                       // persistent), to see the cost per iteration level by level.
-                       std::map<int, double> it_ms;
-                       for (const auto& stage : t.stages)
-                         if (stage.stage.rfind("iterations", 0) == 0)
-                           it_ms[stage.level] += stage.ms;
-                       for (const auto& [level, ms] : it_ms)
-                         st.counters["it_L" + std::to_string(level) + "_ms"] = ms;
-                     }
-                   }))
+  with_min_max(
+      benchmark::RegisterBenchmark(
+          ("device_ms/" + tag).c_str(),
+          [p, c](benchmark::State& st) {
+            auto s = make(c);
+            for (auto _ : st) {
+              const auto t = cuda::profile_frame(*s, g_frames.i0, g_frames.i1, 50);
+              st.SetIterationTime(t.graph_device_ms * 1e-3);
+              st.counters["device_ms"] = t.graph_device_ms;
+              st.counters["direct_ms"] = t.direct_device_ms;
+              g_device_ms[p.name] = t.graph_device_ms;  // the last repetition's
+              // Per level, the iterations' share of the directly launched frame
+              // (it_L<level>_ms: whatever kernels ran them: scheme, tiled,
+              // persistent), to see the cost per iteration level by level.
+              std::map<int, double> it_ms;
+              for (const auto& stage : t.stages)
+                if (stage.stage.rfind("iterations", 0) == 0) it_ms[stage.level] += stage.ms;
+              for (const auto& [level, ms] : it_ms)
+                st.counters["it_L" + std::to_string(level) + "_ms"] = ms;
+              // Every stage summed over the levels (st_<stage>_ms; the iteration
+              // stages under st_iterations_ms) and the host side of compute():
+              // the frame's timeline as raw output (scripts/issue21repro-summary).
+              std::map<std::string, double> stage_ms;
+              for (const auto& stage : t.stages)
+                stage_ms[stage.stage.rfind("iterations", 0) == 0 ? "iterations" : stage.stage] +=
+                    stage.ms;
+              for (const auto& [stage, ms] : stage_ms) st.counters["st_" + stage + "_ms"] = ms;
+              st.counters["host_in_ms"] = t.host_in_ms;
+              st.counters["host_out_ms"] = t.host_out_ms;
+              st.counters["call_ms"] = t.call_ms;
+              st.counters["timed_stages"] = double(t.stages.size());
+            }
+          }))
       ->UseManualTime()
       ->Iterations(1)
       ->Repetitions(kRepetitions)

@@ -6,6 +6,10 @@
 // GFLOP/s (kFlopsPerPixelIteration). The memory floor comes from a device-to-device copy in
 // the same run. At the end a Markdown table (best tunables per variant x precision and size)
 // is printed and, when $FLOWTUNE_BENCH_MD is set, written there.
+// Raw output: --benchmark_out=F.json --benchmark_out_format=json; $FLOWTUNE_BENCH_REPETITIONS
+// (default 1) repeats every benchmark, with median, min and max aggregates in the JSON
+// (scripts/device-issue21repro uses 5, scripts/issue21repro-summary makes the tables); the
+// copy bandwidth is in the JSON context (copy_GB_per_s).
 #include <benchmark/benchmark.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime_api.h>
@@ -140,7 +144,12 @@ struct Result {
   std::string label;
   double ns_per_px = 0;
 };
-std::map<std::string, Result> g_best;  // "variant precision size" -> best result
+/// "label size" -> the last call's result. Google Benchmark calls a benchmark several times
+/// (short calibration runs first, then the reported run, once per repetition); only the
+/// last call is a reported run, so the Markdown table is made from these, not from the
+/// minimum over every call (which favoured the noisier calibration runs).
+std::map<std::string, std::pair<std::string, Result>> g_last;
+std::map<std::string, Result> g_best;  // "variant precision size" -> best result (of g_last)
 double g_copy_bytes_per_s = 0;
 
 /// Median of per-run times.
@@ -190,8 +199,7 @@ void bench_schedule(benchmark::State& state, Config config, int n) {
     state.counters["GB_per_s"] = bytes_per_px(config.precision) * px / t * 1e-9;
     state.counters["GFLOP_per_s"] = kFlopsPerPixelIteration * kIterations * px / t * 1e-9;
     const std::string key = config.variant + " " + config.precision + " " + std::to_string(n);
-    auto it = g_best.find(key);
-    if (it == g_best.end() || ns_px < it->second.ns_per_px) g_best[key] = {config.label(), ns_px};
+    g_last[config.label() + " " + std::to_string(n)] = {key, {config.label(), ns_px}};
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
   }
@@ -233,6 +241,11 @@ std::string markdown_table() {
   os << "| size | variant | precision | best tunables | ns/px | x floor | GB/s | GFLOP/s | "
         "speed-up vs global f32 |\n";
   os << "|---|---|---|---|---|---|---|---|---|\n";
+  for (const auto& [label, last] : g_last) {
+    auto it = g_best.find(last.first);
+    if (it == g_best.end() || last.second.ns_per_px < it->second.ns_per_px)
+      g_best[last.first] = last.second;
+  }
   for (int n : kSizes) {
     const auto base = g_best.find("global f32 " + std::to_string(n));
     for (const auto& s : sweeps())
@@ -267,6 +280,10 @@ int main(int argc, char** argv) {
   // measurement of one config, scripts/device-issue26).
   const char* min_time_env = std::getenv("FLOWTUNE_BENCH_MIN_TIME");
   const double min_time = min_time_env ? std::stod(min_time_env) : 0.05;
+  const char* repetitions_env = std::getenv("FLOWTUNE_BENCH_REPETITIONS");
+  const int repetitions = repetitions_env ? std::max(1, std::stoi(repetitions_env)) : 1;
+  benchmark::AddCustomContext("copy_GB_per_s", std::to_string(g_copy_bytes_per_s * 1e-9));
+  benchmark::AddCustomContext("iterations_per_run", std::to_string(kIterations));
   for (int n : kSizes)
     for (const auto& s : sweeps())
       for (const std::string p : {"f32", "f16", "mixed"})
@@ -282,11 +299,21 @@ int main(int argc, char** argv) {
           tp.n_warpings = 1;
           tp.iterations = kIterations;
           c.params = flowtune::param_values_of(tp);
-          benchmark::RegisterBenchmark((c.label() + " " + std::to_string(n)).c_str(),
-                                       [c, n](benchmark::State& st) { bench_schedule(st, c, n); })
-              ->UseManualTime()
-              ->MinTime(min_time)
-              ->Unit(benchmark::kMicrosecond);
+          auto* b = benchmark::RegisterBenchmark(
+                        (c.label() + " " + std::to_string(n)).c_str(),
+                        [c, n](benchmark::State& st) { bench_schedule(st, c, n); })
+                        ->UseManualTime()
+                        ->MinTime(min_time)
+                        ->Unit(benchmark::kMicrosecond);
+          if (repetitions > 1)
+            b->Repetitions(repetitions)
+                ->ComputeStatistics("min",
+                                    [](const std::vector<double>& v) {
+                                      return *std::min_element(v.begin(), v.end());
+                                    })
+                ->ComputeStatistics("max", [](const std::vector<double>& v) {
+                  return *std::max_element(v.begin(), v.end());
+                });
         }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
