@@ -120,8 +120,13 @@ std::map<std::string, int> parse_tunables_json(const std::string& text) {
 }
 
 std::string config_key(const ConfigRow& c) {
-  return c.workload + " " + c.variant + " " + c.precision + " " + tunables_json(c.tunables) +
-         " clock=" + std::to_string(c.clock_mhz) + " " + params_json(c.params);
+  return config_key(c, tunables_json(c.tunables), params_json(c.params));
+}
+
+std::string config_key(const ConfigRow& c, const std::string& tunables_json,
+                       const std::string& params_json) {
+  return c.workload + " " + c.variant + " " + c.precision + " " + tunables_json +
+         " clock=" + std::to_string(c.clock_mhz) + " " + params_json;
 }
 
 std::string config_json(const ConfigRow& c) {

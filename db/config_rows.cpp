@@ -30,15 +30,21 @@ ConfigUpserter::ConfigUpserter(Connection& c)
       sel_(c, "SELECT id FROM configs WHERE board = ? AND config_key = ?") {}
 
 std::int64_t ConfigUpserter::id(const ConfigRow& config) {
-  ins_.bind(1, config.board);
-  ins_.bind(2, config.key);
-  ins_.bind(3, config.label);
-  ins_.bind(4, config.workload);
-  ins_.bind(5, config.variant);
-  ins_.bind(6, config.precision);
-  ins_.bind(7, tunables_json(config.tunables));
+  return id(config, tunables_json(config.tunables), params_json(config.params));
+}
+
+std::int64_t ConfigUpserter::id(const ConfigRow& config, const std::string& tunables_json,
+                                const std::string& params_json) {
+  // The texts outlive the statement's use of them: it is reset before returning.
+  ins_.bind_no_copy(1, config.board);
+  ins_.bind_no_copy(2, config.key);
+  ins_.bind_no_copy(3, config.label);
+  ins_.bind_no_copy(4, config.workload);
+  ins_.bind_no_copy(5, config.variant);
+  ins_.bind_no_copy(6, config.precision);
+  ins_.bind_no_copy(7, tunables_json);
   ins_.bind(8, config.clock_mhz);
-  ins_.bind(9, params_json(config.params));
+  ins_.bind_no_copy(9, params_json);
   const int inserted = ins_.exec();
   ins_.reset();
   if (inserted == 1) return c_.last_insert_id("configs");  // a new config: no lookup

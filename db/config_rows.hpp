@@ -33,6 +33,10 @@ class ConfigUpserter {
   explicit ConfigUpserter(Connection& c);
   /// As upsert_config(c, config).
   std::int64_t id(const ConfigRow& config);
+  /// As id(config) for a config whose tunables_json(config.tunables) and
+  /// params_json(config.params) are given (its maps are not read).
+  std::int64_t id(const ConfigRow& config, const std::string& tunables_json,
+                  const std::string& params_json);
 
  private:
   Connection& c_;

@@ -33,6 +33,9 @@ void Statement::bind(int index, double value) {
 void Statement::bind(int index, const std::string& value) {
   impl_->bind_text(index, value);
 }
+void Statement::bind_no_copy(int index, const std::string& value) {
+  impl_->bind_text_no_copy(index, value);
+}
 void Statement::bind(int index) {
   impl_->bind_null(index);
 }

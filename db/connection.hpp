@@ -65,6 +65,9 @@ class Statement {
   void bind(int index, const std::string& value);
   void bind(int index, const char* value) { bind(index, std::string(value)); }
   void bind(int index);  ///< NULL
+  /// bind(index, value) without a copy where the back-end allows (SQLite): value must stay
+  /// alive and unchanged until the statement is bound again or destroyed.
+  void bind_no_copy(int index, const std::string& value);
   /// Executes (first call) or advances; true while there is a row.
   bool executeStep();
   /// Executes a statement that returns no rows; returns the number of rows changed.
@@ -184,6 +187,8 @@ class StatementImpl {
   virtual void bind_double(int index, double value) = 0;
   virtual void bind_text(int index, const std::string& value) = 0;
   virtual void bind_null(int index) = 0;
+  /// Statement::bind_no_copy; copies unless the back-end can refer to value.
+  virtual void bind_text_no_copy(int index, const std::string& value) { bind_text(index, value); }
   virtual bool step() = 0;
   virtual int exec() = 0;
   virtual void reset() = 0;

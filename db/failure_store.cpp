@@ -23,7 +23,12 @@ void check_failure(const Store& store, const ConfigRow& config, const std::strin
 void insert_failure(Connection& c, std::int64_t run_id, const ConfigRow& config,
                     const std::string& dataset, const std::string& failure_class,
                     const std::string& message) {
-  const std::int64_t config_id = upsert_config(c, config);
+  insert_failure(c, run_id, upsert_config(c, config), dataset, failure_class, message);
+}
+
+void insert_failure(Connection& c, std::int64_t run_id, std::int64_t config_id,
+                    const std::string& dataset, const std::string& failure_class,
+                    const std::string& message) {
   Statement q(c,
               "INSERT INTO failures(config_id, run_id, dataset, failure_class, message) "
               "VALUES (?, ?, ?, ?, ?)");

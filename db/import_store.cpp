@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -69,14 +70,18 @@ ImportOutcome ImportStore::record_import(const RunInfo& info,
     }
   }
   ImportOutcome out;
-  std::string where;
+  const ImportedEntry* at = nullptr;  // the entry being written
   try {
     Connection& c = store_->connection();
-    // SQLite: a page cache of up to 512 MiB for the transaction, so that the pages it changes
-    // stay in memory until the commit instead of spilling to the WAL (and being written there
-    // again at each later change: an import of 10^6 entries wrote gigabytes).
+    // SQLite: a page cache as large as the pages the transaction changes (about 1.5 KiB per
+    // entry: a configs row with its ~250-byte key in two b-trees, a measurements row; 512 MiB
+    // at least, 4 GiB at most), so that they stay in memory until the commit instead of
+    // spilling to the WAL and being read and written there again (an import of 10^6 entries
+    // with 512 MiB spent a third of its time so).
     std::optional<PageCacheSize> larger_cache;
-    if (c.dialect() == Dialect::sqlite) larger_cache.emplace(c, -512 * 1024);
+    const std::int64_t cache_kib =
+        std::clamp<std::int64_t>(std::int64_t(entries.size()) * 3 / 2, 512 << 10, 4 << 20);
+    if (c.dialect() == Dialect::sqlite) larger_cache.emplace(c, -cache_kib);
     Transaction tx(c);
     // A (board, dataset) without any measurement in the store holds none of the entries:
     // their lookups below are skipped (a first import of 10^6 entries).
@@ -126,34 +131,36 @@ ImportOutcome ImportStore::record_import(const RunInfo& info,
     Statement pruned(c,
                      "INSERT INTO pruned(config_id, run_id, reason) VALUES (?, ?, ?) "
                      "ON CONFLICT(config_id) DO NOTHING");
+    std::string tunables_text, params_text;  // of an entry that does not give them
+    const auto config_id = [&](const ImportedEntry& e) {
+      if (!e.tunables_json.empty() && !e.params_json.empty())
+        return configs.id(e.config, e.tunables_json, e.params_json);
+      tunables_text = tunables_json(e.config.tunables);
+      params_text = params_json(e.config.params);
+      return configs.id(e.config, tunables_text, params_text);
+    };
     for (const ImportedEntry& e : entries) {
-      where = e.where;
+      at = &e;
       switch (e.kind) {
         case ImportedEntry::Kind::measured: {
-          if (!with_measurements.count({e.config.board, e.measurement.dataset})) {
-            MeasurementRow m = e.measurement;
-            m.run_id = run_id;
-            measurements.insert(e.config, m);
-            ++out.measured;
-            break;
+          if (with_measurements.count({e.config.board, e.measurement.dataset})) {
+            measured.bind(1, e.config.board);
+            measured.bind(2, e.config.key);
+            measured.bind(3, e.measurement.dataset);
+            const bool found = measured.executeStep();
+            const double stored = found ? measured.getColumn(0).getDouble() : 0.0;
+            measured.reset();
+            if (found) {
+              if (stored != e.measurement.time_ms_median)
+                store_->fail(e.where + ": config '" + e.config.label +
+                             "' is measured on dataset '" + e.measurement.dataset +
+                             "' already, with " + ms_text(stored) + " ms (the file says " +
+                             ms_text(e.measurement.time_ms_median) + " ms)");
+              ++out.already;
+              break;
+            }
           }
-          measured.bind(1, e.config.board);
-          measured.bind(2, e.config.key);
-          measured.bind(3, e.measurement.dataset);
-          const bool found = measured.executeStep();
-          const double stored = found ? measured.getColumn(0).getDouble() : 0.0;
-          measured.reset();
-          if (found) {
-            if (stored != e.measurement.time_ms_median)
-              store_->fail(e.where + ": config '" + e.config.label + "' is measured on dataset '" +
-                           e.measurement.dataset + "' already, with " + ms_text(stored) +
-                           " ms (the file says " + ms_text(e.measurement.time_ms_median) + " ms)");
-            ++out.already;
-            break;
-          }
-          MeasurementRow m = e.measurement;
-          m.run_id = run_id;
-          measurements.insert(e.config, m);
+          measurements.insert(config_id(e), run_id, e.measurement);
           ++out.measured;
           break;
         }
@@ -169,12 +176,13 @@ ImportOutcome ImportStore::record_import(const RunInfo& info,
             ++out.already;
             break;
           }
-          insert_failure(c, run_id, e.config, e.measurement.dataset, e.failure_class, e.message);
+          insert_failure(c, run_id, config_id(e), e.measurement.dataset, e.failure_class,
+                         e.message);
           ++out.failed;
           break;
         }
         case ImportedEntry::Kind::pruned: {
-          pruned.bind(1, configs.id(e.config));
+          pruned.bind(1, config_id(e));
           pruned.bind(2, run_id);
           pruned.bind(3, e.message);
           if (pruned.exec() == 1)
@@ -198,7 +206,7 @@ ImportOutcome ImportStore::record_import(const RunInfo& info,
     tx.commit();
     out.run_id = run_id;
   } catch (const BackendError& e) {
-    store_->fail("cannot record the import" + (where.empty() ? "" : " (at " + where + ")") + ": " +
+    store_->fail("cannot record the import" + (at ? " (at " + at->where + ")" : "") + ": " +
                  e.what());
   }
   return out;

@@ -16,8 +16,11 @@ class Store;
 struct ImportedEntry {
   enum class Kind { measured, failed, pruned };
   Kind kind = Kind::measured;
-  std::string where;           ///< e.g. "entry '32,8'" (the file's name is the caller's)
-  ConfigRow config;            ///< with board and key
+  std::string where;  ///< e.g. "entry '32,8'" (the file's name is the caller's)
+  ConfigRow config;   ///< with board and key
+  /// tunables_json(config.tunables) and params_json(config.params) when both are not empty;
+  /// then record_import does not read config's tunables and params (a reader may free them).
+  std::string tunables_json, params_json;
   MeasurementRow measurement;  ///< measured: run_id is set by record_import
   std::string failure_class;   ///< failed
   std::string message;         ///< failed: the failure message; pruned: the reason

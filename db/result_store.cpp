@@ -133,11 +133,15 @@ MeasurementInserter::MeasurementInserter(Connection& c)
              "png_base64) VALUES (?, ?, ?, ?, ?, ?, ?)") {}
 
 void MeasurementInserter::insert(const ConfigRow& config, const MeasurementRow& m) {
-  const std::int64_t config_id = configs_.id(config);
+  insert(configs_.id(config), m.run_id, m);
+}
+
+void MeasurementInserter::insert(std::int64_t config_id, std::int64_t run_id,
+                                 const MeasurementRow& m) {
   Statement& q = measurement_;
   q.bind(1, config_id);
-  q.bind(2, m.run_id);
-  q.bind(3, m.dataset);
+  q.bind(2, run_id);
+  q.bind_no_copy(3, m.dataset);  // every parameter is bound again at the next insert
   q.bind(4, m.time_ms_median);
   q.bind(5, m.time_ms_min);
   q.bind(6, m.time_ms_max);

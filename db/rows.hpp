@@ -34,6 +34,10 @@ struct ConfigRow {
 /// as integers, other values as the shortest round-trip decimal). Two configs are the same
 /// point iff their keys are equal. The board is not part of it.
 std::string config_key(const ConfigRow& config);
+/// config_key(config) from the config's tunables_json and params_json texts (its maps are not
+/// read).
+std::string config_key(const ConfigRow& config, const std::string& tunables_json,
+                       const std::string& params_json);
 /// {"tile_x":32,"tile_y":4}: the tunables as a JSON object with sorted keys.
 std::string tunables_json(const std::map<std::string, int>& tunables);
 /// {"lambda":0.15,"n_warpings":5}: parameters as a JSON object (whole numbers as integers).

@@ -27,6 +27,9 @@ class MeasurementInserter {
   explicit MeasurementInserter(Connection& c);
   /// As insert_measurement(c, config, m).
   void insert(const ConfigRow& config, const MeasurementRow& m);
+  /// The measurement, its metrics and items of the stored config config_id, in run run_id
+  /// (m.run_id is not read).
+  void insert(std::int64_t config_id, std::int64_t run_id, const MeasurementRow& m);
 
  private:
   Connection& c_;
@@ -39,6 +42,10 @@ void check_failure(const Store& store, const ConfigRow& config, const std::strin
 /// Inside a write transaction: the config (when new) and one failures row. Throws
 /// BackendError.
 void insert_failure(Connection& c, std::int64_t run_id, const ConfigRow& config,
+                    const std::string& dataset, const std::string& failure_class,
+                    const std::string& message);
+/// insert_failure of the stored config config_id.
+void insert_failure(Connection& c, std::int64_t run_id, std::int64_t config_id,
                     const std::string& dataset, const std::string& failure_class,
                     const std::string& message);
 

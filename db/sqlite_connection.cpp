@@ -34,6 +34,9 @@ class SqliteStatement final : public StatementImpl {
   void bind_text(int i, const std::string& v) override {
     guarded([&] { q_->bind(i, v); });
   }
+  void bind_text_no_copy(int i, const std::string& v) override {
+    guarded([&] { q_->bindNoCopy(i, v); });
+  }
   void bind_null(int i) override {
     guarded([&] { q_->bind(i); });
   }

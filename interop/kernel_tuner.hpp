@@ -15,6 +15,7 @@
 #include <functional>
 #include <iosfwd>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -156,6 +157,35 @@ using KernelTunerEntrySink =
 KernelTunerImport read_kernel_tuner_entries(std::istream& in,
                                             const KernelTunerImportOptions& options,
                                             const KernelTunerEntrySink& sink);
+
+/// A Kernel Tuner cache or T4 results file whose entries are read one at a time, in any
+/// order and from several threads at once: the constructor parses the file's text (as
+/// read_kernel_tuner_cache: a cache left open is closed first) and checks what is not an
+/// entry (the "flowtune" object, tune_params_keys, device and kernel names); entry(i) reads
+/// and checks entry i alone. read_kernel_tuner_entries is entry(0), entry(1), ... in order;
+/// `tune import` reads blocks of entries on every core (cli/import_rows.hpp).
+class KernelTunerFile {
+ public:
+  /// Throws std::invalid_argument as read_kernel_tuner_cache does for the file as a whole
+  /// (not JSON, neither "cache" nor "results", a bad "flowtune" object or header field).
+  KernelTunerFile(std::istream& in, const KernelTunerImportOptions& options);
+  ~KernelTunerFile();
+  KernelTunerFile(KernelTunerFile&&) noexcept;
+  KernelTunerFile& operator=(KernelTunerFile&&) noexcept;
+
+  /// What the file says besides its entries (entries empty). T4: tune_params_keys is the
+  /// configuration order of the first result with a non-empty configuration.
+  const KernelTunerImport& header() const;
+  /// The number of entries ("cache" members or "results" elements), valid or not.
+  std::size_t size() const;
+  /// Entry i (< size()) read and checked: throws std::invalid_argument exactly as
+  /// read_kernel_tuner_entries does when it reaches that entry. Safe to call concurrently.
+  KernelTunerEntry entry(std::size_t i) const;
+
+ private:
+  struct Parsed;
+  std::unique_ptr<const Parsed> parsed_;
+};
 
 /// Kernel Tuner's error name for a flowtune failure class: "compile" ->
 /// "CompilationFailedConfig", every other class -> "RuntimeFailedConfig".

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <istream>
 #include <iterator>
+#include <memory>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -250,11 +252,8 @@ ojson entry_json(const detail::SplitDocument::Entry& e, const std::string& text)
   }
 }
 
-KernelTunerImport read_cache(const detail::SplitDocument& d, const std::string& text,
-                             const Header& h, const KernelTunerImportOptions& options,
-                             const KernelTunerEntrySink& sink) {
-  const ojson& doc = d.root;
-  KernelTunerImport out;
+/// The fields of a cache's root: device and kernel names, tune_params_keys (checked).
+void read_cache_header(const ojson& doc, KernelTunerImport& out, std::set<std::string>& dims) {
   for (const char* name : {"device_name", "kernel_name"})
     if (doc.contains(name) && !doc[name].is_string())
       bad("Kernel Tuner cache", name, "not a string");
@@ -262,7 +261,6 @@ KernelTunerImport read_cache(const detail::SplitDocument& d, const std::string& 
   out.kernel_name = doc.value("kernel_name", "");
   if (!doc.contains("tune_params_keys") || !doc["tune_params_keys"].is_array())
     throw std::invalid_argument("Kernel Tuner cache: no \"tune_params_keys\" list");
-  std::set<std::string> dims;
   for (const ojson& k : doc["tune_params_keys"]) {
     if (!k.is_string() || k.get<std::string>().empty())
       bad("Kernel Tuner cache", "tune_params_keys", shown(k) + " is not a name");
@@ -270,135 +268,215 @@ KernelTunerImport read_cache(const detail::SplitDocument& d, const std::string& 
       bad("Kernel Tuner cache", "tune_params_keys", shown(k) + " is listed twice");
     out.tune_params_keys.push_back(k.get<std::string>());
   }
-  const std::string workload = !h.workload.empty()         ? h.workload
-                               : !options.workload.empty() ? options.workload
-                                                           : out.kernel_name;
   if (!doc["cache"].is_object())
     throw std::invalid_argument("Kernel Tuner cache: \"cache\" is not an object");
-  const RebuildContext x = context(h, workload, options);
-  for (const detail::SplitDocument::Entry& item : d.entries) {
-    if (item.result) continue;
-    const std::string where = "entry '" + item.key + "'";
-    const ojson entry = entry_json(item, text);
-    if (!entry.is_object()) bad(where, "", "not an object");
-    KernelTunerEntry e;
-    e.key = item.key;
-    ojson coords = ojson::object();
-    for (const std::string& name : out.tune_params_keys) {
-      const auto it = entry.find(name);
-      if (it == entry.end()) bad(where, name, "missing (a tune parameter)");
-      coords[name] = *it;
-    }
-    read_cache_fields(where, entry, dims, e);
-    const auto fc = entry.find("flowtune_config");
-    finish(where, e, coords, fc == entry.end() ? nullptr : &*fc, x);
-    sink(out, std::move(e));
-  }
-  return out;
 }
 
-KernelTunerImport read_t4(const detail::SplitDocument& d, const std::string& text, const Header& h,
-                          const KernelTunerImportOptions& options,
-                          const KernelTunerEntrySink& sink) {
-  KernelTunerImport out;
-  const std::string workload = !h.workload.empty() ? h.workload : options.workload;
-  const RebuildContext x = context(h, workload, options);
-  std::size_t index = 0;
-  for (const detail::SplitDocument::Entry& item : d.entries) {
-    if (!item.result) continue;
-    const std::string where = "result " + std::to_string(index++);
-    const ojson r = entry_json(item, text);
-    if (!r.is_object()) bad(where, "", "not an object");
-    if (!r.contains("configuration") || !r["configuration"].is_object())
-      bad(where, "configuration", "missing or not an object");
-    const ojson& coords = r["configuration"];
-    if (out.tune_params_keys.empty())
-      for (const auto& [name, value] : coords.items()) out.tune_params_keys.push_back(name);
-    KernelTunerEntry e;
-    if (r.contains("invalidity")) {
-      const ojson& v = r["invalidity"];
-      if (!v.is_string() || !kInvalidities.count(v.get<std::string>()))
-        bad(where, "invalidity",
-            shown(v) +
-                " is not one of correct, compile, runtime, timeout, correctness, "
-                "constraints");
-      e.error = t4_error(v.get<std::string>());
-    }
-    const ojson* flowtune_config = nullptr;
-    if (r.contains("flowtune_config")) flowtune_config = &r["flowtune_config"];
-    if (r.contains("flowtune_failure")) {
-      const ojson& v = r["flowtune_failure"];
-      if (!v.is_string() || !kFailureClasses.count(v.get<std::string>()))
-        bad(where, "flowtune_failure", shown(v) + " is not a failure class");
-      e.failure_class = v.get<std::string>();
-    }
-    const ojson* time = nullptr;
-    if (r.contains("measurements")) {
-      if (!r["measurements"].is_array()) bad(where, "measurements", "not a list");
-      for (const ojson& m : r["measurements"]) {
-        if (!m.is_object() || !m.contains("name") || !m["name"].is_string() || !m.contains("value"))
-          bad(where, "measurements", shown(m) + " is not {\"name\": ..., \"value\": ...}");
-        const std::string name = m["name"].get<std::string>();
-        const ojson& v = m["value"];
-        const std::string field = "measurements." + name;
-        if (name == "flowtune_config") {
-          flowtune_config = &v;
-        } else if (name == "flowtune_failure") {
-          if (!v.is_string() || !kFailureClasses.count(v.get<std::string>()))
-            bad(where, field, shown(v) + " is not a failure class");
-          e.failure_class = v.get<std::string>();
-        } else if (name == "time") {
-          time = &v;
-        } else if (v.is_number()) {
-          e.observables[name] = check_observable(where, field, v);
-        }
+/// One member of a cache's "cache" object.
+KernelTunerEntry read_cache_entry(const detail::SplitDocument::Entry& item, const std::string& text,
+                                  const KernelTunerImport& out, const std::set<std::string>& dims,
+                                  const RebuildContext& x) {
+  const std::string where = "entry '" + item.key + "'";
+  const ojson entry = entry_json(item, text);
+  if (!entry.is_object()) bad(where, "", "not an object");
+  KernelTunerEntry e;
+  e.key = item.key;
+  ojson coords = ojson::object();
+  for (const std::string& name : out.tune_params_keys) {
+    const auto it = entry.find(name);
+    if (it == entry.end()) bad(where, name, "missing (a tune parameter)");
+    coords[name] = *it;
+  }
+  read_cache_fields(where, entry, dims, e);
+  const auto fc = entry.find("flowtune_config");
+  finish(where, e, coords, fc == entry.end() ? nullptr : &*fc, x);
+  return e;
+}
+
+/// Result index of a T4 file's "results" array.
+KernelTunerEntry read_t4_entry(const detail::SplitDocument::Entry& item, const std::string& text,
+                               std::size_t index, const RebuildContext& x) {
+  const std::string where = "result " + std::to_string(index);
+  const ojson r = entry_json(item, text);
+  if (!r.is_object()) bad(where, "", "not an object");
+  if (!r.contains("configuration") || !r["configuration"].is_object())
+    bad(where, "configuration", "missing or not an object");
+  const ojson& coords = r["configuration"];
+  KernelTunerEntry e;
+  if (r.contains("invalidity")) {
+    const ojson& v = r["invalidity"];
+    if (!v.is_string() || !kInvalidities.count(v.get<std::string>()))
+      bad(where, "invalidity",
+          shown(v) +
+              " is not one of correct, compile, runtime, timeout, correctness, "
+              "constraints");
+    e.error = t4_error(v.get<std::string>());
+  }
+  const ojson* flowtune_config = nullptr;
+  if (r.contains("flowtune_config")) flowtune_config = &r["flowtune_config"];
+  if (r.contains("flowtune_failure")) {
+    const ojson& v = r["flowtune_failure"];
+    if (!v.is_string() || !kFailureClasses.count(v.get<std::string>()))
+      bad(where, "flowtune_failure", shown(v) + " is not a failure class");
+    e.failure_class = v.get<std::string>();
+  }
+  const ojson* time = nullptr;
+  if (r.contains("measurements")) {
+    if (!r["measurements"].is_array()) bad(where, "measurements", "not a list");
+    for (const ojson& m : r["measurements"]) {
+      if (!m.is_object() || !m.contains("name") || !m["name"].is_string() || !m.contains("value"))
+        bad(where, "measurements", shown(m) + " is not {\"name\": ..., \"value\": ...}");
+      const std::string name = m["name"].get<std::string>();
+      const ojson& v = m["value"];
+      const std::string field = "measurements." + name;
+      if (name == "flowtune_config") {
+        flowtune_config = &v;
+      } else if (name == "flowtune_failure") {
+        if (!v.is_string() || !kFailureClasses.count(v.get<std::string>()))
+          bad(where, field, shown(v) + " is not a failure class");
+        e.failure_class = v.get<std::string>();
+      } else if (name == "time") {
+        time = &v;
+      } else if (v.is_number()) {
+        e.observables[name] = check_observable(where, field, v);
       }
     }
-    if (e.error.empty()) {
-      if (!time) bad(where, "measurements.time", "missing (a correct result needs its time)");
-      e.time_ms = check_time(where, "measurements.time", *time);
-    }
-    finish(where, e, coords, flowtune_config, x);
-    sink(out, std::move(e));
   }
-  return out;
+  if (e.error.empty()) {
+    if (!time) bad(where, "measurements.time", "missing (a correct result needs its time)");
+    e.time_ms = check_time(where, "measurements.time", *time);
+  }
+  finish(where, e, coords, flowtune_config, x);
+  return e;
+}
+
+/// T4's tune_params_keys: the configuration order of the first result whose configuration is
+/// a non-empty object (what reading the results in order finds; a result before it that is
+/// not one fails the import anyway).
+std::vector<std::string> t4_keys(const detail::SplitDocument& d, const std::string& text,
+                                 const std::vector<std::size_t>& items) {
+  for (std::size_t i : items) {
+    try {
+      const ojson r = entry_json(d.entries[i], text);
+      if (!r.is_object() || !r.contains("configuration")) return {};
+      const ojson& c = r["configuration"];
+      if (!c.is_object()) return {};
+      if (c.empty()) continue;
+      std::vector<std::string> keys;
+      for (const auto& [name, value] : c.items()) keys.push_back(name);
+      return keys;
+    } catch (const std::exception&) {
+      return {};
+    }
+  }
+  return {};
+}
+
+/// The rest of in: read at once where the stream knows its size (a file of 10^6 entries is
+/// ~200 MB; character by character took a second), else character by character.
+std::string read_all(std::istream& in) {
+  const std::istream::pos_type at = in.tellg();
+  if (at != std::istream::pos_type(-1) && in.seekg(0, std::ios::end)) {
+    const std::istream::pos_type end = in.tellg();
+    in.seekg(at);
+    if (end != std::istream::pos_type(-1) && end >= at && in) {
+      std::string text(static_cast<std::size_t>(end - at), '\0');
+      in.read(text.data(), static_cast<std::streamsize>(text.size()));
+      text.resize(static_cast<std::size_t>(in.gcount()));
+      return text;
+    }
+  }
+  in.clear();
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 }  // namespace
 
-KernelTunerImport read_kernel_tuner_entries(std::istream& in,
-                                            const KernelTunerImportOptions& options,
-                                            const KernelTunerEntrySink& sink) {
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+struct KernelTunerFile::Parsed {
+  std::string text;
   detail::SplitDocument d;
+  Header h;
+  KernelTunerImport header;
+  std::set<std::string> dims;       ///< cache: tune_params_keys
+  bool t4 = false;                  ///< a T4 file (its "results"), else a cache
+  std::vector<std::size_t> items;   ///< the indices in d.entries of the file's entries
+  std::optional<RebuildContext> x;  ///< refers to h
+};
+
+KernelTunerFile::KernelTunerFile(std::istream& in, const KernelTunerImportOptions& options) {
+  auto p = std::make_unique<Parsed>();
+  p->text = read_all(in);
   try {
-    d = detail::parse_split(text.data(), text.data() + text.size());
+    p->d = detail::parse_split(p->text.data(), p->text.data() + p->text.size());
   } catch (const std::invalid_argument& e) {  // a duplicate key
     throw std::invalid_argument(std::string("Kernel Tuner file: ") + e.what());
   } catch (const nlohmann::json::exception&) {
     try {  // a cache Kernel Tuner left open (it appends entries as it measures them)
-      text = close_open_cache(std::move(text));
-      d = detail::parse_split(text.data(), text.data() + text.size());
+      p->text = close_open_cache(std::move(p->text));
+      p->d = detail::parse_split(p->text.data(), p->text.data() + p->text.size());
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(std::string("Kernel Tuner file: ") + e.what());
     } catch (const nlohmann::json::exception& e) {
       throw std::invalid_argument(std::string("Kernel Tuner file: not JSON (") + e.what() + ")");
     }
   }
-  const ojson& doc = d.root;
+  const ojson& doc = p->d.root;
   if (!doc.is_object()) throw std::invalid_argument("Kernel Tuner file: not a JSON object");
   try {
-    const Header h = read_header(doc);
+    p->h = read_header(doc);
+    std::string workload;
     if (doc.contains("results")) {
       if (!doc["results"].is_array()) bad("T4 results", "results", "not a list");
-      return read_t4(d, text, h, options, sink);
+      p->t4 = true;
+      workload = !p->h.workload.empty() ? p->h.workload : options.workload;
+    } else if (doc.contains("cache")) {
+      read_cache_header(doc, p->header, p->dims);
+      workload = !p->h.workload.empty()      ? p->h.workload
+                 : !options.workload.empty() ? options.workload
+                                             : p->header.kernel_name;
+    } else {
+      throw std::invalid_argument(
+          "Kernel Tuner file: neither a cache (\"cache\") nor T4 (\"results\")");
     }
-    if (doc.contains("cache")) return read_cache(d, text, h, options, sink);
+    for (std::size_t i = 0; i < p->d.entries.size(); ++i)
+      if (p->d.entries[i].result == p->t4) p->items.push_back(i);
+    if (p->t4) p->header.tune_params_keys = t4_keys(p->d, p->text, p->items);
+    p->x.emplace(context(p->h, workload, options));
   } catch (const nlohmann::json::exception& e) {
     throw std::invalid_argument(std::string("Kernel Tuner file: ") + e.what());
   }
-  throw std::invalid_argument(
-      "Kernel Tuner file: neither a cache (\"cache\") nor T4 (\"results\")");
+  parsed_ = std::move(p);
+}
+
+KernelTunerFile::~KernelTunerFile() = default;
+KernelTunerFile::KernelTunerFile(KernelTunerFile&&) noexcept = default;
+KernelTunerFile& KernelTunerFile::operator=(KernelTunerFile&&) noexcept = default;
+
+const KernelTunerImport& KernelTunerFile::header() const {
+  return parsed_->header;
+}
+
+std::size_t KernelTunerFile::size() const {
+  return parsed_->items.size();
+}
+
+KernelTunerEntry KernelTunerFile::entry(std::size_t i) const {
+  const Parsed& p = *parsed_;
+  const detail::SplitDocument::Entry& item = p.d.entries[p.items.at(i)];
+  try {
+    return p.t4 ? read_t4_entry(item, p.text, i, *p.x)
+                : read_cache_entry(item, p.text, p.header, p.dims, *p.x);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::invalid_argument(std::string("Kernel Tuner file: ") + e.what());
+  }
+}
+
+KernelTunerImport read_kernel_tuner_entries(std::istream& in,
+                                            const KernelTunerImportOptions& options,
+                                            const KernelTunerEntrySink& sink) {
+  const KernelTunerFile file(in, options);
+  for (std::size_t i = 0; i < file.size(); ++i) sink(file.header(), file.entry(i));
+  return file.header();
 }
 
 KernelTunerImport read_kernel_tuner_cache(std::istream& in,

@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <string>
 
 #include "db/repository.hpp"
@@ -159,6 +161,75 @@ TEST_F(ImportCommand, AT4FileWithoutWorkloadNamesTheFileAndWhatIsMissing) {
       test::run_tune("import " + file + " --workload tvl1 --board host --db " + db());
   EXPECT_EQ(ok.exit_code, 0) << ok.output;
   EXPECT_NE(ok.output.find("1 measured"), std::string::npos) << ok.output;
+}
+
+/// A plain cache of n distinct kokkos_global configs (tile_x, tile_y from the domain,
+/// iterations 1 + i / 25), entry i's time 0.25 * (1 + i % 13) ms; entry i lacks its time when
+/// i is in missing.
+std::string many(int n, const std::set<int>& missing) {
+  const int xs[] = {8, 16, 32, 64, 128}, ys[] = {1, 2, 4, 8, 16};
+  std::string s = R"({"kernel_name": "tvl1", "device_name": "cpu", "tune_params_keys": )"
+                  R"(["variant", "precision", "tile_x", "tile_y", "iterations"], "cache": {)";
+  for (int i = 0; i < n; ++i) {
+    const std::string x = std::to_string(xs[i % 5]), y = std::to_string(ys[(i / 5) % 5]),
+                      it = std::to_string(1 + i / 25);
+    s += std::string(i ? "," : "") + "\"kokkos_global,f32," + x + "," + y + "," + it +
+         "\": {\"variant\": \"kokkos_global\", \"precision\": \"f32\", \"tile_x\": " + x +
+         ", \"tile_y\": " + y + ", \"iterations\": " + it +
+         (missing.count(i) ? "" : ", \"time\": " + std::to_string(0.25 * (1 + i % 13))) + "}\n";
+  }
+  return s + "}}";
+}
+
+TEST_F(ImportCommand, AFileOfManyEntriesReadOnEveryCoreImportsAsReadInOrder) {
+  if (!test::tune_exe_exists()) GTEST_SKIP() << "no tune executable";
+  const int n = 5000;  // ~20 blocks of 256 entries, spread over the cores
+  // Two bad entries in different blocks: the first in file order is reported, nothing written.
+  const std::string bad = write("bad.json", many(n, {4321, 1234}));
+  const test::TuneResult r = import(bad);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  const int i = 1234;
+  const int xs[] = {8, 16, 32, 64, 128}, ys[] = {1, 2, 4, 8, 16};
+  const std::string key = "kokkos_global,f32," + std::to_string(xs[i % 5]) + "," +
+                          std::to_string(ys[(i / 5) % 5]) + "," + std::to_string(1 + i / 25);
+  EXPECT_NE(r.output.find(bad + ": entry '" + key + "', field 'time'"), std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("4321"), std::string::npos) << r.output;
+  EXPECT_EQ(count_runs(db()), 0u);
+  EXPECT_FALSE(fs::exists(db()));  // not even created
+
+  const std::string good = write("good.json", many(n, {}));
+  const test::TuneResult ok = import(good);
+  ASSERT_EQ(ok.exit_code, 0) << ok.output;
+  EXPECT_NE(ok.output.find(std::to_string(n) + " measured, 0 failed, 0 pruned"), std::string::npos)
+      << ok.output;
+  {
+    db::Repository repo(db(), db::OpenMode::read_only);
+    const auto rows = repo.measured("host", "kernel_tuner:cpu");
+    ASSERT_EQ(rows.size(), std::size_t(n));
+    // Each config's time as the generator wrote it (a map: the order of rows is the store's).
+    std::map<std::string, double> times;
+    for (const auto& m : rows)
+      times[m.config.label + " " + db::params_json(m.config.params)] = m.measurement.time_ms_median;
+    ASSERT_EQ(times.size(), std::size_t(n));  // n distinct configs
+    for (int j = 0; j < n; j += 97) {
+      const std::string label = "kokkos_global f32 tile_x=" + std::to_string(xs[j % 5]) +
+                                " tile_y=" + std::to_string(ys[(j / 5) % 5]);
+      std::size_t found = 0;
+      for (const auto& [k, t] : times)
+        if (k.rfind(label + " ", 0) == 0 &&
+            k.find(",\"iterations\":" + std::to_string(1 + j / 25) + ",") != std::string::npos) {
+          ++found;
+          EXPECT_EQ(t, 0.25 * (1 + j % 13)) << k;
+        }
+      EXPECT_EQ(found, 1u) << label;
+    }
+  }
+  const test::TuneResult again = import(good);
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_NE(again.output.find("nothing imported"), std::string::npos) << again.output;
+  EXPECT_EQ(count_runs(db()), 1u);
+  EXPECT_EQ(count_measured(db()), std::size_t(n));
 }
 
 }  // namespace
