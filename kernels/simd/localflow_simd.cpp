@@ -95,7 +95,10 @@ FlowField block_matching_simd(const Image& i0, const Image& i1, const localflow:
           for (int row = 0; row < bh + 2 * p.radius; ++row) {
             const float* src = &b.data[std::size_t(std::clamp(wy + row, 0, h - 1)) * w];
             float* dst = &window[std::size_t(row) * stride];
-            for (int c = 0; c < stride; ++c) dst[c] = src[std::clamp(wx + c, 0, w - 1)];
+            if (wx >= 0 && wx + stride <= w)
+              std::copy_n(src + wx, stride, dst);  // inside the frame: no clamping
+            else
+              for (int c = 0; c < stride; ++c) dst[c] = src[std::clamp(wx + c, 0, w - 1)];
           }
           simd_localflow::bm_block_costs(
               {block.data(), bw, bh, window.data(), stride, p.radius, p.similarity, costs.data()});
