@@ -20,32 +20,37 @@ void check_threads(int threads, const char* who) {
     throw std::invalid_argument(std::string(who) + ": threads=" + std::to_string(threads) + " < 1");
 }
 
-/// build_pyramid (kernels/localflow/pyramid.hpp) with the rows of each level over threads:
-/// ftflow::downsample_at per pixel, the same values.
-std::vector<Image> pyramid(const Image& frame, int levels, int threads) {
-  std::vector<Image> out{frame};
+/// build_pyramid (kernels/localflow/pyramid.hpp) of both frames, the rows of each level of
+/// both over threads (one parallel loop per level): ftflow::downsample_at per pixel, the same
+/// values.
+void pyramids(const Image& i0, const Image& i1, int levels, int threads, std::vector<Image>& p0,
+              std::vector<Image>& p1) {
+  p0 = {i0};
+  p1 = {i1};
   for (int l = 1; l < levels; ++l) {
-    const Image& fine = out.back();
-    Image coarse(ftflow::half_size(fine.width), ftflow::half_size(fine.height));
+    const Image& f0 = p0.back();
+    const int cw = ftflow::half_size(f0.width), ch = ftflow::half_size(f0.height);
+    Image c0(cw, ch), c1(cw, ch);
+    const Image& f1 = p1.back();
 #pragma omp parallel for num_threads(threads) schedule(static)
-    for (int y = 0; y < coarse.height; ++y)
-      for (int x = 0; x < coarse.width; ++x)
+    for (int row = 0; row < 2 * ch; ++row) {
+      const Image& fine = row < ch ? f0 : f1;
+      Image& coarse = row < ch ? c0 : c1;
+      const int y = row % ch;
+      for (int x = 0; x < cw; ++x)
         coarse.at(x, y) = ftflow::downsample_at(fine.data.data(), fine.width, fine.height, x, y);
-    out.push_back(std::move(coarse));
+    }
+    p0.push_back(std::move(c0));
+    p1.push_back(std::move(c1));
   }
-  return out;
 }
 
-/// A plane padded by r clamped columns on each side (LkRow's layout).
-std::vector<float> padded(const std::vector<float>& plane, int w, int h, int r, int threads) {
-  const int pw = w + 2 * r;
-  std::vector<float> out(std::size_t(pw) * h);
-#pragma omp parallel for num_threads(threads) schedule(static)
-  for (int y = 0; y < h; ++y)
-    for (int c = -r; c < w + r; ++c)
-      out[std::size_t(y) * pw + std::size_t(c + r)] =
-          plane[std::size_t(y) * w + std::size_t(std::clamp(c, 0, w - 1))];
-  return out;
+/// Fills the r clamped columns on each side of a padded row (LkRow's layout) from its interior.
+void pad_row(float* row, int w, int r) {
+  for (int c = 0; c < r; ++c) {
+    row[c] = row[r];
+    row[r + w + c] = row[r + w - 1];
+  }
 }
 
 /// Reads a padded plane at in-frame coordinates (for ftflow::lk_refine on a row's tail).
@@ -63,8 +68,8 @@ FlowField block_matching_simd(const Image& i0, const Image& i1, const localflow:
   if (auto why = localflow::bm_params_invalid_reason(p))
     throw std::invalid_argument("block_matching_simd: " + *why);
   check_threads(threads, "block_matching_simd");
-  const std::vector<Image> p0 = pyramid(i0, p.levels, threads);
-  const std::vector<Image> p1 = pyramid(i1, p.levels, threads);
+  std::vector<Image> p0, p1;
+  pyramids(i0, i1, p.levels, threads, p0, p1);
   const int side = 2 * p.radius + 1;
   // Window columns: the block, the 2R displacements, and the last vector's overhang.
   const int stride = p.block + 2 * p.radius + simd_localflow::max_lanes();
@@ -136,27 +141,34 @@ FlowField lucas_kanade_simd(const Image& i0, const Image& i1, const localflow::L
   for (int j = -r; j <= r; ++j)
     for (int i = -r; i <= r; ++i) sw = ftflow::add(sw, ftflow::mul(g[j + r], g[i + r]));
   const float min_eigen = ftflow::mul(ftflow::kLkMinEigen, sw);
-  const std::vector<Image> p0 = pyramid(i0, p.levels, threads);
-  const std::vector<Image> p1 = pyramid(i1, p.levels, threads);
+  std::vector<Image> p0, p1;
+  pyramids(i0, i1, p.levels, threads, p0, p1);
   std::vector<float> cu, cv;  // flow of the coarser level
   int cw = 0, ch = 0;
   for (int l = p.levels - 1; l >= 0; --l) {
     const Image& a = p0[std::size_t(l)];
     const int w = a.width, h = a.height, pw = w + 2 * r;
     const ftflow::LkPlane r0{a.data.data(), w};
-    std::vector<float> ix(a.size()), iy(a.size()), u0(a.size()), v0(a.size());
+    // I0, Ix, Iy padded (LkRow's layout) and the initial flow, one parallel loop.
+    std::vector<float> i0p(std::size_t(pw) * h), gxp(i0p.size()), gyp(i0p.size());
+    std::vector<float> u0(a.size()), v0(a.size());
 #pragma omp parallel for num_threads(threads) schedule(static)
-    for (int y = 0; y < h; ++y)
+    for (int y = 0; y < h; ++y) {
+      float* pi = &i0p[std::size_t(y) * pw];
+      float* px = &gxp[std::size_t(y) * pw];
+      float* py = &gyp[std::size_t(y) * pw];
       for (int x = 0; x < w; ++x) {
         const std::size_t at = std::size_t(y) * w + x;
-        ix[at] = ftflow::lk_grad_x(r0, w, x, y);
-        iy[at] = ftflow::lk_grad_y(r0, h, x, y);
+        pi[x + r] = a.data[at];
+        px[x + r] = ftflow::lk_grad_x(r0, w, x, y);
+        py[x + r] = ftflow::lk_grad_y(r0, h, x, y);
         ftflow::lk_initial(cu.empty() ? nullptr : cu.data(), cv.data(), cw, ch, x, y, &u0[at],
                            &v0[at]);
       }
-    const std::vector<float> i0p = padded(a.data, w, h, r, threads);
-    const std::vector<float> gxp = padded(ix, w, h, r, threads);
-    const std::vector<float> gyp = padded(iy, w, h, r, threads);
+      pad_row(pi, w, r);
+      pad_row(px, w, r);
+      pad_row(py, w, r);
+    }
     std::vector<float> col(std::size_t(pw), 0.f);
     for (int c = -r; c < w + r; ++c) col[std::size_t(c + r)] = float(std::clamp(c, 0, w - 1));
     const PaddedReader pi0{i0p.data(), pw, r}, pgx{gxp.data(), pw, r}, pgy{gyp.data(), pw, r};
