@@ -206,10 +206,10 @@ TEST(LocalFlowWorkloads, TuneReportAndExportOnTheHost) {
       test::run_tune("report --board host --db " + db + " -o " + (dir / "r").string());
   ASSERT_EQ(report.exit_code, 0) << report.output;
   const std::string md = read_text(dir / "r" / "report.md");
-  EXPECT_NE(md.find("bm_cpu"), std::string::npos);
-  EXPECT_NE(md.find("lk_cpu"), std::string::npos);
-  EXPECT_NE(md.find("bm_simd"), std::string::npos);
-  EXPECT_NE(md.find("lk_simd"), std::string::npos);
+  // The fronts name the faster of each workload's host variants (equal AEPE: bm_simd and lk_simd
+  // compute bm_cpu's and lk_cpu's flows), whichever it was on this loaded or idle host.
+  EXPECT_TRUE(md.find("bm_cpu") != std::string::npos || md.find("bm_simd") != std::string::npos);
+  EXPECT_TRUE(md.find("lk_cpu") != std::string::npos || md.find("lk_simd") != std::string::npos);
   // bm and lk measured the same dataset: one cross-algorithm front over (time_ms, aepe).
   EXPECT_NE(md.find("## Cross-algorithm front, dataset middlebury:RubberWhale (7 configs of 3 "
                     "workloads)"),
