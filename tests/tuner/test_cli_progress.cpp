@@ -37,9 +37,10 @@ class CliProgress : public ::testing::Test {
   void TearDown() override {
     if (!dir_.empty()) fs::remove_all(dir_);
   }
-  // Two quick block-matching points on the host, into a DB of its own.
+  // Two quick block-matching points on the host (the scalar variant), into a DB of its own.
   std::string args(const std::string& db) const {
-    return "--board host --workload bm --param block=8,16 --param similarity=1 --items "
+    return "--board host --workload bm --variant bm_cpu --param block=8,16 --param similarity=1 "
+           "--items "
            "RubberWhale --max-rounds 0 --data " +
            test::repo_middlebury_dir() + " --db " + (dir_ / db).string();
   }

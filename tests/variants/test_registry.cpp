@@ -33,7 +33,8 @@ TEST(VariantRegistry, ListsEveryVariantInRankOrder) {
   expected.push_back("fw_tiled");
   expected.push_back("fw_tiled_sym");
 #endif
-  for (const char* v : {"bm_cpu", "lk_cpu", "feat_cpu"}) expected.push_back(v);
+  for (const char* v : {"bm_cpu", "lk_cpu", "feat_cpu", "bm_simd", "lk_simd"})
+    expected.push_back(v);
 #ifdef FLOWTUNE_HAVE_CUDA
   for (const char* v : {"bm_cuda", "lk_cuda", "feat_cuda"}) expected.push_back(v);
 #endif

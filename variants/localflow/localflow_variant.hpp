@@ -65,7 +65,8 @@ localflow::LkStorage lk_storage_of(const Config& config);
 localflow::FeatParams feat_params_of(const Config& config);
 
 /// Every local flow variant in this binary, in listing order (the LocalFlowVariants of
-/// all_variants()): bm_cpu, lk_cpu, feat_cpu; with CUDA bm_cuda, lk_cuda, feat_cuda.
+/// all_variants()): bm_cpu, lk_cpu, feat_cpu, bm_simd, lk_simd; with CUDA bm_cuda, lk_cuda,
+/// feat_cuda.
 std::vector<const Variant*> localflow_variants();
 /// The local flow variant called name, or nullptr (also when it is another workload's).
 const LocalFlowVariant* find_localflow_variant(const std::string& name);
@@ -75,5 +76,12 @@ const LocalFlowVariant& bm_cpu_variant();
 const LocalFlowVariant& lk_cpu_variant();
 /// Its solver is a FeatureSolver.
 const LocalFlowVariant& feat_cpu_variant();
+
+/// The SIMD host adaptors (simd_variants.cpp): block_matching_simd and lucas_kanade_simd
+/// (kernels/simd/localflow_simd.hpp; precision f32), the flows of bm_cpu and lk_cpu bit for
+/// bit. Tunable `threads` (host_thread_counts(), searched and defaulted at all the CPUs;
+/// more than the CPUs is pruned with the reason).
+const LocalFlowVariant& bm_simd_variant();
+const LocalFlowVariant& lk_simd_variant();
 
 }  // namespace flowtune
