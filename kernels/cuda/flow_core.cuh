@@ -2,9 +2,11 @@
 // flow workloads (kernels/localflow/*.cpp, compiled by the host compiler) and their CUDA
 // kernels (kernels/cuda/bm_match.cuh, lk_dense.cuh, compiled per config by NVRTC). Every
 // float operation goes through add/sub/mul/div/sqrt_rn, which are __f*_rn intrinsics on the
-// device (no FMA contraction) and plain IEEE operations on the host (the project compiles
-// ISO C++17, so GCC does not contract either): the same operations in the same order give
-// the same float result on both sides, which is what the CUDA-vs-CPU tests check.
+// device (no FMA contraction) and plain IEEE operations on the host (the host files are
+// compiled with -ffp-contract=off: GCC otherwise fuses a * b + c into one FMA in C++, ISO mode
+// included, wherever the target has FMA, e.g. every aarch64 CPU): the same operations in the
+// same order give the same float result on both sides, which is what the CUDA-vs-CPU tests
+// check.
 //
 // Planes are row-major float arrays of w x h (element (x, y) at y * w + x), intensities in
 // [0, 255] (ARCHITECTURE.md numerics contract), flows in pixels of the plane's level.
