@@ -8,8 +8,11 @@
 // occlusion factor o(x_j) / o(x_i) is not applied here). The guide is the grey I0 of the
 // pyramid level as the solver sees it (normalised to [0, 255], presmoothed, and its texture
 // part when the structure-texture decomposition is on). The per-pixel code is written once
-// for the host and the device: the CPU reference (double) and the GPU frame kernel
-// (kernels/cuda/frame/flow_filters.cu, float) both call weighted_median_px.
+// for the host and the device: the CPU reference (double, weighted_median_px with the window
+// at run time) and the GPU frame kernel (kernels/cuda/frame/flow_filters.cu, float, the window
+// a template constant) both select with weighted_median_px_window, in registers on the GPU
+// (a stable sorting network on fixed indices; the results equal, bit for bit, the earlier
+// insertion sort's, which tests/kernels/test_weighted_median_oracle.cpp keeps as the oracle).
 #pragma once
 
 #include <cmath>
