@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #if defined(__CUDACC__)
@@ -34,10 +35,19 @@ constexpr int kMaxNlMedianWindow = 11;
 
 /// The weight of a neighbour at offset (dx, dy) whose guide differs from the centre's by dg:
 /// exp(-(dx^2 + dy^2) ks - dg^2 kc), ks = 1 / (2 sigma_spatial^2), kc = 1 / (2 sigma_color^2)
-/// (Sun, Roth, Black 2010, eq. 10 without the occlusion factor).
+/// (Sun, Roth, Black 2010, eq. 10 without the occlusion factor). The exponent is rounded after
+/// each operation, as written, also on the device (float: __fmul_rn / __fsub_rn, which nvcc
+/// never contracts into an FMA), so every kernel that calls it gets the same weights wherever
+/// the offsets are constants or not.
 template <class Real>
 FT_WMEDIAN_HD Real weighted_median_weight(int dx, int dy, Real dg, Real ks, Real kc) {
-  return std::exp(-Real(dx * dx + dy * dy) * ks - dg * dg * kc);
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same<Real, float>::value)
+    return std::exp(
+        __fsub_rn(__fmul_rn(-float(dx * dx + dy * dy), ks), __fmul_rn(__fmul_rn(dg, dg), kc)));
+  else
+#endif
+    return std::exp(-Real(dx * dx + dy * dy) * ks - dg * dg * kc);
 }
 
 /// Stable compare-exchange of two (value, weight) pairs at adjacent positions: swaps only when

@@ -1,7 +1,7 @@
 // The register selection of the weighted median (kernels/weighted_median.hpp: a stable
 // odd-even transposition sort on fixed indices, then the running sum) against the earlier
-// implementation it replaced, kept here as the oracle: an insertion sort of (value, weight)
-// pairs by value and the same running sum (issue 22wm, commit 8778df5). Both are stable sorts
+// implementation it replaced, kept as the oracle (tests/kernels/weighted_median_oracle.hpp: an
+// insertion sort of (value, weight) pairs by value and the same running sum). Both are stable sorts
 // followed by the same additions in the same order, so the results must be equal bit for bit
 // (float and double), on windows with ties, signed zeros, equal and zero weights and running
 // sums that meet half the total exactly.
@@ -14,66 +14,27 @@
 #include <vector>
 
 #include "kernels/weighted_median.hpp"
+#include "tests/kernels/weighted_median_oracle.hpp"
 
 namespace flowtune {
 namespace {
 
-// The oracle: kernels/weighted_median.hpp's weighted_median_select before the register
-// selection, verbatim (insertion sort by value, stable; total in input order).
-template <class Real>
-Real sorting_select(Real* v, Real* w, int n) {
-  Real total = 0;
-  for (int i = 0; i < n; ++i) {
-    const Real vi = v[i], wi = w[i];
-    total += wi;
-    int k = i;
-    while (k > 0 && v[k - 1] > vi) {
-      v[k] = v[k - 1];
-      w[k] = w[k - 1];
-      --k;
-    }
-    v[k] = vi;
-    w[k] = wi;
-  }
-  const Real half = total / 2;
-  Real acc = 0;
-  for (int k = 0; k < n - 1; ++k) {
-    acc += w[k];
-    if (acc >= half) return v[k];
-  }
-  return v[n - 1];
-}
+using test::sorting_select;
 
-// The oracle's filter: the earlier weighted_median_px (weights computed once per sample, both
-// components gathered together, selected by sorting_select).
+// The oracle's filter: sorting_px at every pixel (tests/kernels/weighted_median_oracle.hpp).
 template <class Real>
 void sorting_filter(const std::vector<Real>& u1, const std::vector<Real>& u2,
                     const std::vector<Real>& g, int w, int h, int window, Real ss, Real sc,
                     std::vector<Real>* o1, std::vector<Real>* o2) {
   o1->assign(u1.size(), 0);
   o2->assign(u2.size(), 0);
-  const int r = window / 2;
-  const Real ks = Real(1) / (2 * ss * ss), kc = Real(1) / (2 * sc * sc);
+  const auto flow = [&](int i, int j, int c) { return (c ? u2 : u1)[std::size_t(j) * w + i]; };
+  const auto guide = [&](int i, int j) { return g[std::size_t(j) * w + i]; };
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
-      std::vector<Real> a, b, wa, wb;
-      const Real g0 = g[std::size_t(y) * w + x];
-      for (int dy = -r; dy <= r; ++dy) {
-        const int yy = y + dy < 0 ? 0 : (y + dy > h - 1 ? h - 1 : y + dy);
-        for (int dx = -r; dx <= r; ++dx) {
-          const int xx = x + dx < 0 ? 0 : (x + dx > w - 1 ? w - 1 : x + dx);
-          const std::size_t j = std::size_t(yy) * w + xx;
-          const Real dg = g[j] - g0;
-          const Real wt = std::exp(-Real(dx * dx + dy * dy) * ks - dg * dg * kc);
-          a.push_back(u1[j]);
-          b.push_back(u2[j]);
-          wa.push_back(wt);
-          wb.push_back(wt);
-        }
-      }
       const std::size_t i = std::size_t(y) * w + x;
-      (*o1)[i] = sorting_select(a.data(), wa.data(), int(a.size()));
-      (*o2)[i] = sorting_select(b.data(), wb.data(), int(b.size()));
+      test::sorting_px<Real, kMaxNlMedianWindow>(flow, guide, w, h, x, y, window, ss, sc, &(*o1)[i],
+                                                 &(*o2)[i]);
     }
 }
 
