@@ -15,7 +15,7 @@ namespace {
 
 constexpr int kBlockX = 32, kBlockY = 8;
 // The weighted median's selection holds a component's window of (value, weight) pairs in
-// registers (149 per thread at 5x5, 255 at 7x7; ptxas, sm_90): 128-thread blocks let three
+// registers (151 per thread at 5x5, 255 at 7x7; ptxas, sm_90): 128-thread blocks let three
 // blocks (12 warps) share an SM at 5x5, where one 256-thread block would fit alone.
 constexpr int kWmBlockX = 32, kWmBlockY = 4;
 constexpr int kSumThreads = 256, kSumBlocks = 512;
