@@ -8,14 +8,18 @@
 // occlusion factor o(x_j) / o(x_i) is not applied here). The guide is the grey I0 of the
 // pyramid level as the solver sees it (normalised to [0, 255], presmoothed, and its texture
 // part when the structure-texture decomposition is on). The per-pixel code is written once
-// for the host and the device: the CPU reference (double) and the GPU frame kernel
-// (kernels/cuda/frame/flow_filters.cu, float) both call weighted_median_px.
+// for the host and the device: the CPU reference (double, weighted_median_px with the window
+// at run time) and the GPU frame kernel (kernels/cuda/frame/flow_filters.cu, float, the window
+// a template constant) both select with weighted_median_px_window, in registers on the GPU
+// (a stable sorting network on fixed indices; the results equal, bit for bit, the earlier
+// insertion sort's, which tests/kernels/test_weighted_median_oracle.cpp keeps as the oracle).
 #pragma once
 
 #include <cmath>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #if defined(__CUDACC__)
@@ -26,72 +30,176 @@
 
 namespace flowtune {
 
-/// Largest weighted-median window (11 x 11 = 121 samples per component on the stack).
+/// Largest weighted-median window (11 x 11 = 121 samples per component).
 constexpr int kMaxNlMedianWindow = 11;
 
-/// The lower weighted median of n values v[0..n) with weights w[0..n) (w >= 0, sum > 0): the
-/// smallest v_k such that the weights of the values <= v_k sum to at least half of all
-/// weights, i.e. a minimiser of sum_j w_j |m - v_j| (Li and Osher's formula; with equal
-/// weights and n odd, the plain median). Sorts v and w together in place (insertion sort by
-/// value, stable), then accumulates the weights in that order. n >= 1; not checked.
+/// The weight of a neighbour at offset (dx, dy) whose guide differs from the centre's by dg:
+/// exp(-(dx^2 + dy^2) ks - dg^2 kc), ks = 1 / (2 sigma_spatial^2), kc = 1 / (2 sigma_color^2)
+/// (Sun, Roth, Black 2010, eq. 10 without the occlusion factor). The exponent is rounded after
+/// each operation, as written, also on the device (float: __fmul_rn / __fsub_rn, which nvcc
+/// never contracts into an FMA), so every kernel that calls it gets the same weights wherever
+/// the offsets are constants or not.
 template <class Real>
-FT_WMEDIAN_HD Real weighted_median_select(Real* v, Real* w, int n) {
-  Real total = 0;
-  for (int i = 0; i < n; ++i) {
-    const Real vi = v[i], wi = w[i];
-    total += wi;
-    int k = i;
-    while (k > 0 && v[k - 1] > vi) {
-      v[k] = v[k - 1];
-      w[k] = w[k - 1];
-      --k;
-    }
-    v[k] = vi;
-    w[k] = wi;
-  }
-  const Real half = total / 2;
-  Real acc = 0;
-  for (int k = 0; k < n - 1; ++k) {
-    acc += w[k];
-    if (acc >= half) return v[k];
-  }
-  return v[n - 1];
+FT_WMEDIAN_HD Real weighted_median_weight(int dx, int dy, Real dg, Real ks, Real kc) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same<Real, float>::value)
+    return std::exp(
+        __fsub_rn(__fmul_rn(-float(dx * dx + dy * dy), ks), __fmul_rn(__fmul_rn(dg, dg), kc)));
+  else
+#endif
+    return std::exp(-Real(dx * dx + dy * dy) * ks - dg * dg * kc);
 }
 
-/// The weighted non-local median of both flow components at (x, y) of a w x h field:
-/// flow(i, j, c) returns component c (0: u1, 1: u2) of texel (i, j), guide(i, j) the I0 texel.
-/// The window x window neighbourhood centred on (x, y) is read clamp-to-edge (an
-/// out-of-image sample repeats the nearest edge texel, its weight from its unclamped spatial
-/// offset and the clamped texel's guide value). window: odd, 3..kMaxNlMedianWindow;
-/// sigma_spatial (px) and sigma_color (guide units) > 0; not checked here (check_nl_median).
-/// Writes the medians of u1 and u2 (same weights) to *m1 and *m2. MaxWindow (>= window) sizes
-/// the four sample arrays on the stack (the GPU kernel passes its window).
-template <class Real, class FlowLoad, class GuideLoad, int MaxWindow = kMaxNlMedianWindow>
-FT_WMEDIAN_HD void weighted_median_px(const FlowLoad& flow, const GuideLoad& guide, int w, int h,
-                                      int x, int y, int window, Real sigma_spatial,
-                                      Real sigma_color, Real* m1, Real* m2) {
-  constexpr int kMax = MaxWindow * MaxWindow;
-  Real a[kMax], b[kMax], wa[kMax], wb[kMax];
-  const int r = window / 2;
+/// Stable compare-exchange of two (value, weight) pairs at adjacent positions: swaps only when
+/// the first value is strictly greater, so equal values keep their order (no branch; registers
+/// when inlined with constant indices).
+template <class Real>
+FT_WMEDIAN_HD void weighted_median_exchange(Real& va, Real& wa, Real& vb, Real& wb) {
+  const bool swap = vb < va;
+  const Real v0 = swap ? vb : va, v1 = swap ? va : vb;
+  const Real w0 = swap ? wb : wa, w1 = swap ? wa : wb;
+  va = v0;
+  vb = v1;
+  wa = w0;
+  wb = w1;
+}
+
+/// A count known at compile time (std::integral_constant's conversion is host-only in CUDA).
+template <int N>
+struct WeightedMedianCount {
+  FT_WMEDIAN_HD constexpr operator int() const { return N; }
+};
+
+/// The body of weighted_median_select; Count is int or WeightedMedianCount<N> (then every loop
+/// has a constant trip count and is unrolled on the device).
+template <class Real, class Count>
+FT_WMEDIAN_HD Real weighted_median_select_impl(Real* v, Real* w, Count n) {
+  Real total = 0;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (int i = 0; i < n; ++i) total += w[i];
+    // Odd-even transposition sort (Knuth, TAOCP vol. 3, sec. 5.3.4, ex. 37; Habermann 1972): n
+    // rounds of compare-exchanges of neighbours (i, i + 1), i even in even rounds, odd in odd
+    // rounds; n (n - 1) / 2 exchanges on fixed indices. Only adjacent, strictly out-of-order
+    // pairs are swapped, so the sort is stable.
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (int r = 0; r < n; ++r) {
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int i = r % 2; i + 1 < n; i += 2) weighted_median_exchange(v[i], w[i], v[i + 1], w[i + 1]);
+  }
+  const Real half = total / 2;
+  Real acc = 0, m = v[n - 1];
+  bool found = false;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (int k = 0; k < n - 1; ++k) {
+    acc += w[k];
+    if (!found && acc >= half) m = v[k];
+    found = found || acc >= half;
+  }
+  return m;
+}
+
+/// The lower weighted median of n values v[0..n) with weights w[0..n) (w >= 0, sum > 0; values
+/// finite): the smallest v_k such that the weights of the values <= v_k sum to at least half of
+/// all weights, i.e. a minimiser of sum_j w_j |m - v_j| (Li and Osher's formula; with equal
+/// weights and n odd, the plain median). Exactly, in the arithmetic of Real: total = the
+/// weights summed in input order, half = total / 2; the pairs are sorted by value, stably
+/// (equal values keep their input order); the result is the value of the first sorted position
+/// k < n - 1 whose running sum of the sorted weights (summed in sorted order) is >= half, else
+/// the last. Sorts v and w together in place (odd-even transposition: n (n - 1) / 2
+/// compare-exchanges, no data-dependent branch or index). This equals, bit for bit, the earlier
+/// insertion-sort implementation (same stable order, same sums; tests/kernels/
+/// test_weighted_median.cpp keeps it as the oracle). n >= 1; not checked.
+template <class Real>
+FT_WMEDIAN_HD Real weighted_median_select(Real* v, Real* w, int n) {
+  return weighted_median_select_impl(v, w, n);
+}
+
+/// weighted_median_select with the count N a compile-time constant: with the loops unrolled
+/// every index is a constant, so on the GPU the N values and weights stay in registers.
+template <class Real, int N>
+FT_WMEDIAN_HD Real weighted_median_select(Real* v, Real* w) {
+  static_assert(N >= 1, "weighted_median_select: N >= 1");
+  return weighted_median_select_impl(v, w, WeightedMedianCount<N>{});
+}
+
+/// The weighted non-local median of both flow components at (x, y) of a w x h field, the
+/// window a compile-time constant (odd, 3..kMaxNlMedianWindow): flow(i, j, c) returns
+/// component c (0: u1, 1: u2) of texel (i, j), guide(i, j) the I0 texel. The Window x Window
+/// neighbourhood centred on (x, y) is read clamp-to-edge (an out-of-image sample repeats the
+/// nearest edge texel, its weight from its unclamped spatial offset and the clamped texel's
+/// guide value); weights by weighted_median_weight. Writes the medians of u1 and u2 (same
+/// weights) to *m1 and *m2. One component at a time (the weights are computed again for the
+/// second: half the registers, same values), each selected by weighted_median_select<Real, N>.
+template <class Real, int Window, class FlowLoad, class GuideLoad>
+FT_WMEDIAN_HD void weighted_median_px_window(const FlowLoad& flow, const GuideLoad& guide, int w,
+                                             int h, int x, int y, Real sigma_spatial,
+                                             Real sigma_color, Real* m1, Real* m2) {
+  static_assert(Window >= 1 && Window % 2 == 1 && Window <= kMaxNlMedianWindow,
+                "weighted_median_px_window: Window odd, <= kMaxNlMedianWindow");
+  constexpr int kN = Window * Window, r = Window / 2;
   const Real ks = Real(1) / (2 * sigma_spatial * sigma_spatial);
   const Real kc = Real(1) / (2 * sigma_color * sigma_color);
   const Real g0 = guide(x, y);
-  int n = 0;
-  for (int dy = -r; dy <= r; ++dy) {
-    const int yy = y + dy < 0 ? 0 : (y + dy > h - 1 ? h - 1 : y + dy);
-    for (int dx = -r; dx <= r; ++dx) {
-      const int xx = x + dx < 0 ? 0 : (x + dx > w - 1 ? w - 1 : x + dx);
-      const Real dg = guide(xx, yy) - g0;
-      const Real wt = std::exp(-Real(dx * dx + dy * dy) * ks - dg * dg * kc);
-      a[n] = flow(xx, yy, 0);
-      b[n] = flow(xx, yy, 1);
-      wa[n] = wt;
-      wb[n] = wt;
-      ++n;
+  // Not unrolled: one component's samples live at a time (on the GPU, half the registers).
+#if defined(__CUDA_ARCH__)
+#pragma unroll 1
+#endif
+  for (int c = 0; c < 2; ++c) {
+    Real v[kN], wt[kN];
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int dy = -r; dy <= r; ++dy) {
+      const int yy = y + dy < 0 ? 0 : (y + dy > h - 1 ? h - 1 : y + dy);
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+      for (int dx = -r; dx <= r; ++dx) {
+        const int xx = x + dx < 0 ? 0 : (x + dx > w - 1 ? w - 1 : x + dx);
+        const int k = (dy + r) * Window + (dx + r);
+        v[k] = flow(xx, yy, c);
+        wt[k] = weighted_median_weight<Real>(dx, dy, guide(xx, yy) - g0, ks, kc);
+      }
     }
+    *(c == 0 ? m1 : m2) = weighted_median_select<Real, kN>(v, wt);
   }
-  *m1 = weighted_median_select(a, wa, n);
-  *m2 = weighted_median_select(b, wb, n);
+}
+
+/// The weighted non-local median of both flow components at (x, y) with a run-time window
+/// (odd, 3..kMaxNlMedianWindow; sigma_spatial (px) and sigma_color (guide units) > 0; not
+/// checked here, see check_nl_median): weighted_median_px_window of that window. Another
+/// window leaves *m1, *m2 unchanged.
+template <class Real, class FlowLoad, class GuideLoad>
+FT_WMEDIAN_HD void weighted_median_px(const FlowLoad& flow, const GuideLoad& guide, int w, int h,
+                                      int x, int y, int window, Real sigma_spatial,
+                                      Real sigma_color, Real* m1, Real* m2) {
+  switch (window) {
+    case 3:
+      return weighted_median_px_window<Real, 3>(flow, guide, w, h, x, y, sigma_spatial, sigma_color,
+                                                m1, m2);
+    case 5:
+      return weighted_median_px_window<Real, 5>(flow, guide, w, h, x, y, sigma_spatial, sigma_color,
+                                                m1, m2);
+    case 7:
+      return weighted_median_px_window<Real, 7>(flow, guide, w, h, x, y, sigma_spatial, sigma_color,
+                                                m1, m2);
+    case 9:
+      return weighted_median_px_window<Real, 9>(flow, guide, w, h, x, y, sigma_spatial, sigma_color,
+                                                m1, m2);
+    case 11:
+      return weighted_median_px_window<Real, 11>(flow, guide, w, h, x, y, sigma_spatial,
+                                                 sigma_color, m1, m2);
+    default:
+      return;
+  }
 }
 
 /// Throws std::invalid_argument naming `who` unless window is 0 (off) or odd in

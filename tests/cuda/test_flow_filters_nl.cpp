@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 #include "kernels/cuda/frame/flow_filters.hpp"
@@ -18,6 +19,9 @@
 #include "kernels/reference_tvl1.hpp"
 #include "kernels/weighted_median.hpp"
 #include "tests/cuda/test_frame_support.hpp"
+#if defined(FLOWTUNE_TEST_CUDA_KERNELS)
+#include "tests/cuda/weighted_median_oracle_gpu.hpp"
+#endif
 #include "variants/cuda/cuda_frame_solver.hpp"
 #include "variants/tvl1_params_of.hpp"
 
@@ -114,6 +118,48 @@ TEST(FlowFiltersNl, WeightedMatchesDoubleReferenceGpu) {
   if (!test::have_cuda_device()) GTEST_SKIP() << "no CUDA device";
   check_random_weighted(false);
 }
+
+#if defined(FLOWTUNE_TEST_CUDA_KERNELS)
+// The frame kernel (register selection) against the earlier sorting implementation run on the
+// device with the same weights (tests/cuda/weighted_median_oracle_gpu.cu): a random field with
+// quantised flow (ties) and guide (equal weights), every window: equal bit for bit at every
+// pixel (tests/kernels/test_weighted_median_oracle.cpp shows the same on the host).
+TEST(FlowFiltersNl, WeightedEqualsSortingKernelGpu) {
+  if (!test::have_cuda_device()) GTEST_SKIP() << "no CUDA device";
+  const int w = 97, h = 61;
+  const std::size_t n = std::size_t(w) * h;
+  std::vector<float2> flow(n);
+  std::vector<float> guide(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const float a = float(int((i * 7919u) % 13u) - 6) / 2;  // ties
+    const float b = i % 5 ? float(int((i * 104729u) % 9u) - 4) / 4 : float(i % 97) / 31.f - 1.5f;
+    flow[i] = make_float2(a, b);
+    guide[i] = float(20 * int((i * 31u) % 11u));
+  }
+  test::TestBuffer<float2> in(n, false), out(n, false), want(n, false);
+  test::TestBuffer<float> g(n, false);
+  in.upload(flow);
+  g.upload(guide);
+  for (int window : {3, 5, 7, 9, 11})
+    for (float sc : {7.f, 40.f}) {
+      cuda::frame::weighted_median_flow(false, in.get(), out.get(), g.get(), w, h, window, 2.f, sc,
+                                        {nullptr, false});
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      test::weighted_median_sorting_gpu(static_cast<const float2*>(in.get()),
+                                        static_cast<const float*>(g.get()),
+                                        static_cast<float2*>(want.get()), w, h, window, 2.f, sc);
+      const std::vector<float2> m = out.download(), e = want.download();
+      std::size_t off = 0;
+      for (std::size_t i = 0; i < n; ++i)
+        if (std::memcmp(&m[i], &e[i], sizeof(float2)) != 0) ++off;
+      std::printf(
+          "weighted median %dx%d (sigma_color %g), GPU register selection vs GPU sorting "
+          "oracle: %zu of %zu pixels differ in any bit\n",
+          window, window, double(sc), off, n);
+      EXPECT_EQ(off, 0u) << window << " " << sc;
+    }
+}
+#endif
 
 // The register median (median_select) selects the same sample as the CPU reference's median
 // filter in double: equal, every pixel (a selection has no rounding).
