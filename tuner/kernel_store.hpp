@@ -1,4 +1,4 @@
-// Compiled kernels shared through the run's store (issue 20, item 5; README "Kernel builds"):
+// Compiled kernels shared through the run's store (README "Kernel builds"):
 // the builds of this process (nvrtc_build, variants/kernel_binary_cache.hpp) publish each
 // binary they compile into table kernel_binaries, and a process whose local cache misses
 // fetches the binary from there before it compiles. So workers on other hosts compile nothing

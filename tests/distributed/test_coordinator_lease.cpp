@@ -1,6 +1,6 @@
-// Failures of the parts of a distributed run (issue 24, "one coordinator per run" and items
-// 6(b)-(d)), each against SQLite and a throw-away PostgreSQL server, with the fake measurer
-// of tests/doubles:
+// Failures of the parts of a distributed run (one coordinator per run; a killed coordinator,
+// a stopped worker, a hung measurement), each against SQLite and a throw-away PostgreSQL server,
+// with the fake measurer of tests/doubles:
 // - a second coordinator of the same run on another host is refused while the first lives;
 //   the first SIGKILLed, `tune` started again (on another host) resumes the SAME run, the
 //   external workers keep their claims and go on, every point is measured exactly once;

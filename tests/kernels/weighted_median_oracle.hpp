@@ -1,6 +1,6 @@
-// Test oracle (test code only): the weighted median as kernels/weighted_median.hpp computed it
-// before the register selection (issue 22wm, main 3110968): an insertion sort of (value,
-// weight) pairs by value in arrays on the stack, then the running sum. Host and device (the
+// Test oracle (test code only): the weighted median computed independently of the register
+// selection of kernels/weighted_median.hpp: an insertion sort of (value, weight) pairs by value
+// in arrays on the stack, then the running sum. Host and device (the
 // GPU test compares the frame kernel with it on the device), so the oracle's weights are
 // weighted_median_weight's, the same as the code under test.
 #pragma once
