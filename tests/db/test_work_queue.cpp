@@ -12,6 +12,7 @@
 #include "db/repository.hpp"
 #include "db/schema.hpp"
 #include "postgres_server.hpp"
+#include "tests/test_dir.hpp"
 
 namespace flowtune::db {
 namespace {
@@ -19,11 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path test_dir() {
-  std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  for (char& c : name)
-    if (c == '/') c = '_';
-  return fs::temp_directory_path() /
-         ("flowtune_test_queue_" + std::to_string(::getpid()) + "_" + name);
+  return test::per_test_dir("flowtune_test_queue");
 }
 
 // The same tests on an SQLite file and on a PostgreSQL database of a throw-away server

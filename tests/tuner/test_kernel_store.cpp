@@ -13,6 +13,7 @@
 #include "../db/postgres_server.hpp"
 #include "../doubles/fake_kernel_build.hpp"
 #include "db/repository.hpp"
+#include "tests/test_dir.hpp"
 #include "tuner/kernel_store.hpp"
 
 namespace flowtune {
@@ -21,11 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path test_dir() {
-  std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  for (char& c : name)
-    if (c == '/') c = '_';
-  return fs::temp_directory_path() /
-         ("flowtune_test_kstore_" + std::to_string(::getpid()) + "_" + name);
+  return test::per_test_dir("flowtune_test_kstore");
 }
 
 class KernelStoreTest : public ::testing::TestWithParam<std::string> {
