@@ -19,6 +19,11 @@
 //    2 depth + 1, and depth independent updates per thread and phase (ILP), for a ring of
 //    2 FT_DEPTH + 1 lines (rows t-2 depth+1 .. t, plus the line that row t+1 is written to).
 // The last row an iteration touches is final after the last one; it is written out then.
+// Register blocking (FT_ROWS_PER_THREAD = R > 1, skew 1 only): a step lets R rows enter and
+// iteration k updates u on R rows, then p on R rows, still one row behind iteration k-1.
+// The R updates of a half-step are independent (R-fold ILP per thread, computed all before
+// any is stored), a row costs (2 depth + 1) / R barriers, and the ring holds FT_DEPTH + R
+// lines. R = 1 compiles to exactly the schedule above (the same code, kept separate).
 //
 // Exactness (overlapped recomputation, ARCHITECTURE.md). Each iteration propagates information by
 // one pixel in x and y. A strip therefore loads FT_DEPTH extra columns on each side and
@@ -30,15 +35,16 @@
 // everywhere. Output strips are FT_W - 2 FT_DEPTH columns wide.
 //
 // Ring memory: 4 pair planes (u, p1, p2, grad) and one scalar plane (rho_c) of kRingLines
-// lines x FT_W elements: ring_bytes = 4.5 * Qfloat * FT_W * kRingLines, Qfloat =
-// sizeof(Store2) (8 for float2, 4 for half2). Eq. 4 of the paper counts 6 pairs per pixel
-// line; this schedule needs 4.5 (the data term of a line is loaded once with it).
+// (= FT_SKEW * FT_DEPTH + FT_ROWS_PER_THREAD) lines x FT_W elements: ring_bytes = 4.5 * Qfloat *
+// FT_W * kRingLines, Qfloat = sizeof(Store2) (8 for float2, 4 for half2). Eq. 4 of the paper counts
+// 6 pairs per pixel line; this schedule needs 4.5 (the data term of a line is loaded once with it).
 //
 // Reads (u, p1, p2) and writes (u_out, p1_out, p2_out): blocks read each other's halo, so
 // the output must be a different buffer set (ping-pong between launches).
 // Defines: FT_W (strip width = ring line width, > 2 FT_DEPTH), FT_PARTS (columns per thread;
 // FT_W / FT_PARTS threads, a multiple of 32), FT_DEPTH (maximum iterations per launch, >= 1),
-// FT_STRIP_H (output rows per block), FT_SKEW (1 or 2, see above), one FT_PRECISION_*.
+// FT_STRIP_H (output rows per block), FT_SKEW (1 or 2, see above), one FT_PRECISION_*;
+// optional FT_ROWS_PER_THREAD (rows per thread and step, default 1; > 1 needs FT_SKEW = 1).
 #pragma once
 
 #include "tvl1_math.cuh"
@@ -52,14 +58,22 @@
 #if FT_PARTS < 1 || FT_W % FT_PARTS != 0
 #error "FT_PARTS must divide FT_W"
 #endif
+#if !defined(FT_ROWS_PER_THREAD)
+#define FT_ROWS_PER_THREAD 1
+#endif
+#if FT_ROWS_PER_THREAD < 1 || (FT_SKEW == 2 && FT_ROWS_PER_THREAD != 1)
+#error "FT_ROWS_PER_THREAD must be >= 1, and 1 with FT_SKEW = 2"
+#endif
 #if FT_DEPTH < 1 || FT_W <= 2 * FT_DEPTH || FT_STRIP_H < 1
 #error "pipeline needs FT_DEPTH >= 1, FT_W > 2 * FT_DEPTH and FT_STRIP_H >= 1"
 #endif
 
 namespace ft {
 
-/// Ring lines: FT_DEPTH + 1 (skew 1) or 2 FT_DEPTH + 1 (skew 2), see the file comment.
-constexpr int kRingLines = FT_SKEW * FT_DEPTH + 1;
+/// Rows each thread updates per pipeline step and half-step (register blocking, skew 1).
+constexpr int kRows = FT_ROWS_PER_THREAD;
+/// Ring lines: FT_DEPTH + kRows (skew 1) or 2 FT_DEPTH + 1 (skew 2), see the file comment.
+constexpr int kRingLines = FT_SKEW * FT_DEPTH + kRows;
 /// Output columns of one strip.
 constexpr int kStripOutW = FT_W - 2 * FT_DEPTH;
 
@@ -113,7 +127,7 @@ struct RowOps {
   Store2 *ring_u, *ring_p1, *ring_p2, *ring_grad;
   Store1* ring_rho_c;
   Column col[FT_PARTS];
-  PixelIn next[FT_PARTS];
+  PixelIn next[kRows][FT_PARTS];  ///< row slot j: the j-th row of the next step
 
   __device__ __forceinline__ RowOps(void* ring, const PipelineArgs& args, int strip_x0) : a(args) {
     Store2* planes = static_cast<Store2*>(ring);
@@ -138,29 +152,49 @@ struct RowOps {
   __device__ __forceinline__ int index(int line, int c) const {
     return line * kColumns + int(threadIdx.x) + c * kThreads;
   }
-  /// Global loads of row r into registers (issued a step before they are needed).
-  __device__ __forceinline__ void fetch(int r) {
+  /// Global loads of row r into registers, slot j (issued a step before they are needed).
+  __device__ __forceinline__ void fetch(int r, int j) {
 #pragma unroll
     for (int c = 0; c < FT_PARTS; ++c) {
       if (col[c].in_image) {
         const int i = r * a.width + col[c].x;
-        next[c] = {a.u[i], a.p1[i], a.p2[i], a.grad[i], a.rho_c[i]};
+        next[j][c] = {a.u[i], a.p1[i], a.p2[i], a.grad[i], a.rho_c[i]};
       } else {
-        next[c] = {Store2(), Store2(), Store2(), Store2(), Store1()};
+        next[j][c] = {Store2(), Store2(), Store2(), Store2(), Store1()};
       }
     }
   }
-  /// The last fetched row into ring line `line`.
-  __device__ __forceinline__ void put(int line) {
+  /// The row last fetched into slot j into ring line `line`.
+  __device__ __forceinline__ void put(int line, int j) {
 #pragma unroll
     for (int c = 0; c < FT_PARTS; ++c) {
       const int i = index(line, c);
-      ring_u[i] = next[c].u;
-      ring_p1[i] = next[c].p1;
-      ring_p2[i] = next[c].p2;
-      ring_grad[i] = next[c].grad;
-      ring_rho_c[i] = next[c].rho_c;
+      ring_u[i] = next[j][c].u;
+      ring_p1[i] = next[j][c].p1;
+      ring_p2[i] = next[j][c].p2;
+      ring_grad[i] = next[j][c].grad;
+      ring_rho_c[i] = next[j][c].rho_c;
     }
+  }
+  /// New u at ring index i of thread column c; p above it at ring index ia (top: first row
+  /// of the strip, p = 0); zero = M::zero().
+  __device__ __forceinline__ M::V u_at(int i, int ia, int c, bool top, M::V zero) const {
+    const bool left = col[c].left_edge;
+    return update_u<M>(load2(ring_u, i), load2(ring_grad, i), load1(ring_rho_c, i),
+                       load2(ring_p1, i), load2(ring_p2, i), left ? zero : load2(ring_p1, i - 1),
+                       left ? zero : load2(ring_p2, i - 1), top ? zero : load2(ring_p1, ia),
+                       top ? zero : load2(ring_p2, ia), a.prm);
+  }
+  /// New (p1, p2) at ring index i of thread column c into q1, q2; u below it at ring index ib
+  /// (bottom: last row of the strip, zero gradient).
+  __device__ __forceinline__ void p_at(int i, int ib, int c, bool bottom, M::V& q1,
+                                       M::V& q2) const {
+    const M::V uc = load2(ring_u, i);
+    const M::V ur = col[c].right_edge ? uc : load2(ring_u, i + 1);
+    const M::V ud = bottom ? uc : load2(ring_u, ib);
+    q1 = load2(ring_p1, i);
+    q2 = load2(ring_p2, i);
+    update_p<M>(uc, ur, ud, q1, q2, a.prm);
   }
   /// u of one ring line; p above it in line_above (top: first row of the strip, p = 0).
   __device__ __forceinline__ void update_u_row(int line, int line_above, bool top) {
@@ -168,14 +202,8 @@ struct RowOps {
 #pragma unroll
     for (int c = 0; c < FT_PARTS; ++c) {
       if (!col[c].in_image) continue;
-      const int i = index(line, c), ia = index(line_above, c);
-      const bool left = col[c].left_edge;
-      const M::V un =
-          update_u<M>(load2(ring_u, i), load2(ring_grad, i), load1(ring_rho_c, i),
-                      load2(ring_p1, i), load2(ring_p2, i), left ? zero : load2(ring_p1, i - 1),
-                      left ? zero : load2(ring_p2, i - 1), top ? zero : load2(ring_p1, ia),
-                      top ? zero : load2(ring_p2, ia), a.prm);
-      store2(ring_u, i, un);
+      const int i = index(line, c);
+      store2(ring_u, i, u_at(i, index(line_above, c), c, top, zero));
     }
   }
   /// p of one ring line; u below it in line_below (bottom: last row, zero gradient).
@@ -183,17 +211,58 @@ struct RowOps {
 #pragma unroll
     for (int c = 0; c < FT_PARTS; ++c) {
       if (!col[c].in_image) continue;
-      const int i = index(line, c), ib = index(line_below, c);
-      const M::V uc = load2(ring_u, i);
-      const M::V ur = col[c].right_edge ? uc : load2(ring_u, i + 1);
-      const M::V ud = bottom ? uc : load2(ring_u, ib);
-      M::V q1 = load2(ring_p1, i);
-      M::V q2 = load2(ring_p2, i);
-      update_p<M>(uc, ur, ud, q1, q2, a.prm);
+      const int i = index(line, c);
+      M::V q1, q2;
+      p_at(i, index(line_below, c), c, bottom, q1, q2);
       store2(ring_p1, i, q1);
       store2(ring_p2, i, q2);
     }
   }
+#if FT_ROWS_PER_THREAD > 1
+  /// update_u_row on the kRows ring lines line[j] where on[j]. The rows are independent:
+  /// all are computed before any is stored (the compiler cannot prove that a row's stores do
+  /// not alias the next row's loads, so row by row would serialise them).
+  __device__ __forceinline__ void update_u_rows(const int (&line)[kRows],
+                                                const int (&line_above)[kRows],
+                                                const bool (&top)[kRows], const bool (&on)[kRows]) {
+    const M::V zero = M::zero();
+#pragma unroll
+    for (int c = 0; c < FT_PARTS; ++c) {
+      if (!col[c].in_image) continue;
+      M::V un[kRows];
+#pragma unroll
+      for (int j = 0; j < kRows; ++j)
+        un[j] = on[j] ? u_at(index(line[j], c), index(line_above[j], c), c, top[j], zero) : zero;
+#pragma unroll
+      for (int j = 0; j < kRows; ++j)
+        if (on[j]) store2(ring_u, index(line[j], c), un[j]);
+    }
+  }
+  /// update_p_row on the kRows ring lines line[j] where on[j]; computed all, then stored.
+  __device__ __forceinline__ void update_p_rows(const int (&line)[kRows],
+                                                const int (&line_below)[kRows],
+                                                const bool (&bottom)[kRows],
+                                                const bool (&on)[kRows]) {
+    const M::V zero = M::zero();
+#pragma unroll
+    for (int c = 0; c < FT_PARTS; ++c) {
+      if (!col[c].in_image) continue;
+      M::V q1[kRows], q2[kRows];
+#pragma unroll
+      for (int j = 0; j < kRows; ++j) {
+        q1[j] = q2[j] = zero;
+        if (on[j]) p_at(index(line[j], c), index(line_below[j], c), c, bottom[j], q1[j], q2[j]);
+      }
+#pragma unroll
+      for (int j = 0; j < kRows; ++j) {
+        if (!on[j]) continue;
+        const int i = index(line[j], c);
+        store2(ring_p1, i, q1[j]);
+        store2(ring_p2, i, q2[j]);
+      }
+    }
+  }
+#endif
   /// Final row rf (ring line `line`) out, on this strip's output columns.
   __device__ __forceinline__ void store_row(int rf, int line) const {
 #pragma unroll
@@ -245,7 +314,7 @@ struct RowOps {
   V *ring_u, *ring_p1, *ring_p2, *ring_grad;
   __half2* ring_rho_c;
   Column col[FT_PARTS];
-  PairIn next[FT_PARTS];
+  PairIn next[kRows][FT_PARTS];  ///< row slot j: the j-th row of the next step
 
   __device__ __forceinline__ RowOps(void* ring, const PipelineArgs& args, int strip_x0) : a(args) {
     V* planes = static_cast<V*>(ring);
@@ -279,18 +348,18 @@ struct RowOps {
   __device__ __forceinline__ int index(int line, int c) const {
     return line * kColumns + int(threadIdx.x) + c * kThreads;
   }
-  __device__ __forceinline__ void fetch(int r) {
+  __device__ __forceinline__ void fetch(int r, int j) {
 #pragma unroll
     for (int c = 0; c < FT_PARTS; ++c) {
 #pragma unroll
       for (int l = 0; l < 2; ++l) {
         const bool in = l == 0 ? col[c].in_a : col[c].in_b;
         const int i = r * a.width + col[c].xa + l;
-        next[c].u[l] = in ? a.u[i] : Store2();
-        next[c].p1[l] = in ? a.p1[i] : Store2();
-        next[c].p2[l] = in ? a.p2[i] : Store2();
-        next[c].grad[l] = in ? a.grad[i] : Store2();
-        next[c].rho_c[l] = in ? a.rho_c[i] : Store1();
+        next[j][c].u[l] = in ? a.u[i] : Store2();
+        next[j][c].p1[l] = in ? a.p1[i] : Store2();
+        next[j][c].p2[l] = in ? a.p2[i] : Store2();
+        next[j][c].grad[l] = in ? a.grad[i] : Store2();
+        next[j][c].rho_c[l] = in ? a.rho_c[i] : Store1();
       }
     }
   }
@@ -298,15 +367,15 @@ struct RowOps {
   static __device__ __forceinline__ V to_pair(Store2 pa, Store2 pb) {
     return {__lows2half2(pa, pb), __highs2half2(pa, pb)};
   }
-  __device__ __forceinline__ void put(int line) {
+  __device__ __forceinline__ void put(int line, int j) {
 #pragma unroll
     for (int c = 0; c < FT_PARTS; ++c) {
       const int i = index(line, c);
-      ring_u[i] = to_pair(next[c].u[0], next[c].u[1]);
-      ring_p1[i] = to_pair(next[c].p1[0], next[c].p1[1]);
-      ring_p2[i] = to_pair(next[c].p2[0], next[c].p2[1]);
-      ring_grad[i] = to_pair(next[c].grad[0], next[c].grad[1]);
-      ring_rho_c[i] = __halves2half2(next[c].rho_c[0], next[c].rho_c[1]);
+      ring_u[i] = to_pair(next[j][c].u[0], next[j][c].u[1]);
+      ring_p1[i] = to_pair(next[j][c].p1[0], next[j][c].p1[1]);
+      ring_p2[i] = to_pair(next[j][c].p2[0], next[j][c].p2[1]);
+      ring_grad[i] = to_pair(next[j][c].grad[0], next[j][c].grad[1]);
+      ring_rho_c[i] = __halves2half2(next[j][c].rho_c[0], next[j][c].rho_c[1]);
     }
   }
   /// Left neighbours of the pair at i: (b of the previous pair, a of this one), 0 at a left
@@ -325,34 +394,85 @@ struct RowOps {
     return {bits_h2((h2_bits(shift_pair(own.c1, next_pair.c1)) & ~m) | (h2_bits(own.c1) & m)),
             bits_h2((h2_bits(shift_pair(own.c2, next_pair.c2)) & ~m) | (h2_bits(own.c2) & m))};
   }
+  /// New u at ring index i of thread column c (as the f32 RowOps::u_at).
+  __device__ __forceinline__ V u_at(int i, int ia, int c, bool top, V zero) const {
+    const Column& k = col[c];
+    const V p1l = left_of(ring_p1, i, k), p2l = left_of(ring_p2, i, k);
+    return update_u<M>(ring_u[i], ring_grad[i], ring_rho_c[i], ring_p1[i], ring_p2[i], p1l, p2l,
+                       top ? zero : ring_p1[ia], top ? zero : ring_p2[ia], a.prm);
+  }
+  /// New (p1, p2) at ring index i of thread column c (as the f32 RowOps::p_at).
+  __device__ __forceinline__ void p_at(int i, int ib, int c, bool bottom, V& q1, V& q2) const {
+    const V uc = ring_u[i];
+    const V ur = right_of(ring_u, i, col[c], uc);
+    const V ud = bottom ? uc : ring_u[ib];
+    q1 = ring_p1[i];
+    q2 = ring_p2[i];
+    update_p<M>(uc, ur, ud, q1, q2, a.prm);
+  }
   __device__ __forceinline__ void update_u_row(int line, int line_above, bool top) {
     const V zero = M::zero();
 #pragma unroll
     for (int c = 0; c < FT_PARTS; ++c) {
-      const Column& k = col[c];
-      if (!k.any_in) continue;
-      const int i = index(line, c), ia = index(line_above, c);
-      const V p1l = left_of(ring_p1, i, k), p2l = left_of(ring_p2, i, k);
-      ring_u[i] = update_u<M>(ring_u[i], ring_grad[i], ring_rho_c[i], ring_p1[i], ring_p2[i], p1l,
-                              p2l, top ? zero : ring_p1[ia], top ? zero : ring_p2[ia], a.prm);
+      if (!col[c].any_in) continue;
+      const int i = index(line, c);
+      ring_u[i] = u_at(i, index(line_above, c), c, top, zero);
     }
   }
   __device__ __forceinline__ void update_p_row(int line, int line_below, bool bottom) {
 #pragma unroll
     for (int c = 0; c < FT_PARTS; ++c) {
-      const Column& k = col[c];
-      if (!k.any_in) continue;
-      const int i = index(line, c), ib = index(line_below, c);
-      const V uc = ring_u[i];
-      const V ur = right_of(ring_u, i, k, uc);
-      const V ud = bottom ? uc : ring_u[ib];
-      V q1 = ring_p1[i];
-      V q2 = ring_p2[i];
-      update_p<M>(uc, ur, ud, q1, q2, a.prm);
+      if (!col[c].any_in) continue;
+      const int i = index(line, c);
+      V q1, q2;
+      p_at(i, index(line_below, c), c, bottom, q1, q2);
       ring_p1[i] = q1;
       ring_p2[i] = q2;
     }
   }
+#if FT_ROWS_PER_THREAD > 1
+  /// As the f32 RowOps::update_u_rows.
+  __device__ __forceinline__ void update_u_rows(const int (&line)[kRows],
+                                                const int (&line_above)[kRows],
+                                                const bool (&top)[kRows], const bool (&on)[kRows]) {
+    const V zero = M::zero();
+#pragma unroll
+    for (int c = 0; c < FT_PARTS; ++c) {
+      if (!col[c].any_in) continue;
+      V un[kRows];
+#pragma unroll
+      for (int j = 0; j < kRows; ++j)
+        un[j] = on[j] ? u_at(index(line[j], c), index(line_above[j], c), c, top[j], zero) : zero;
+#pragma unroll
+      for (int j = 0; j < kRows; ++j)
+        if (on[j]) ring_u[index(line[j], c)] = un[j];
+    }
+  }
+  /// As the f32 RowOps::update_p_rows.
+  __device__ __forceinline__ void update_p_rows(const int (&line)[kRows],
+                                                const int (&line_below)[kRows],
+                                                const bool (&bottom)[kRows],
+                                                const bool (&on)[kRows]) {
+    const V zero = M::zero();
+#pragma unroll
+    for (int c = 0; c < FT_PARTS; ++c) {
+      if (!col[c].any_in) continue;
+      V q1[kRows], q2[kRows];
+#pragma unroll
+      for (int j = 0; j < kRows; ++j) {
+        q1[j] = q2[j] = zero;
+        if (on[j]) p_at(index(line[j], c), index(line_below[j], c), c, bottom[j], q1[j], q2[j]);
+      }
+#pragma unroll
+      for (int j = 0; j < kRows; ++j) {
+        if (!on[j]) continue;
+        const int i = index(line[j], c);
+        ring_p1[i] = q1[j];
+        ring_p2[i] = q2[j];
+      }
+    }
+  }
+#endif
   __device__ __forceinline__ void store_row(int rf, int line) const {
 #pragma unroll
     for (int c = 0; c < FT_PARTS; ++c) {
@@ -397,14 +517,14 @@ __device__ __forceinline__ void pipeline_strip(void* ring_memory, const Pipeline
     return l < 0 ? l + kRingLines : l;
   };
 
-  rows.fetch(r0);
+  rows.fetch(r0, 0);
   // Ring line of row t, advanced with t (modular indexing without a division per access).
   int line_t = r0 % kRingLines;
-#if FT_SKEW == 1
+#if FT_SKEW == 1 && FT_ROWS_PER_THREAD == 1
   for (int t = r0; t < r1 + depth; ++t) {
     if (t < r1) {  // row t enters the ring; the load of row t+1 is issued now
-      rows.put(line_t);
-      if (t + 1 < r1) rows.fetch(t + 1);
+      rows.put(line_t, 0);
+      if (t + 1 < r1) rows.fetch(t + 1, 0);
     }
     __syncthreads();
 #pragma unroll
@@ -421,9 +541,63 @@ __device__ __forceinline__ void pipeline_strip(void* ring_memory, const Pipeline
     store_row(t - depth, line_back(line_t, depth));  // own columns only: no barrier needed
     line_t = line_t + 1 == kRingLines ? 0 : line_t + 1;
   }
-#else  // FT_SKEW == 2
-  rows.put(line_t);
-  if (r0 + 1 < r1) rows.fetch(r0 + 1);
+#elif FT_SKEW == 1  // FT_ROWS_PER_THREAD > 1
+  // Register blocking: kRows rows per step. Rows t .. t+kRows-1 enter the ring; iteration k
+  // updates u on rows t-k+1 .. t-k+kRows (needs p of iteration k-1 on rows t-k .. t-k+kRows,
+  // all written earlier in this chain), then p on rows t-k .. t-k+kRows-1 (needs u of
+  // iteration k on rows t-k .. t-k+kRows). Each half-step is kRows independent row updates
+  // per thread (ILP), a row costs (2 depth + 1) / kRows barriers, and the ring holds rows
+  // t-depth .. t+kRows-1: FT_DEPTH + kRows lines. kRows = 1 is the schedule above.
+  // Line of the row `ahead` rows after row t (0 <= ahead < kRingLines).
+  auto line_ahead = [](int line_t, int ahead) {
+    const int l = line_t + ahead;
+    return l >= kRingLines ? l - kRingLines : l;
+  };
+  // Line of the row `off` rows after row t (-kRingLines < off < kRingLines).
+  auto line_at = [&](int line_t, int off) {
+    return off <= 0 ? line_back(line_t, -off) : line_ahead(line_t, off);
+  };
+#pragma unroll
+  for (int j = 1; j < kRows; ++j)
+    if (r0 + j < r1) rows.fetch(r0 + j, j);
+  for (int t = r0; t < r1 + depth; t += kRows) {
+#pragma unroll
+    for (int j = 0; j < kRows; ++j) {
+      if (t + j < r1) {  // row t+j enters the ring; the load of row t+j+kRows is issued now
+        rows.put(line_ahead(line_t, j), j);
+        if (t + j + kRows < r1) rows.fetch(t + j + kRows, j);
+      }
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 1; k <= FT_DEPTH; ++k) {
+      if (k > depth) break;
+      int line_u[kRows], line_p[kRows];  // row t-k+1+j: u of iteration k; row t-k+j: p
+      bool on_u[kRows], top[kRows], on_p[kRows], bottom[kRows];
+#pragma unroll
+      for (int j = 0; j < kRows; ++j) {
+        line_u[j] = line_at(line_t, j - k + 1);
+        line_p[j] = line_at(line_t, j - k);
+        const int ru = t - k + 1 + j, rp = t - k + j;
+        on_u[j] = ru >= r0 && ru < r1;
+        top[j] = ru == r0;
+        on_p[j] = rp >= r0 && rp < r1;
+        bottom[j] = rp == r1 - 1;
+      }
+      rows.update_u_rows(line_u, line_p, top, on_u);
+      __syncthreads();
+      rows.update_p_rows(line_p, line_u, bottom, on_p);
+      __syncthreads();
+    }
+    // Rows t-depth .. t-depth+kRows-1 are final: own columns only, no barrier needed (the
+    // next step's put writes these lines from the same thread).
+#pragma unroll
+    for (int j = 0; j < kRows; ++j) store_row(t - depth + j, line_at(line_t, j - depth));
+    line_t = line_ahead(line_t, kRows);
+  }
+#else  // FT_SKEW == 2 (FT_ROWS_PER_THREAD == 1)
+  rows.put(line_t, 0);
+  if (r0 + 1 < r1) rows.fetch(r0 + 1, 0);
   __syncthreads();
   for (int t = r0; t < r1 + 2 * depth - 1; ++t) {
     // Phase u: iteration k on row t-2k+2 (p above it on row t-2k+1), all k at once.
@@ -446,8 +620,8 @@ __device__ __forceinline__ void pipeline_strip(void* ring_memory, const Pipeline
     store_row(t - 2 * depth + 1, line_back(line_t, 2 * depth - 1));
     const int line_next = line_t + 1 == kRingLines ? 0 : line_t + 1;
     if (t + 1 < r1) {
-      rows.put(line_next);
-      if (t + 2 < r1) rows.fetch(t + 2);
+      rows.put(line_next, 0);
+      if (t + 2 < r1) rows.fetch(t + 2, 0);
     }
     __syncthreads();
     line_t = line_next;
