@@ -24,8 +24,11 @@ std::vector<std::string> nvrtc_defines(const Config& config) {
   std::vector<std::string> defines = {precision};
   // The per-level thresholds choose which kernels a frame launches, not their code: they stay
   // out of the scheme's build, so configs that differ only in them share one compile.
+  // rows_per_thread = 1 is the kernel's default (absent = 1): left out, so that configs with
+  // it and without it (from before it) share one compile of one kernel.
   for (const auto& [name, value] : config.tunables)
-    if (!is_level_threshold(name)) defines.push_back(kernel_define(name, value));
+    if (!is_level_threshold(name) && !(name == rows_per_thread_domain().name && value == 1))
+      defines.push_back(kernel_define(name, value));
   return defines;
 }
 
@@ -75,6 +78,7 @@ std::optional<std::string> CudaVariant::invalid_reason(const Config& config) con
     auto it = config.tunables.find(domain.name);
     if (it == config.tunables.end()) {
       if (resident) continue;  // absent = 0 (resident_px_domain)
+      if (domain.name == rows_per_thread_domain().name) continue;  // absent = 1
       return name() + ": tunable '" + domain.name + "' missing";
     }
     // Positive, or 0 where the domain has 0 (a switch such as optin) or 0 means off.

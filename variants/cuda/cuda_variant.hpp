@@ -19,7 +19,8 @@ class IterationSchedule;  // variants/cuda/device_fields.hpp
 
 /// NVRTC defines of config: precision_macro(precision) (FT_PRECISION_F32 | FT_PRECISION_F16 |
 /// FT_PRECISION_MIXED) and kernel_define(tunable, value) for every tunable (block_x=32 ->
-/// FT_BLOCK_X=32, w -> FT_W, strip_h -> FT_STRIP_H; variants/kernel_defines.hpp). Throws
+/// FT_BLOCK_X=32, w -> FT_W, strip_h -> FT_STRIP_H; variants/kernel_defines.hpp) except the
+/// per-level thresholds and rows_per_thread = 1 (the kernel's default). Throws
 /// std::invalid_argument for an unknown precision.
 std::vector<std::string> nvrtc_defines(const Config& config);
 
@@ -105,15 +106,25 @@ const std::vector<const CudaVariant*>& tvl1_cuda_schemes();
 const CudaVariant* find_tvl1_cuda_scheme(const std::string& name);
 
 /// Bytes of one block's ring of lines in the pipelined schemes (kernels/cuda/tvl1_pipeline.cuh):
-/// 4 pair planes (u, p1, p2, grad) and one scalar plane (rho_c) of skew * depth + 1 lines of
-/// w elements, i.e. 4.5 * Qfloat * w * (skew * depth + 1) with Qfloat 8 (f32) or 4 (f16,
-/// mixed). Romera et al. 2023 eq. 4 (skew 1) counts 6 pairs per pixel line
-/// (tuner/constraints.hpp); this schedule needs 4.5. Example: f32, w = 128, depth = 5,
-/// skew = 1: 27648 bytes. Throws std::invalid_argument for an unknown precision or a skew
-/// other than 1 or 2.
-int pipeline_ring_bytes(const std::string& precision, int w, int depth, int skew);
-/// The same for a pipeline config (tunables w, depth, skew).
+/// 4 pair planes (u, p1, p2, grad) and one scalar plane (rho_c) of skew * depth +
+/// rows_per_thread lines of w elements, i.e. 4.5 * Qfloat * w * (skew * depth +
+/// rows_per_thread) with Qfloat 8 (f32) or 4 (f16, mixed). Romera et al. 2023 eq. 4 (skew 1,
+/// one row per thread) counts 6 pairs per pixel line (tuner/constraints.hpp); this schedule
+/// needs 4.5. Example: f32, w = 128, depth = 5, skew = 1: 27648 bytes. Throws
+/// std::invalid_argument for an unknown precision, a skew other than 1 or 2, or
+/// rows_per_thread < 1 (or != 1 with skew 2).
+int pipeline_ring_bytes(const std::string& precision, int w, int depth, int skew,
+                        int rows_per_thread = 1);
+/// The same for a pipeline config (tunables w, depth, skew, rows_per_thread).
 int pipeline_ring_bytes(const Config& config);
+/// The pipelines' register blocking: `rows_per_thread`, the rows each thread updates per
+/// pipeline step and half-step (FT_ROWS_PER_THREAD in kernels/cuda/tvl1_pipeline.cuh; more
+/// independent work per thread, (2 depth + 1) / rows barriers per row, depth + rows ring
+/// lines). Domain {1, 2, 4}; > 1 needs skew = 1. Absent means 1 (a config or DB row from
+/// before it): the same kernel, as is the value 1 (nvrtc_defines leaves its define out).
+TunableDomain rows_per_thread_domain();
+/// config's rows_per_thread, 1 when absent.
+int rows_per_thread_of(const Config& config);
 /// Pixels per thread column of the pipelines: 2 in f16 (half2 across two adjacent pixels,
 /// MathF16Pair in kernels/cuda/tvl1_math.cuh), 1 in f32 and mixed.
 int pixels_per_thread_column(const std::string& precision);

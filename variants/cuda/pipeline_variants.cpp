@@ -4,7 +4,8 @@
 // ring line width), parts (columns per thread: the 1D block has w / parts threads), depth
 // (pipeline depth P = iterations per launch), skew (rows between consecutive iterations: 1 =
 // the paper's P + 1 line ring, 2 = 2 barriers per row, 2P + 1 lines; kernels/cuda/
-// tvl1_pipeline.cuh), strip_h (output rows per block) and, for
+// tvl1_pipeline.cuh), strip_h (output rows per block), rows_per_thread (register blocking:
+// rows each thread updates per step, skew 1 only; absent = 1, the same kernel) and, for
 // shared_pipeline, optin (1 = opt in to more than 48 KiB of shared memory per block, Volta
 // and newer).
 #include <stdexcept>
@@ -16,12 +17,27 @@
 
 namespace flowtune::cuda {
 
-int pipeline_ring_bytes(const std::string& precision, int w, int depth, int skew) {
+int pipeline_ring_bytes(const std::string& precision, int w, int depth, int skew,
+                        int rows_per_thread) {
   if (skew != 1 && skew != 2)
     throw std::invalid_argument("pipeline_ring_bytes: skew must be 1 or 2, got " +
                                 std::to_string(skew));
+  if (rows_per_thread < 1 || (skew == 2 && rows_per_thread != 1))
+    throw std::invalid_argument(
+        "pipeline_ring_bytes: rows_per_thread must be >= 1 (1 with skew "
+        "2), got " +
+        std::to_string(rows_per_thread));
   const int pair = storage_of(precision) == Storage::f32 ? 8 : 4;
-  return (4 * pair + pair / 2) * w * (skew * depth + 1);
+  return (4 * pair + pair / 2) * w * (skew * depth + rows_per_thread);
+}
+
+TunableDomain rows_per_thread_domain() {
+  return {"rows_per_thread", {1, 2, 4}};
+}
+
+int rows_per_thread_of(const Config& config) {
+  const auto it = config.tunables.find(rows_per_thread_domain().name);
+  return it == config.tunables.end() ? 1 : it->second;
 }
 
 int pixels_per_thread_column(const std::string& precision) {
@@ -33,7 +49,8 @@ int pipeline_threads(const Config& c) {
 }
 
 int pipeline_ring_bytes(const Config& c) {
-  return pipeline_ring_bytes(c.precision, c.tunable("w"), c.tunable("depth"), c.tunable("skew"));
+  return pipeline_ring_bytes(c.precision, c.tunable("w"), c.tunable("depth"), c.tunable("skew"),
+                             rows_per_thread_of(c));
 }
 
 namespace {
@@ -50,6 +67,11 @@ std::optional<std::string> pipeline_invalid_reason(const std::string& name, cons
            std::to_string(pixels_per_thread_column(c.precision)) + " pixel(s) per thread column)";
   if (c.tunable("skew") > 2)
     return name + ": skew must be 1 or 2, got " + std::to_string(c.tunable("skew"));
+  const int rows = rows_per_thread_of(c);
+  if (rows < 1) return name + ": rows_per_thread must be >= 1, got " + std::to_string(rows);
+  if (rows > 1 && c.tunable("skew") != 1)
+    return name + ": rows_per_thread=" + std::to_string(rows) +
+           " needs skew=1 (skew 2 already runs depth independent updates per thread and phase)";
   if (columns / parts > 1024)
     return name + ": block of " + std::to_string(columns / parts) + " threads > 1024";
   if (w <= 2 * depth)
@@ -64,7 +86,8 @@ class SharedPipelineVariant final : public CudaVariant {
   std::vector<TunableDomain> tunables() const override {
     return {{"w", {64, 128, 256, 512}}, {"parts", {1, 2}},         {"depth", {2, 3, 5, 8}},
             {"skew", {1, 2}},           {"strip_h", {16, 32, 64}}, {"optin", {0, 1}},
-            resident_px_domain(),       tiled_px_domain(),         persistent_px_domain()};
+            rows_per_thread_domain(),   resident_px_domain(),      tiled_px_domain(),
+            persistent_px_domain()};
   }
   LaunchShape launch_shape(const Config& c) const override {
     return {pipeline_threads(c), pipeline_ring_bytes(c)};
@@ -91,8 +114,8 @@ class GlobalPipelineVariant final : public CudaVariant {
   std::string name() const override { return "global_pipeline"; }
   std::vector<TunableDomain> tunables() const override {
     return {{"w", {64, 128, 256}}, {"parts", {1, 2}},         {"depth", {2, 3, 5}},
-            {"skew", {1, 2}},      {"strip_h", {16, 32, 64}}, resident_px_domain(),
-            tiled_px_domain(),     persistent_px_domain()};
+            {"skew", {1, 2}},      {"strip_h", {16, 32, 64}}, rows_per_thread_domain(),
+            resident_px_domain(),  tiled_px_domain(),         persistent_px_domain()};
   }
   LaunchShape launch_shape(const Config& c) const override { return {pipeline_threads(c), 0}; }
   std::unique_ptr<IterationSchedule> make_schedule(const Config& c) const override {
