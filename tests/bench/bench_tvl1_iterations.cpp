@@ -67,6 +67,21 @@ struct Sweep {
 };
 
 std::vector<Sweep> sweeps() {
+  // shared_pipeline skew 1 with rows_per_thread (register blocking); optin set below.
+  const auto blocked = [](int w, int depth, int strip_h, int rows) {
+    return std::map<std::string, int>{{"w", w},
+                                      {"parts", 1},
+                                      {"depth", depth},
+                                      {"skew", 1},
+                                      {"strip_h", strip_h},
+                                      {"optin", 0},
+                                      {"rows_per_thread", rows}};
+  };
+  // global_pipeline w=128 depth=5 strip_h=32 skew 1 with rows_per_thread.
+  const auto global_blocked = [](int rows) {
+    return std::map<std::string, int>{{"w", 128},  {"parts", 1},    {"depth", 5},
+                                      {"skew", 1}, {"strip_h", 32}, {"rows_per_thread", rows}};
+  };
   return {
       {"global",
        {{{"block_x", 32}, {"block_y", 4}},
@@ -98,11 +113,22 @@ std::vector<Sweep> sweeps() {
         {{"w", 256}, {"parts", 1}, {"depth", 8}, {"skew", 1}, {"strip_h", 32}, {"optin", 0}},
         {{"w", 256}, {"parts", 1}, {"depth", 10}, {"skew", 1}, {"strip_h", 32}, {"optin", 0}},
         {{"w", 128}, {"parts", 1}, {"depth", 10}, {"skew", 1}, {"strip_h", 32}, {"optin", 0}},
-        {{"w", 256}, {"parts", 1}, {"depth", 10}, {"skew", 1}, {"strip_h", 64}, {"optin", 0}}}},
+        {{"w", 256}, {"parts", 1}, {"depth", 10}, {"skew", 1}, {"strip_h", 64}, {"optin", 0}},
+        // Register blocking (rows_per_thread, issue 21 item 1) on the protocol's best strips.
+        blocked(128, 5, 32, 2),
+        blocked(128, 5, 32, 4),
+        blocked(128, 5, 64, 2),
+        blocked(128, 5, 64, 4),
+        blocked(256, 5, 32, 2),
+        blocked(256, 5, 32, 4),
+        blocked(128, 10, 32, 2),
+        blocked(128, 10, 32, 4)}},
       {"global_pipeline",
        {{{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 32}},
         {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 64}},
-        {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 2}, {"strip_h", 32}}}},
+        {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 2}, {"strip_h", 32}},
+        global_blocked(2),
+        global_blocked(4)}},
   };
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "boards/board.hpp"
+#include "tests/cuda/driver_occupancy.hpp"
 #include "tuner/constraints.hpp"
 #include "tuner/occupancy.hpp"
 #include "tuner/space.hpp"
@@ -17,22 +18,8 @@
 namespace flowtune {
 namespace {
 
-using OccupancyFn = decltype(&::cuOccupancyMaxActiveBlocksPerMultiprocessor);
-
-OccupancyFn driver_occupancy() {
-  void* p = nullptr;
-  cudaDriverEntryPointQueryResult status{};
-#if CUDART_VERSION >= 12050
-  const cudaError_t e = cudaGetDriverEntryPointByVersion(
-      "cuOccupancyMaxActiveBlocksPerMultiprocessor", &p, 12000, cudaEnableDefault, &status);
-#else
-  const cudaError_t e = cudaGetDriverEntryPoint("cuOccupancyMaxActiveBlocksPerMultiprocessor", &p,
-                                                cudaEnableDefault, &status);
-#endif
-  return e == cudaSuccess && status == cudaDriverEntryPointSuccess
-             ? reinterpret_cast<OccupancyFn>(p)
-             : nullptr;
-}
+using cuda::testing::driver_occupancy;
+using cuda::testing::OccupancyFn;
 
 // The board profile of the present device's arch (sm_90 -> h200, same limits as h100).
 Board board_for(const std::string& arch) {
