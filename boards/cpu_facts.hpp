@@ -12,7 +12,8 @@ namespace flowtune {
 
 /// The CPU this process runs on.
 struct CpuFacts {
-  int cpus = 1;  ///< logical CPUs this process may run on (sched_getaffinity)
+  std::string model;  ///< the CPU's name (HostCpu::model: /proc/cpuinfo)
+  int cpus = 1;       ///< logical CPUs this process may run on (sched_getaffinity)
   /// Cache sizes of CPU 0 in bytes (L1 data, L2, L3; 0 where the kernel reports none):
   /// /sys/devices/system/cpu/cpu0/cache/index*/{level,type,size}.
   std::int64_t l1d_bytes = 0, l2_bytes = 0, l3_bytes = 0;
@@ -20,6 +21,9 @@ struct CpuFacts {
   /// Google Highway's SIMD targets this CPU supports among those compiled into the SIMD
   /// variant, best first, e.g. {"AVX3", "AVX2", "SSE4"}.
   std::vector<std::string> simd_targets;
+  /// Every SIMD target compiled into the SIMD variants, best first, supported here or not:
+  /// the simd_target tunable's values besides best (kernels/simd/simd_target.hpp).
+  std::vector<std::string> compiled_simd_targets;
   /// How precision f16's binary16 arithmetic runs: "native (Armv8.2-A FP16: ASIMDHP)" or
   /// "emulated (...)".
   std::string binary16_arithmetic;
@@ -29,7 +33,7 @@ struct CpuFacts {
 /// unknown facts stay 0).
 CpuFacts read_cpu_facts();
 
-/// Four lines for `tune boards show` of a cpu board ("  CPUs (this system): ...").
+/// Six lines for `tune boards show` of a cpu board ("  CPUs (this system): ...").
 std::string format_cpu_facts(const CpuFacts& facts);
 
 }  // namespace flowtune

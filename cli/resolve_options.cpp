@@ -2,12 +2,57 @@
 // against the workload's variants and parameter schema, --board auto against the present
 // GPU.
 #include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "boards/board.hpp"
 #include "cli/cli.hpp"
 #include "cli/options.hpp"
 
 namespace flowtune::cli {
+
+namespace {
+
+/// The values of --tunable NAME=V1,V2,...: integers, or the names of a categorical
+/// tunable's values (TunableDomain::choices of the workload's variants, those of --variant
+/// when given; e.g. simd_target=best,AVX2).
+std::vector<int> parse_tunable_values(const Workload& workload,
+                                      const std::vector<std::string>& variants,
+                                      const std::string& name, const std::string& text) {
+  std::vector<TunableDomain> categorical;
+  for (const Variant* v : workload.variants()) {
+    if (!variants.empty() &&
+        std::find(variants.begin(), variants.end(), v->name()) == variants.end())
+      continue;
+    for (const TunableDomain& d : v->tunables())
+      if (d.name == name && !d.choices.empty()) categorical.push_back(d);
+  }
+  if (categorical.empty()) return parse_int_list("tunable " + name, text);
+  std::vector<int> out;
+  for (const std::string& item : split_list(text)) {
+    std::optional<int> value;
+    for (const TunableDomain& d : categorical)
+      for (std::size_t k = 0; k < d.choices.size() && k < d.values.size() && !value; ++k)
+        if (d.choices[k] == item) value = d.values[k];
+    if (!value) {
+      try {
+        value = parse_int_list("tunable " + name, item).front();
+      } catch (const UsageError&) {
+        std::string names;
+        for (const std::string& c : categorical.front().choices)
+          names += (names.empty() ? "" : ", ") + c;
+        throw UsageError("--tunable " + name + ": '" + item + "' is not one of its values (" +
+                         names + ") nor a code");
+      }
+    }
+    out.push_back(*value);
+  }
+  if (out.empty()) throw UsageError("--tunable " + name + ": empty list");
+  return out;
+}
+
+}  // namespace
 
 SpaceOptions to_space_options(const SpaceArgs& a) {
   SpaceOptions s;
@@ -47,8 +92,8 @@ SpaceOptions to_space_options(const SpaceArgs& a) {
     const auto eq = t.find('=');
     if (eq == std::string::npos || eq == 0)
       throw UsageError("--tunable '" + t + "': expected NAME=V1,V2,...");
-    s.tunable_values[t.substr(0, eq)] =
-        parse_int_list("tunable " + t.substr(0, eq), t.substr(eq + 1));
+    const std::string name = t.substr(0, eq);
+    s.tunable_values[name] = parse_tunable_values(*workload, a.variants, name, t.substr(eq + 1));
   }
   for (const std::string& p : a.params) {
     const auto eq = p.find('=');

@@ -48,6 +48,9 @@ struct TunableDomain {
   /// command line gives none for this tunable, a subset of `values` (e.g. threads: all the
   /// CPUs). Empty: every value is searched, and `tune flow` starts from the middle one.
   std::vector<int> default_values = {};
+  /// A categorical tunable's names of its values, choices[i] naming values[i] (e.g.
+  /// simd_target: "best", "AVX2", ...; the command line accepts either); empty for numbers.
+  std::vector<std::string> choices = {};
 };
 
 /// Per-kernel resource usage of one build (ptxas report / cuFuncGetAttribute), the input of

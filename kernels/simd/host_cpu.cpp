@@ -64,8 +64,32 @@ int count_cpu_list(const std::string& text) {
   return false;
 }
 
+/// The value of /proc/cpuinfo's first line "key<tabs>: value", or "".
+std::string cpuinfo_value(const std::string& key) {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.compare(0, key.size(), key) != 0) continue;
+    const std::size_t colon = line.find(':');
+    if (colon == std::string::npos || line.find_first_not_of(" \t", key.size()) != colon) continue;
+    const std::size_t start = line.find_first_not_of(' ', colon + 1);
+    return start == std::string::npos ? std::string() : line.substr(start);
+  }
+  return {};
+}
+
+std::string read_model() {
+  const std::string name = cpuinfo_value("model name");
+  if (!name.empty()) return name;
+  const std::string implementer = cpuinfo_value("CPU implementer"),
+                    part = cpuinfo_value("CPU part");
+  if (!implementer.empty()) return "implementer " + implementer + " part " + part;
+  return "unknown CPU";
+}
+
 HostCpu read_host_cpu() {
   HostCpu cpu;
+  cpu.model = read_model();
   cpu_set_t set;
   CPU_ZERO(&set);
   if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)

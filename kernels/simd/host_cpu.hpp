@@ -10,6 +10,9 @@ namespace flowtune {
 
 /// The host CPU as this process sees it.
 struct HostCpu {
+  /// The CPU's name: /proc/cpuinfo's "model name" (x86), else its "CPU implementer" and
+  /// "CPU part" (aarch64, e.g. "implementer 0x41 part 0xd42"), else "unknown CPU".
+  std::string model = "unknown CPU";
   int cpus = 1;  ///< logical CPUs this process may run on (sched_getaffinity; >= 1)
   /// Data/unified cache sizes in bytes of CPU 0 by level (L1d, L2, L3), 0 where the kernel
   /// does not report one (/sys/devices/system/cpu/cpu0/cache/index*/{level,type,size}).

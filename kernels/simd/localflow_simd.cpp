@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -11,13 +12,17 @@
 #include "kernels/cuda/lk_core.cuh"
 #include "kernels/localflow/pyramid.hpp"
 #include "kernels/simd/localflow_simd_rows.hpp"
+#include "kernels/simd/tvl1_simd_rows.hpp"
 
 namespace flowtune {
 namespace {
 
-void check_threads(int threads, const char* who) {
+void check_run(int threads, std::int64_t simd_target, const char* who) {
   if (threads < 1)
     throw std::invalid_argument(std::string(who) + ": threads=" + std::to_string(threads) + " < 1");
+  if (!simd_tvl1::target_supported(simd_target))
+    throw std::invalid_argument(std::string(who) + ": SIMD target " + std::to_string(simd_target) +
+                                " (Highway bit) is not compiled in or not supported by this CPU");
 }
 
 /// build_pyramid (kernels/localflow/pyramid.hpp) of both frames, the rows of each level of
@@ -63,16 +68,16 @@ struct PaddedReader {
 }  // namespace
 
 FlowField block_matching_simd(const Image& i0, const Image& i1, const localflow::BmParams& p,
-                              int threads) {
+                              int threads, std::int64_t simd_target) {
   localflow::check_frame_pair(i0, i1, "block_matching_simd");
   if (auto why = localflow::bm_params_invalid_reason(p))
     throw std::invalid_argument("block_matching_simd: " + *why);
-  check_threads(threads, "block_matching_simd");
+  check_run(threads, simd_target, "block_matching_simd");
   std::vector<Image> p0, p1;
   pyramids(i0, i1, p.levels, threads, p0, p1);
   const int side = 2 * p.radius + 1;
   // Window columns: the block, the 2R displacements, and the last vector's overhang.
-  const int stride = p.block + 2 * p.radius + simd_localflow::max_lanes();
+  const int stride = p.block + 2 * p.radius + simd_localflow::max_lanes(simd_target);
   const int rows = p.block + 2 * p.radius;
   std::vector<float> cu, cv;  // block flows of the coarser level
   int cnbx = 0, cnby = 0, cw = 0, ch = 0;
@@ -106,7 +111,8 @@ FlowField block_matching_simd(const Image& i0, const Image& i1, const localflow:
               for (int c = 0; c < stride; ++c) dst[c] = src[std::clamp(wx + c, 0, w - 1)];
           }
           simd_localflow::bm_block_costs(
-              {block.data(), bw, bh, window.data(), stride, p.radius, p.similarity, costs.data()});
+              {block.data(), bw, bh, window.data(), stride, p.radius, p.similarity, costs.data()},
+              simd_target);
           const std::size_t at = std::size_t(by) * nbx + bx;
           ftflow::bm_block_flow(costs.data(), p.radius, pu, pv, p.subpixel, &bu[at], &bv[at]);
         }
@@ -129,11 +135,11 @@ FlowField block_matching_simd(const Image& i0, const Image& i1, const localflow:
 }
 
 FlowField lucas_kanade_simd(const Image& i0, const Image& i1, const localflow::LkParams& p,
-                            int threads) {
+                            int threads, std::int64_t simd_target) {
   localflow::check_frame_pair(i0, i1, "lucas_kanade_simd");
   if (auto why = localflow::lk_params_invalid_reason(p))
     throw std::invalid_argument("lucas_kanade_simd: " + *why);
-  check_threads(threads, "lucas_kanade_simd");
+  check_run(threads, simd_target, "lucas_kanade_simd");
   const std::vector<float> g = localflow::lk_window_taps(p);
   const int r = p.window / 2;
   // The weight sum and the solvability threshold, as lk_refine accumulates them.
@@ -179,7 +185,8 @@ FlowField lucas_kanade_simd(const Image& i0, const Image& i1, const localflow::L
       const std::size_t row = std::size_t(y) * w;
       const int done = simd_localflow::lk_refine_row(
           {i0p.data(), gxp.data(), gyp.data(), col.data(), pw, b, w, h, y, r, g.data(), min_eigen,
-           p.iterations, &u0[row], &v0[row], &u[row], &v[row]});
+           p.iterations, &u0[row], &v0[row], &u[row], &v[row]},
+          simd_target);
       for (int x = done; x < w; ++x) {
         u[row + x] = u0[row + x];
         v[row + x] = v0[row + x];

@@ -13,6 +13,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <string>
+
+#include "kernels/simd/simd_dispatch.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace flowtune {
@@ -177,6 +180,10 @@ int MaxLanesImpl() {
   return int(hn::Lanes(DF()));
 }
 
+const char* TargetNameImpl() {
+  return hwy::TargetName(HWY_TARGET);
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace simd_localflow
 }  // namespace flowtune
@@ -189,15 +196,19 @@ namespace simd_localflow {
 HWY_EXPORT(BmBlockCostsImpl);
 HWY_EXPORT(LkRefineRowImpl);
 HWY_EXPORT(MaxLanesImpl);
+HWY_EXPORT(TargetNameImpl);
 
-void bm_block_costs(const BmBlockCosts& q) {
-  HWY_DYNAMIC_DISPATCH(BmBlockCostsImpl)(q);
+void bm_block_costs(const BmBlockCosts& q, std::int64_t target) {
+  FLOWTUNE_DISPATCH(BmBlockCostsImpl, target)(q);
 }
-int lk_refine_row(const LkRow& row) {
-  return HWY_DYNAMIC_DISPATCH(LkRefineRowImpl)(row);
+int lk_refine_row(const LkRow& row, std::int64_t target) {
+  return FLOWTUNE_DISPATCH(LkRefineRowImpl, target)(row);
 }
-int max_lanes() {
-  return HWY_DYNAMIC_DISPATCH(MaxLanesImpl)();
+int max_lanes(std::int64_t target) {
+  return FLOWTUNE_DISPATCH(MaxLanesImpl, target)();
+}
+std::string running_target(std::int64_t target) {
+  return FLOWTUNE_DISPATCH(TargetNameImpl, target)();
 }
 
 }  // namespace simd_localflow

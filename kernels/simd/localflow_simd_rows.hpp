@@ -6,6 +6,9 @@
 // contraction).
 #pragma once
 
+#include <cstdint>
+#include <string>
+
 namespace flowtune {
 namespace simd_localflow {
 
@@ -28,8 +31,10 @@ struct BmBlockCosts {
   float* costs;
 };
 
-/// Fills q.costs (see BmBlockCosts).
-void bm_block_costs(const BmBlockCosts& q);
+/// Fills q.costs (see BmBlockCosts). `target` (every function here): Highway's bit of the
+/// SIMD target to run (compiled in and supported here: simd_tvl1::target_supported), 0 for
+/// the dynamic dispatch's best.
+void bm_block_costs(const BmBlockCosts& q, std::int64_t target = 0);
 
 /// One row y of dense Lucas-Kanade refinement (Lucas and Kanade 1981; Bouguet 2000 sec. 2,
 /// eq. 17-28; the rule of ftflow::lk_refine), one lane per pixel. The planes i0, gx, gy
@@ -56,10 +61,14 @@ struct LkRow {
 
 /// Refines the pixels [0, n) of row.y, n = the largest multiple of the vector lanes <= w, and
 /// returns n; the caller refines the rest with ftflow::lk_refine (the same bits).
-int lk_refine_row(const LkRow& row);
+int lk_refine_row(const LkRow& row, std::int64_t target = 0);
 
-/// Widest vector of the targets compiled in, in floats (window padding of BmBlockCosts).
-int max_lanes();
+/// The vector of `target`, in floats (window padding of BmBlockCosts): with target 0 the
+/// dispatch's best, the widest supported here.
+int max_lanes(std::int64_t target = 0);
+
+/// The name of the target whose code the functions given `target` run (e.g. "AVX2").
+std::string running_target(std::int64_t target);
 
 }  // namespace simd_localflow
 }  // namespace flowtune

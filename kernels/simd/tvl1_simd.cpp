@@ -55,11 +55,13 @@ struct View {
 struct Constants {
   float lambda_theta, theta, tau_theta;
   bool f16_math;
-  Constants(const Tvl1Params& p, bool f16)
+  std::int64_t target;  ///< SimdSchedule::simd_target
+  Constants(const Tvl1Params& p, bool f16, std::int64_t simd_target)
       : lambda_theta(static_cast<float>(p.lambda * p.theta)),
         theta(static_cast<float>(p.theta)),
         tau_theta(static_cast<float>(p.tau / p.theta)),
-        f16_math(f16) {}
+        f16_math(f16),
+        target(simd_target) {}
 };
 
 /// "update u" on row y of v; returns the change over columns [begin, end) when track.
@@ -84,8 +86,8 @@ double update_u(const View<S>& v, const Constants& c, int y, bool track, int beg
                   begin,
                   end};
   if constexpr (std::is_same_v<S, hwy::float16_t>)
-    if (c.f16_math) return simd_tvl1::update_u_row_f16(r);
-  return simd_tvl1::update_u_row(r);
+    if (c.f16_math) return simd_tvl1::update_u_row_f16(r, c.target);
+  return simd_tvl1::update_u_row(r, c.target);
 }
 
 /// "update p" on row y of v (forward gradient 0 below its last row).
@@ -105,11 +107,11 @@ void update_p(const View<S>& v, const Constants& c, int y) {
                   c.tau_theta};
   if constexpr (std::is_same_v<S, hwy::float16_t>) {
     if (c.f16_math) {
-      simd_tvl1::update_p_row_f16(r);
+      simd_tvl1::update_p_row_f16(r, c.target);
       return;
     }
   }
-  simd_tvl1::update_p_row(r);
+  simd_tvl1::update_p_row(r, c.target);
 }
 
 /// The iteration loop over fields f, one band sweep per iteration (see tvl1_iterate_simd).
@@ -118,7 +120,7 @@ int iterate_bands(const Fields<S>& f, int width, int height, const Tvl1Params& p
                   SimdSchedule schedule) {
   const std::size_t row = std::size_t(width);
   const int n_bands = (height + schedule.band_rows - 1) / schedule.band_rows;
-  const Constants c(p, f.f16_math);
+  const Constants c(p, f.f16_math, schedule.simd_target);
   const bool use_epsilon = p.epsilon > 0.0;
   const double stop_below = p.epsilon * p.epsilon;
   const double n_pixels = double(width) * double(height);
@@ -196,7 +198,7 @@ int iterate_tiles(const Fields<S>& f, int width, int height, const Tvl1Params& p
   const int n_tiles = tiles_y * tiles_x;
   const std::size_t local_n = std::size_t(std::min(height, tile_rows + 2 * depth)) *
                               std::size_t(std::min(width, tile_cols + 2 * depth));
-  const Constants c(p, f.f16_math);
+  const Constants c(p, f.f16_math, schedule.simd_target);
   const bool use_epsilon = p.epsilon > 0.0;
   const double stop_below = p.epsilon * p.epsilon;
   const double n_pixels = double(n);
@@ -301,9 +303,9 @@ int iterate(const Fields<S>& f, int width, int height, const Tvl1Params& p, int 
   return iterate_bands(f, width, height, p, iterations, schedule);
 }
 
-std::vector<hwy::float16_t> to_binary16(const std::vector<float>& v) {
+std::vector<hwy::float16_t> to_binary16(const std::vector<float>& v, std::int64_t target) {
   std::vector<hwy::float16_t> out(v.size());
-  simd_tvl1::to_binary16(v.data(), out.data(), v.size());
+  simd_tvl1::to_binary16(v.data(), out.data(), v.size(), target);
   return out;
 }
 
@@ -332,6 +334,9 @@ void check_run(const Tvl1Params& p, int iterations, SimdSchedule schedule) {
          std::to_string(schedule.temporal_depth) + " must be >= 1");
   if (schedule.tile_cols < 0) fail("tile_cols " + std::to_string(schedule.tile_cols) + " < 0");
   if (!(p.theta > 0.0) || !(p.tau > 0.0)) fail("theta and tau must be > 0");
+  if (!simd_tvl1::target_supported(schedule.simd_target))
+    fail("SIMD target " + std::to_string(schedule.simd_target) +
+         " (Highway bit) is not compiled in or not supported by this CPU");
 }
 
 }  // namespace
@@ -341,24 +346,29 @@ std::int64_t tile_working_set_bytes(int rows, int cols, int temporal_depth, int 
          std::int64_t(bytes_per_value);
 }
 
-Binary16Fields to_binary16_fields(const WarpingData<float>& w, const Tvl1State<float>& s) {
+Binary16Fields to_binary16_fields(const WarpingData<float>& w, const Tvl1State<float>& s,
+                                  std::int64_t simd_target) {
   check_shapes(w, s);
+  if (!simd_tvl1::target_supported(simd_target))
+    fail("SIMD target " + std::to_string(simd_target) + " not supported here");
   Binary16Fields f;
   f.width = w.width;
   f.height = w.height;
-  f.grad_x = to_binary16(w.grad_x);
-  f.grad_y = to_binary16(w.grad_y);
-  f.rho_c = to_binary16(w.rho_c);
-  f.u1 = to_binary16(s.u1);
-  f.u2 = to_binary16(s.u2);
-  f.p11 = to_binary16(s.p11);
-  f.p12 = to_binary16(s.p12);
-  f.p21 = to_binary16(s.p21);
-  f.p22 = to_binary16(s.p22);
+  f.grad_x = to_binary16(w.grad_x, simd_target);
+  f.grad_y = to_binary16(w.grad_y, simd_target);
+  f.rho_c = to_binary16(w.rho_c, simd_target);
+  f.u1 = to_binary16(s.u1, simd_target);
+  f.u2 = to_binary16(s.u2, simd_target);
+  f.p11 = to_binary16(s.p11, simd_target);
+  f.p12 = to_binary16(s.p12, simd_target);
+  f.p21 = to_binary16(s.p21, simd_target);
+  f.p22 = to_binary16(s.p22, simd_target);
   return f;
 }
 
-void from_binary16_fields(const Binary16Fields& f, Tvl1State<float>& s) {
+void from_binary16_fields(const Binary16Fields& f, Tvl1State<float>& s, std::int64_t simd_target) {
+  if (!simd_tvl1::target_supported(simd_target))
+    fail("SIMD target " + std::to_string(simd_target) + " not supported here");
   const std::size_t n = std::size_t(f.width) * std::size_t(f.height);
   if (s.width != f.width || s.height != f.height || s.u1.size() != n || s.u2.size() != n ||
       s.p11.size() != n || s.p12.size() != n || s.p21.size() != n || s.p22.size() != n)
@@ -367,7 +377,8 @@ void from_binary16_fields(const Binary16Fields& f, Tvl1State<float>& s) {
   const std::pair<const std::vector<hwy::float16_t>*, std::vector<float>*> planes[] = {
       {&f.u1, &s.u1},   {&f.u2, &s.u2},   {&f.p11, &s.p11},
       {&f.p12, &s.p12}, {&f.p21, &s.p21}, {&f.p22, &s.p22}};
-  for (const auto& [from, to] : planes) simd_tvl1::from_binary16(from->data(), to->data(), n);
+  for (const auto& [from, to] : planes)
+    simd_tvl1::from_binary16(from->data(), to->data(), n, simd_target);
 }
 
 int tvl1_iterate_simd_binary16(Binary16Fields& f, const Tvl1Params& p, int iterations,
@@ -398,10 +409,10 @@ int tvl1_iterate_simd(const WarpingData<float>& w, Tvl1State<float>& s, const Tv
                           s.p12.data(),    s.p21.data(),    s.p22.data()};
     return iterate(f, w.width, w.height, p, iterations, schedule);
   }
-  Binary16Fields f = to_binary16_fields(w, s);
+  Binary16Fields f = to_binary16_fields(w, s, schedule.simd_target);
   const int done =
       tvl1_iterate_simd_binary16(f, p, iterations, schedule, storage == SimdStorage::f16);
-  from_binary16_fields(f, s);
+  from_binary16_fields(f, s, schedule.simd_target);
   return done;
 }
 

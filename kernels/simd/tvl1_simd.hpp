@@ -33,6 +33,12 @@ struct SimdSchedule {
   /// the band sweep, one pass over memory per iteration.
   int temporal_depth = 1;
   int tile_cols = 0;  ///< columns per tile with temporal_depth > 1 (0 = the whole row)
+  /// Highway's bit of the SIMD target the rows run on (e.g. HWY_AVX2; simd_target_bit of the
+  /// simd_target tunable), 0 = the dynamic dispatch's best. f16's bits do not depend on it;
+  /// f32's and binary16's may differ in the last bits where one target has FMA and the other
+  /// not (the compiler fuses multiply-adds on those targets), within the contract.
+  /// Chosen per call: other calls in the process keep theirs.
+  std::int64_t simd_target = 0;
 };
 
 /// Bytes a thread keeps hot while it runs temporal_depth iterations on one tile of
@@ -78,7 +84,8 @@ std::int64_t tile_working_set_bytes(int rows, int cols, int temporal_depth, int 
 /// Shapes: w and s are width x height row-major, all vectors of size width*height.
 /// Returns the number of iterations run. Throws std::invalid_argument (message names this
 /// function and the problem) on mismatched shapes, iterations < 0, threads, band_rows or
-/// temporal_depth < 1, tile_cols < 0, or theta/tau <= 0. Cancellation
+/// temporal_depth < 1, tile_cols < 0, theta/tau <= 0, or a simd_target this build or CPU
+/// cannot run. Cancellation
 /// (kernels/cancellation.hpp) is checked once per iteration (per pass with temporal blocking)
 /// and throws Cancelled after the iteration (pass) in progress.
 int tvl1_iterate_simd(const WarpingData<float>& w, Tvl1State<float>& s, const Tvl1Params& p,
@@ -91,13 +98,16 @@ struct Binary16Fields {
   std::vector<hwy::float16_t> grad_x, grad_y, rho_c, u1, u2, p11, p12, p21, p22;
 };
 
-/// w and s rounded to binary16 (ties to even). Throws std::invalid_argument as
-/// tvl1_iterate_simd does for mismatched shapes.
-Binary16Fields to_binary16_fields(const WarpingData<float>& w, const Tvl1State<float>& s);
+/// w and s rounded to binary16 (ties to even) on SIMD target simd_target (as
+/// SimdSchedule::simd_target). Throws std::invalid_argument as tvl1_iterate_simd does for
+/// mismatched shapes.
+Binary16Fields to_binary16_fields(const WarpingData<float>& w, const Tvl1State<float>& s,
+                                  std::int64_t simd_target = 0);
 
 /// Widens u and p of f back into s (exact). Throws std::invalid_argument when s is not
 /// f.width x f.height.
-void from_binary16_fields(const Binary16Fields& f, Tvl1State<float>& s);
+void from_binary16_fields(const Binary16Fields& f, Tvl1State<float>& s,
+                          std::int64_t simd_target = 0);
 
 /// tvl1_iterate_simd with SimdStorage::binary16 (binary16_arithmetic false) or
 /// SimdStorage::f16 (true) on fields already in binary16 (no conversion: what a solver

@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "kernels/simd/binary16.hpp"
+#include "kernels/simd/simd_dispatch.hpp"
 
 #if FLOWTUNE_NEON_FP16
 #include <sys/auxv.h>  // getauxval, HWCAP_ASIMDHP
@@ -550,6 +551,11 @@ void FromBinary16(const hwy::float16_t* in, float* out, std::size_t count) {
   for (; i < count; ++i) out[i] = binary16_to_float(bits_of(in[i]));
 }
 
+/// The name of the target this instantiation was compiled for (what a dispatch ran).
+const char* TargetNameImpl() {
+  return hwy::TargetName(HWY_TARGET);
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace simd_tvl1
 }  // namespace flowtune
@@ -568,42 +574,47 @@ HWY_EXPORT(FromBinary16);
 HWY_EXPORT(UpdateURowH16);
 HWY_EXPORT(UpdatePRowH16);
 HWY_EXPORT(Binary16Lanes);
+HWY_EXPORT(TargetNameImpl);
 
-double update_u_row(const URow<float>& row) {
-  return HWY_DYNAMIC_DISPATCH(UpdateURowF32)(row);
+double update_u_row(const URow<float>& row, std::int64_t target) {
+  return FLOWTUNE_DISPATCH(UpdateURowF32, target)(row);
 }
-double update_u_row(const URow<hwy::float16_t>& row) {
-  return HWY_DYNAMIC_DISPATCH(UpdateURowF16)(row);
+double update_u_row(const URow<hwy::float16_t>& row, std::int64_t target) {
+  return FLOWTUNE_DISPATCH(UpdateURowF16, target)(row);
 }
-void update_p_row(const PRow<float>& row) {
-  HWY_DYNAMIC_DISPATCH(UpdatePRowF32)(row);
+void update_p_row(const PRow<float>& row, std::int64_t target) {
+  FLOWTUNE_DISPATCH(UpdatePRowF32, target)(row);
 }
-void update_p_row(const PRow<hwy::float16_t>& row) {
-  HWY_DYNAMIC_DISPATCH(UpdatePRowF16)(row);
+void update_p_row(const PRow<hwy::float16_t>& row, std::int64_t target) {
+  FLOWTUNE_DISPATCH(UpdatePRowF16, target)(row);
 }
-void to_binary16(const float* in, hwy::float16_t* out, std::size_t n) {
-  HWY_DYNAMIC_DISPATCH(ToBinary16)(in, out, n);
+void to_binary16(const float* in, hwy::float16_t* out, std::size_t n, std::int64_t target) {
+  FLOWTUNE_DISPATCH(ToBinary16, target)(in, out, n);
 }
-void from_binary16(const hwy::float16_t* in, float* out, std::size_t n) {
-  HWY_DYNAMIC_DISPATCH(FromBinary16)(in, out, n);
+void from_binary16(const hwy::float16_t* in, float* out, std::size_t n, std::int64_t target) {
+  FLOWTUNE_DISPATCH(FromBinary16, target)(in, out, n);
 }
 
-double update_u_row_f16(const URow<hwy::float16_t>& row) {
+double update_u_row_f16(const URow<hwy::float16_t>& row, std::int64_t target) {
 #if FLOWTUNE_NEON_FP16
-  if (native_binary16_arithmetic()) return neon_fp16::update_u_row(row);
+  if (target == 0 && native_binary16_arithmetic()) return neon_fp16::update_u_row(row);
 #endif
-  return HWY_DYNAMIC_DISPATCH(UpdateURowH16)(row);
+  return FLOWTUNE_DISPATCH(UpdateURowH16, target)(row);
 }
-void update_p_row_f16(const PRow<hwy::float16_t>& row) {
+void update_p_row_f16(const PRow<hwy::float16_t>& row, std::int64_t target) {
 #if FLOWTUNE_NEON_FP16
-  if (native_binary16_arithmetic()) return neon_fp16::update_p_row(row);
+  if (target == 0 && native_binary16_arithmetic()) return neon_fp16::update_p_row(row);
 #endif
-  HWY_DYNAMIC_DISPATCH(UpdatePRowH16)(row);
+  FLOWTUNE_DISPATCH(UpdatePRowH16, target)(row);
 }
 
 void binary16_arithmetic_lanes(Binary16Op op, const float* a, const float* b, const float* c,
-                               float* out, std::size_t n) {
-  HWY_DYNAMIC_DISPATCH(Binary16Lanes)(op, a, b, c, out, n);
+                               float* out, std::size_t n, std::int64_t target) {
+  FLOWTUNE_DISPATCH(Binary16Lanes, target)(op, a, b, c, out, n);
+}
+
+std::string running_target(std::int64_t target) {
+  return FLOWTUNE_DISPATCH(TargetNameImpl, target)();
 }
 
 bool native_binary16_arithmetic() {
@@ -628,6 +639,18 @@ std::string dispatched_target() {
   // The dispatch table's choice: the best target both compiled in and supported.
   const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
   return targets.empty() ? std::string("none") : std::string(hwy::TargetName(targets.front()));
+}
+
+std::vector<std::int64_t> compiled_targets() {
+  std::vector<std::int64_t> bits;
+  for (std::int64_t targets = HWY_TARGETS; targets != 0; targets &= targets - 1)
+    bits.push_back(targets & ~(targets - 1));
+  return bits;
+}
+
+bool target_supported(std::int64_t target) {
+  if (target == 0) return true;
+  return (target & (target - 1)) == 0 && (target & HWY_TARGETS & hwy::SupportedTargets()) != 0;
 }
 
 std::vector<std::string> supported_targets() {

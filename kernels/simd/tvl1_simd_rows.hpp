@@ -71,14 +71,17 @@ struct PRow {
 /// the columns [change_begin, change_end) when row.track_change, else 0. A pixel's result
 /// depends on its inputs only, not on its column (one lane or a full vector compute it with
 /// the same operations), so a row piece gives the bits the whole row gives there.
-double update_u_row(const URow<float>& row);
-double update_u_row(const URow<hwy::float16_t>& row);
+/// `target` (all row functions): Highway's bit of the SIMD target to run (one HWY_* target
+/// compiled in and supported here, see compiled_targets()), or 0 for the dispatch's choice,
+/// the best one; a target not compiled in throws std::invalid_argument.
+double update_u_row(const URow<float>& row, std::int64_t target = 0);
+double update_u_row(const URow<hwy::float16_t>& row, std::int64_t target = 0);
 
 /// Updates p on one row in place: p = (p + tau/theta * grad u) / (1 + tau/theta * |grad u|)
 /// per flow component, grad u by forward differences (0 on the last column / row). Same
 /// column independence as update_u_row.
-void update_p_row(const PRow<float>& row);
-void update_p_row(const PRow<hwy::float16_t>& row);
+void update_p_row(const PRow<float>& row, std::int64_t target = 0);
+void update_p_row(const PRow<hwy::float16_t>& row, std::int64_t target = 0);
 
 /// "update u" / "update p" on one row with binary16 storage and binary16 arithmetic: the
 /// operation sequence of the GPU's f16 path (kernels/cuda/tvl1_math.cuh update_u and
@@ -90,9 +93,10 @@ void update_p_row(const PRow<hwy::float16_t>& row);
 /// smallest normal binary16, 2^-14, counts as zero (MathF16::grad_zero). The bits do not depend
 /// on the path: native Armv8.2-A FP16 (native_binary16_arithmetic()) and the emulation on
 /// float lanes (each float result rounded to binary16; fma through round-to-odd) give the
-/// same results. The change is the sum of |u_new - u_old|^2 of the stored values, in double.
-double update_u_row_f16(const URow<hwy::float16_t>& row);
-void update_p_row_f16(const PRow<hwy::float16_t>& row);
+/// same results. The native path runs with target 0 only; a given target runs Highway's
+/// emulation on it. The change is the sum of |u_new - u_old|^2 of the stored values, in double.
+double update_u_row_f16(const URow<hwy::float16_t>& row, std::int64_t target = 0);
+void update_p_row_f16(const PRow<hwy::float16_t>& row, std::int64_t target = 0);
 
 /// One binary16 operation of the emulation on float lanes (what the f16 rows compose).
 enum class Binary16Op { add, sub, mul, fma, sqrt, rcp };
@@ -100,7 +104,7 @@ enum class Binary16Op { add, sub, mul, fma, sqrt, rcp };
 /// once; sqrt, rcp: of a), on the dispatched SIMD target's emulation. Operands must be
 /// binary16 values (as float). Exposed for tests of the emulation against an exact oracle.
 void binary16_arithmetic_lanes(Binary16Op op, const float* a, const float* b, const float* c,
-                               float* out, std::size_t n);
+                               float* out, std::size_t n, std::int64_t target = 0);
 
 /// True where the rows of precision f16 run on the CPU's binary16 arithmetic (aarch64 with
 /// FP16, HWCAP_ASIMDHP: Jetson Xavier's Carmel, Orin's Cortex-A78AE); false elsewhere
@@ -120,14 +124,23 @@ void update_p_row(const PRow<hwy::float16_t>& row);
 #endif
 
 /// Rounds n floats to binary16 with ties to even (binary16_bits_rne) on the SIMD target.
-void to_binary16(const float* in, hwy::float16_t* out, std::size_t n);
+void to_binary16(const float* in, hwy::float16_t* out, std::size_t n, std::int64_t target = 0);
 /// Widens n binary16 values to float (exact).
-void from_binary16(const hwy::float16_t* in, float* out, std::size_t n);
+void from_binary16(const hwy::float16_t* in, float* out, std::size_t n, std::int64_t target = 0);
 
 /// The SIMD target the dispatch picks on this CPU, e.g. "AVX3", "AVX2", "NEON", "EMU128".
 std::string dispatched_target();
 /// Every SIMD target compiled into this binary that this CPU supports, best first.
 std::vector<std::string> supported_targets();
+/// Highway's bits of every SIMD target compiled into this binary (HWY_TARGETS), best first,
+/// whether this CPU supports them or not.
+std::vector<std::int64_t> compiled_targets();
+/// True for target 0 and for a target compiled in that this CPU supports (Highway's
+/// SupportedTargets): the targets a row function may be given.
+bool target_supported(std::int64_t target);
+/// The name of the target whose code a row function given `target` runs (e.g. "AVX2"; with
+/// target 0 the dispatch's choice): the dispatch table's entry reports itself.
+std::string running_target(std::int64_t target);
 
 }  // namespace simd_tvl1
 }  // namespace flowtune

@@ -176,13 +176,14 @@ TEST(SimdFusedVariant, RegisteredWithHostThreadCountsAndRules) {
   const int cpus = host_cpu().cpus;
   ASSERT_GE(cpus, 1);
   const std::vector<TunableDomain> tunables = v->tunables();
-  ASSERT_EQ(tunables.size(), 4u);
+  ASSERT_EQ(tunables.size(), 5u);
   EXPECT_EQ(tunables[0].name, "threads");
   EXPECT_EQ(tunables[0].values.front(), 1);
   EXPECT_EQ(tunables[0].values.back(), cpus);                     // all cores are in the space
   EXPECT_EQ(tunables[0].default_values, std::vector<int>{cpus});  // and the default
   EXPECT_EQ(tunables[2].name, "temporal_depth");
   EXPECT_EQ(tunables[3].name, "tile_cols");
+  EXPECT_EQ(tunables[4].name, "simd_target");  // tests/variants/test_simd_target.cpp
   EXPECT_FALSE(host_cpu().simd_targets.empty());
 
   EXPECT_EQ(v->invalid_reason(simd_config("f32", cpus, 16)), std::nullopt);

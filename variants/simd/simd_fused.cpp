@@ -10,6 +10,7 @@
 #include "kernels/simd/host_cpu.hpp"
 #include "kernels/simd/tvl1_simd.hpp"
 #include "kernels/tvl1_multiscale.hpp"
+#include "variants/simd/simd_target_tunable.hpp"
 #include "variants/tvl1_params_of.hpp"
 
 namespace flowtune {
@@ -72,7 +73,8 @@ class SimdFusedVariant final : public FlowVariant {
     return {{"threads", threads, {threads.back()}},
             {"band_rows", {4, 16, 64}},
             {"temporal_depth", {1, 2, 4, 8}},
-            {"tile_cols", {0, 128, 256, 512, 1024}}};
+            {"tile_cols", {0, 128, 256, 512, 1024}},
+            simd_target_domain()};
   }
 
   std::optional<std::string> invalid_reason(const Config& config) const override {
@@ -83,7 +85,7 @@ class SimdFusedVariant final : public FlowVariant {
     for (const auto& [tunable, value] : config.tunables) {
       (void)value;
       if (tunable != "threads" && tunable != "band_rows" && tunable != "temporal_depth" &&
-          tunable != "tile_cols")
+          tunable != "tile_cols" && tunable != "simd_target")
         return who + "unknown tunable '" + tunable + "'";
     }
     for (const char* tunable : {"threads", "band_rows"})
@@ -112,6 +114,7 @@ class SimdFusedVariant final : public FlowVariant {
             simd_fused_tile_reason(band_rows, tile_cols, depth, config.precision == "f32" ? 4 : 2,
                                    l2_bytes_per_cpu(host_cpu())))
       return who + *why;
+    if (const auto why = simd_target_tunable_reason(kName, config)) return why;
     try {
       detail::check_tvl1_params(tvl1_params_of(config));
     } catch (const std::invalid_argument& e) {
@@ -126,7 +129,8 @@ class SimdFusedVariant final : public FlowVariant {
     return std::make_unique<SimdFusedSolver>(
         tvl1_params_of(config),
         SimdSchedule{config.tunable("threads"), config.tunable("band_rows"),
-                     tunable_or(config, "temporal_depth", 1), tunable_or(config, "tile_cols", 0)},
+                     tunable_or(config, "temporal_depth", 1), tunable_or(config, "tile_cols", 0),
+                     simd_target_bit(simd_target_code_of(config))},
         config.precision == "f32"     ? SimdStorage::f32
         : config.precision == "mixed" ? SimdStorage::binary16
                                       : SimdStorage::f16);

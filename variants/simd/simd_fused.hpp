@@ -19,10 +19,12 @@ namespace flowtune {
 /// fused sweep, or per tile) in {4, 16, 64}, `temporal_depth` (iterations per tile pass;
 /// 1 = the band sweep) in {1, 2, 4, 8} and `tile_cols` (columns per tile; 0 = whole rows,
 /// the band sweep's) in {0, 128, 256, 512, 1024}; configs without the last two (made before
-/// they existed) run at temporal_depth 1, tile_cols 0. Pruned by simd_fused_tile_reason
-/// with the host's L2 per CPU. Its solver runs tvl1_multiscale<float>
-/// (kernels/tvl1_multiscale.hpp) with tvl1_iterate_simd (kernels/simd/tvl1_simd.hpp) doing
-/// config.params.iterations per warping.
+/// they existed) run at temporal_depth 1, tile_cols 0; `simd_target` (simd_target_domain():
+/// best, the default and the only one searched unless asked for, or a Highway target compiled
+/// in; configs without it run at best). Pruned by simd_fused_tile_reason with the host's L2
+/// per CPU, and by simd_target_reason (a target the CPU lacks). Its solver runs
+/// tvl1_multiscale<float> (kernels/tvl1_multiscale.hpp) with tvl1_iterate_simd
+/// (kernels/simd/tvl1_simd.hpp) doing config.params.iterations per warping.
 const FlowVariant& simd_fused_variant();
 
 /// Why a tile shape is pruned, or nullopt: with temporal_depth 1, tile_cols must be 0 (the
