@@ -54,6 +54,21 @@ struct FrameOptions {
   int persistent_blocks_per_sm = 0;
   /// Threads per block of the persistent levels (128, 256, 512 or 1024).
   int persistent_threads = 256;
+  /// Fuse the small per-level stages (issue 21): the joint min / max in one launch instead of
+  /// two (frame_kernels.hpp's minmax_pair_one_launch), and at each level's first warping the
+  /// gradient of I1, the zeroing of u (coarsest) and p, and the zoom_in of the coarser flow in
+  /// the warping's launch (warp_level; the gradient is computed from I1 at each read, also at
+  /// the later warpings): 5 + 2 x (levels - 1) fewer kernels and 2 x levels + 1 fewer memsets
+  /// per frame. The flow is bit for bit the unfused one's (tests/cuda/test_frame_fusion.cpp);
+  /// false keeps one launch per stage (the reference of that test, and of the stage table's
+  /// separate gradient / zoom_in rows).
+  bool fused_stages = true;
+  /// Host API (compute / compute_into): the frames are copied into the pinned buffer and
+  /// uploaded in this many chunks, each chunk's upload enqueued as soon as it is in pinned
+  /// memory, and the flow is downloaded in as many chunks, each copied out as soon as it
+  /// arrived (HostCopier::copy_chunked), so the host copies overlap the bus. 1 = one copy,
+  /// one upload, one download (profile_frame's stage table always times that path).
+  int host_copy_chunks = 8;
   /// Threads of the host memcpy into the pinned upload buffer and out of the pinned download
   /// buffer (variants/cuda/host_copy.hpp); -1 (default) = min(4, hardware threads / 2), at
   /// least 1.

@@ -46,8 +46,31 @@ void for_each_pixel(int w, int h, int nz, Exec exec, const char* what, const F& 
   check(cudaGetLastError(), what);
 }
 
+/// One block's joint (min, max) of a and b (grid-stride) into partial[2 blockIdx.x + 0 / 1].
+__device__ void minmax_partial_block(const float* a, const float* b, std::size_t n, float* partial);
+
 __global__ void minmax_partial_kernel(const float* a, const float* b, std::size_t n,
                                       float* partial) {
+  minmax_partial_block(a, b, n, partial);
+}
+
+/// Block-wide min / max of (l, m) over blockDim.x (= kMinmaxThreads) threads in lo / hi; the
+/// result in lo[0], hi[0].
+__device__ void block_minmax(float* lo, float* hi, float l, float m) {
+  lo[threadIdx.x] = l;
+  hi[threadIdx.x] = m;
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
+    if (threadIdx.x < s) {
+      lo[threadIdx.x] = fminf(lo[threadIdx.x], lo[threadIdx.x + s]);
+      hi[threadIdx.x] = fmaxf(hi[threadIdx.x], hi[threadIdx.x + s]);
+    }
+    __syncthreads();
+  }
+}
+
+__device__ void minmax_partial_block(const float* a, const float* b, std::size_t n,
+                                     float* partial) {
   __shared__ float lo[kMinmaxThreads], hi[kMinmaxThreads];
   float l = FLT_MAX, m = -FLT_MAX;
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
@@ -56,43 +79,48 @@ __global__ void minmax_partial_kernel(const float* a, const float* b, std::size_
     l = fminf(l, fminf(va, vb));
     m = fmaxf(m, fmaxf(va, vb));
   }
-  lo[threadIdx.x] = l;
-  hi[threadIdx.x] = m;
-  __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
-    if (threadIdx.x < s) {
-      lo[threadIdx.x] = fminf(lo[threadIdx.x], lo[threadIdx.x + s]);
-      hi[threadIdx.x] = fmaxf(hi[threadIdx.x], hi[threadIdx.x + s]);
-    }
-    __syncthreads();
-  }
+  block_minmax(lo, hi, l, m);
   if (threadIdx.x == 0) {
     partial[2 * blockIdx.x] = lo[0];
     partial[2 * blockIdx.x + 1] = hi[0];
   }
 }
 
-__global__ void minmax_final_kernel(const float* partial, int n_partials, float* minmax) {
+/// The final reduction of n_partials (min, max) pairs by one block into minmax.
+__device__ void minmax_final_block(const float* partial, int n_partials, float* minmax) {
   __shared__ float lo[kMinmaxThreads], hi[kMinmaxThreads];
   float l = FLT_MAX, m = -FLT_MAX;
   for (int i = int(threadIdx.x); i < n_partials; i += int(blockDim.x)) {
-    l = fminf(l, partial[2 * i]);
-    m = fmaxf(m, partial[2 * i + 1]);
+    l = fminf(l, __ldcg(partial + 2 * i));  // L2: other blocks' partials (minmax_one_kernel)
+    m = fmaxf(m, __ldcg(partial + 2 * i + 1));
   }
-  lo[threadIdx.x] = l;
-  hi[threadIdx.x] = m;
-  __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
-    if (threadIdx.x < s) {
-      lo[threadIdx.x] = fminf(lo[threadIdx.x], lo[threadIdx.x + s]);
-      hi[threadIdx.x] = fmaxf(hi[threadIdx.x], hi[threadIdx.x + s]);
-    }
-    __syncthreads();
-  }
+  block_minmax(lo, hi, l, m);
   if (threadIdx.x == 0) {
     minmax[0] = lo[0];
     minmax[1] = hi[0];
   }
+}
+
+__global__ void minmax_final_kernel(const float* partial, int n_partials, float* minmax) {
+  minmax_final_block(partial, n_partials, minmax);
+}
+
+/// minmax_partial_kernel, then the last block to finish (counted in *done) runs the final
+/// reduction and resets the counter (the threadfence / atomic pattern of the CUDA
+/// programming guide's "last block" reduction).
+__global__ void minmax_one_kernel(const float* a, const float* b, std::size_t n, float* partial,
+                                  unsigned* done, float* minmax) {
+  minmax_partial_block(a, b, n, partial);
+  __shared__ bool last;
+  if (threadIdx.x == 0) {
+    __threadfence();
+    last = atomicAdd(done, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  minmax_final_block(partial, int(gridDim.x), minmax);
+  if (threadIdx.x == 0) *done = 0;
 }
 
 template <class S>
@@ -105,6 +133,23 @@ void warp_impl(const float* i0, const float4* i1g, int w, int h, const void* u, 
   T1* r = static_cast<T1*>(rho_c);
   for_each_pixel(w, h, 1, exec, "warp", [=] __host__ __device__(int x, int y, int) {
     warp_px<S>(i0, i1g, w, h, uu, g, r, x, y, bilinear);
+  });
+}
+
+template <class S>
+void warp_level_impl(const float* i0, const float* i1, int w, int h, void* u, void* grad,
+                     void* rho_c, void* p1, void* p2, const LevelStart& start, Exec exec,
+                     bool bilinear) {
+  using T1 = typename S::T1;
+  using T2 = typename S::T2;
+  T2* uu = static_cast<T2*>(u);
+  T2* g = static_cast<T2*>(grad);
+  T1* r = static_cast<T1*>(rho_c);
+  T2* q1 = static_cast<T2*>(p1);
+  T2* q2 = static_cast<T2*>(p2);
+  const LevelStart st = start;
+  for_each_pixel(w, h, 1, exec, "warp_level", [=] __host__ __device__(int x, int y, int) {
+    warp_level_px<S>(i0, i1, w, h, uu, g, r, q1, q2, st, x, y, bilinear);
   });
 }
 
@@ -188,7 +233,7 @@ GaussTaps gaussian_taps(double sigma) {
 }
 
 std::size_t minmax_scratch_floats() {
-  return 2 * std::size_t(kMinmaxBlocks);
+  return 2 * std::size_t(kMinmaxBlocks) + 1;  // the partials, then minmax_one_kernel's counter
 }
 
 void minmax_pair(const float* a, const float* b, std::size_t n, float* scratch, float* minmax,
@@ -209,6 +254,19 @@ void minmax_pair(const float* a, const float* b, std::size_t n, float* scratch, 
   check(cudaGetLastError(), "minmax_partial");
   minmax_final_kernel<<<1, kMinmaxThreads, 0, exec.stream>>>(scratch, blocks, minmax);
   check(cudaGetLastError(), "minmax_final");
+}
+
+void minmax_pair_one_launch(const float* a, const float* b, std::size_t n, float* scratch,
+                            float* minmax, Exec exec) {
+  if (exec.on_host) {
+    minmax_pair(a, b, n, scratch, minmax, exec);
+    return;
+  }
+  const std::size_t want = (n + kMinmaxThreads - 1) / kMinmaxThreads;
+  const int blocks = int(want < std::size_t(kMinmaxBlocks) ? (want > 0 ? want : 1) : kMinmaxBlocks);
+  unsigned* done = reinterpret_cast<unsigned*>(scratch + 2 * kMinmaxBlocks);
+  minmax_one_kernel<<<blocks, kMinmaxThreads, 0, exec.stream>>>(a, b, n, scratch, done, minmax);
+  check(cudaGetLastError(), "minmax_one");
 }
 
 void gaussian_pair(const float* in0, const float* in1, float* tmp0, float* tmp1, float* out0,
@@ -244,6 +302,16 @@ void warp(bool f16, const float* i0, const float4* i1g, int w, int h, const void
     warp_impl<StorageF16>(i0, i1g, w, h, u, grad, rho_c, exec, bilinear);
   else
     warp_impl<StorageF32>(i0, i1g, w, h, u, grad, rho_c, exec, bilinear);
+}
+
+void warp_level(bool f16, const float* i0, const float* i1, int w, int h, void* u, void* grad,
+                void* rho_c, void* p1, void* p2, const LevelStart& start, Exec exec,
+                WarpingInterp interp) {
+  const bool bilinear = interp == WarpingInterp::bilinear;
+  if (f16)
+    warp_level_impl<StorageF16>(i0, i1, w, h, u, grad, rho_c, p1, p2, start, exec, bilinear);
+  else
+    warp_level_impl<StorageF32>(i0, i1, w, h, u, grad, rho_c, p1, p2, start, exec, bilinear);
 }
 
 void zoom_in_flow(bool f16, const void* u_in, int w, int h, void* u_out, int ow, int oh,

@@ -65,6 +65,38 @@ void packed_gradient(const float* i1, int w, int h, float4* i1g, Exec exec);
 void warp(bool f16, const float* i0, const float4* i1g, int w, int h, const void* u, void* grad,
           void* rho_c, Exec exec, WarpingInterp interp = WarpingInterp::bicubic);
 
+/// How warp_level starts a level's flow and dual variable (the stages it replaces).
+struct LevelStart {
+  enum class Flow {
+    keep,     ///< u holds the flow already (a later warping, or an initial flow)
+    zero,     ///< u = 0 (the coarsest level; a memset before)
+    zoom_in,  ///< u = zoom_in_flow of coarse_u (coarse_w x coarse_h pairs) times factor
+  };
+  Flow flow = Flow::keep;
+  const void* coarse_u = nullptr;
+  int coarse_w = 0, coarse_h = 0;
+  float factor = 1.f;
+  bool zero_p = false;  ///< p1 = p2 = 0 (the level's first warping; two memsets before)
+};
+
+/// One launch for what packed_gradient, the memsets of u / p1 / p2, zoom_in_flow and warp do
+/// at the start of a level (or warp alone for a later warping): per pixel of the w x h level,
+/// u as `start` says (written to u), p1 = p2 = 0 if start.zero_p, then the warping's grad and
+/// rho_c with (I1, I1x, I1y) computed from the plane i1 at each read instead of a packed
+/// plane. Bit for bit the separate stages' results (frame_pixels.cuh's warp_level_px; tested
+/// in tests/cuda/test_frame_fusion.cpp). u, grad, rho_c, p1, p2 in the storage of f16; u must
+/// not alias start.coarse_u.
+void warp_level(bool f16, const float* i0, const float* i1, int w, int h, void* u, void* grad,
+                void* rho_c, void* p1, void* p2, const LevelStart& start, Exec exec,
+                WarpingInterp interp = WarpingInterp::bicubic);
+
+/// minmax_pair in one launch: the same per-block partials, and the last block to finish
+/// reduces them in minmax_final's order (a counter after the partials, so the results are
+/// bit for bit minmax_pair's). `scratch` holds minmax_scratch_floats() floats whose last one
+/// (the counter) must be zero before the first call; each call leaves it zero.
+void minmax_pair_one_launch(const float* a, const float* b, std::size_t n, float* scratch,
+                            float* minmax, Exec exec);
+
 /// Flow up-sampling between scales (IPOL zoom_in of both components, times factor): u_in
 /// w x h pairs -> u_out ow x oh pairs.
 void zoom_in_flow(bool f16, const void* u_in, int w, int h, void* u_out, int ow, int oh,

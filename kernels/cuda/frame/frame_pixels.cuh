@@ -195,6 +195,33 @@ FT_HD float4 packed_gradient_px(const float* in, int w, int h, int x, int y) {
                      0.5f * (in[std::size_t(yp) * w + x] - in[std::size_t(ym) * w + x]), 0.f);
 }
 
+/// Texel loader that computes (I1, I1x, I1y) from the plane I1 itself (packed_gradient_px at
+/// every read): the warping without the packed plane, hence without its own launch. The same
+/// floats as PackedLoad over packed_gradient_px's output (0.5f * (a - b) is exact, so no
+/// contraction with the interpolation's arithmetic can round it differently).
+struct GradientLoad {
+  const float* i1;
+  int w, h;
+  FT_HD Vec<3> operator()(int x, int y) const {
+    const float4 v = packed_gradient_px(i1, w, h, x, y);
+    return Vec<3>{{v.x, v.y, v.z}};
+  }
+};
+
+/// The warping at (x, y) from the flow u0 at the pixel and a loader of (I1, I1x, I1y):
+/// (I1w, gx, gy) = bicubic (or, with `bilinear`, bilinear_sample of kernels/bilinear.hpp) of
+/// the loader at (x + u0.x, y + u0.y), grad = (gx, gy), rho_c = I1w - gx u0.x - gy u0.y - I0.
+template <class S, class Load>
+FT_HD void warp_at(const float* i0, const Load& load, int w, int h, float2 u0, typename S::T2* grad,
+                   typename S::T1* rho_c, int x, int y, bool bilinear) {
+  const std::size_t i = std::size_t(y) * w + x;
+  const float px = static_cast<float>(x) + u0.x, py = static_cast<float>(y) + u0.y;
+  const Vec<3> s = bilinear ? bilinear_sample<Vec<3>, float>(load, w, h, px, py)
+                            : bicubic<Vec<3>>(load, w, h, px, py);
+  store2(grad, i, make_float2(s.c[1], s.c[2]));
+  store1(rho_c, i, s.c[0] - s.c[1] * u0.x - s.c[2] * u0.y - i0[i]);
+}
+
 /// One warping's data at (x, y) (numerics contract; mirrors prepare_warping): with u0 the flow
 /// at the pixel, (I1w, gx, gy) = bicubic (or, with `bilinear`, bilinear_sample of
 /// kernels/bilinear.hpp) of (I1, I1x, I1y) at (x + u0.x, y + u0.y), grad = (gx, gy),
@@ -204,12 +231,7 @@ FT_HD void warp_px(const float* i0, const float4* i1g, int w, int h, const typen
                    typename S::T2* grad, typename S::T1* rho_c, int x, int y,
                    bool bilinear = false) {
   const std::size_t i = std::size_t(y) * w + x;
-  const float2 u0 = load2(u, i);
-  const float px = static_cast<float>(x) + u0.x, py = static_cast<float>(y) + u0.y;
-  const Vec<3> s = bilinear ? bilinear_sample<Vec<3>, float>(PackedLoad{i1g, w}, w, h, px, py)
-                            : bicubic<Vec<3>>(PackedLoad{i1g, w}, w, h, px, py);
-  store2(grad, i, make_float2(s.c[1], s.c[2]));
-  store1(rho_c, i, s.c[0] - s.c[1] * u0.x - s.c[2] * u0.y - i0[i]);
+  warp_at<S>(i0, PackedLoad{i1g, w}, w, h, load2(u, i), grad, rho_c, x, y, bilinear);
 }
 
 /// zoom_in of the flow at fine (x, y) of an ow x oh grid from a w x h one: bicubic at
@@ -221,6 +243,29 @@ FT_HD void zoom_in_flow_px(const typename S::T2* u, int w, int h, typename S::T2
   const Vec<2> v = bicubic<Vec<2>>(FlowLoad<typename S::T2>{u, w}, w, h, static_cast<float>(x * sx),
                                    static_cast<float>(y * sy));
   store2(out, std::size_t(y) * ow + x, make_float2(factor * v.c[0], factor * v.c[1]));
+}
+
+/// The fused warping at (x, y) of a w x h level (frame_kernels.hpp's warp_level): first the
+/// flow at the pixel as `start` says (kept as stored: zero, or zoom_in_flow_px of the coarser
+/// level's flow, then read back so that f16 rounds as a separate launch would), p1 = p2 = 0 at
+/// the pixel when start.zero_p, then warp_at with (I1, I1x, I1y) computed from I1 on the fly.
+/// Bit for bit the stages it replaces (memsets, packed_gradient, zoom_in_flow, warp).
+template <class S>
+FT_HD void warp_level_px(const float* i0, const float* i1, int w, int h, typename S::T2* u,
+                         typename S::T2* grad, typename S::T1* rho_c, typename S::T2* p1,
+                         typename S::T2* p2, const LevelStart& start, int x, int y, bool bilinear) {
+  using T2 = typename S::T2;
+  const std::size_t i = std::size_t(y) * w + x;
+  if (start.flow == LevelStart::Flow::zero)
+    store2(u, i, make_float2(0.f, 0.f));
+  else if (start.flow == LevelStart::Flow::zoom_in)
+    zoom_in_flow_px<S>(static_cast<const T2*>(start.coarse_u), start.coarse_w, start.coarse_h, u, w,
+                       h, start.factor, x, y);
+  if (start.zero_p) {
+    store2(p1, i, make_float2(0.f, 0.f));
+    store2(p2, i, make_float2(0.f, 0.f));
+  }
+  warp_at<S>(i0, GradientLoad{i1, w, h}, w, h, load2(u, i), grad, rho_c, x, y, bilinear);
 }
 
 // ---- a plain two-kernel iteration schedule (operator fusion, global memory only) ----
