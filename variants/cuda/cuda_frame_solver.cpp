@@ -640,16 +640,25 @@ class CudaFrameSolver final : public FlowSolver {
       fk::minmax_pair(raw, raw + n, n, b_.minmax_scratch.as<float>(), b_.minmax.as<float>(), exec);
       mark(stream, "structure_texture", -1);
     }
-    fk::gaussian_pair(raw, raw + n, tmp, tmp + n, b_.levels[0].i0.as<float>(),
-                      b_.levels[0].i1.as<float>(), w, h, presmooth_taps_, b_.minmax.as<float>(),
-                      exec);
+    if (options_.fused_stages)
+      fk::gaussian_pair_one_launch(raw, raw + n, b_.levels[0].i0.as<float>(),
+                                   b_.levels[0].i1.as<float>(), w, h, presmooth_taps_,
+                                   b_.minmax.as<float>(), exec);
+    else
+      fk::gaussian_pair(raw, raw + n, tmp, tmp + n, b_.levels[0].i0.as<float>(),
+                        b_.levels[0].i1.as<float>(), w, h, presmooth_taps_, b_.minmax.as<float>(),
+                        exec);
     mark(stream, "presmooth", 0);
     // 2. The pyramid by zoom_out.
     for (std::size_t s = 1; s < b_.levels.size(); ++s) {
       const Level& a = b_.levels[s - 1];
       const Level& z = b_.levels[s];
-      fk::gaussian_pair(a.i0.as<float>(), a.i1.as<float>(), tmp, tmp + n, smooth, smooth + n,
-                        a.width, a.height, zoom_taps_, nullptr, exec);
+      if (options_.fused_stages)
+        fk::gaussian_pair_one_launch(a.i0.as<float>(), a.i1.as<float>(), smooth, smooth + n,
+                                     a.width, a.height, zoom_taps_, nullptr, exec);
+      else
+        fk::gaussian_pair(a.i0.as<float>(), a.i1.as<float>(), tmp, tmp + n, smooth, smooth + n,
+                          a.width, a.height, zoom_taps_, nullptr, exec);
       fk::zoom_out_sample_pair(smooth, smooth + n, a.width, a.height, z.i0.as<float>(),
                                z.i1.as<float>(), z.width, z.height, p.zoom, exec);
       mark(stream, "pyramid", int(s));

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "kernels/cuda/frame/frame_kernels.hpp"
 #include "kernels/cuda/frame/frame_pixels.cuh"
@@ -121,6 +122,17 @@ __global__ void minmax_one_kernel(const float* a, const float* b, std::size_t n,
   __threadfence();
   minmax_final_block(partial, int(gridDim.x), minmax);
   if (threadIdx.x == 0) *done = 0;
+}
+
+/// gaussian_pair_one_launch's kernel: blockIdx.z picks the plane.
+__global__ void gaussian_one_kernel(const float* in0, const float* in1, float* out0, float* out1,
+                                    int w, int h, GaussTaps t, const float* minmax) {
+  __shared__ float tile[kGaussTileRows * kGaussBlockX];
+  const int bx = int(blockIdx.x), by = int(blockIdx.y), tx = int(threadIdx.x),
+            ty = int(threadIdx.y);
+  gaussian_tile_rows(blockIdx.z ? in1 : in0, w, h, t, minmax, tile, bx, by, tx, ty);
+  __syncthreads();
+  gaussian_tile_cols(tile, blockIdx.z ? out1 : out0, w, h, t, bx, by, tx, ty);
 }
 
 template <class S>
@@ -280,6 +292,29 @@ void gaussian_pair(const float* in0, const float* in1, float* tmp0, float* tmp1,
   for_each_pixel(w, h, 2, exec, "gaussian_cols", [=] __host__ __device__(int x, int y, int z) {
     (z ? out1 : out0)[std::size_t(y) * w + x] = gaussian_col_px(z ? tmp1 : tmp0, w, h, x, y, t);
   });
+}
+
+void gaussian_pair_one_launch(const float* in0, const float* in1, float* out0, float* out1, int w,
+                              int h, const GaussTaps& taps, const float* minmax, Exec exec) {
+  if (w <= 0 || h <= 0) return;
+  const int gx = (w + kGaussBlockX - 1) / kGaussBlockX, gy = (h + kGaussBlockY - 1) / kGaussBlockY;
+  if (exec.on_host) {  // the kernel's two phases, block after block
+    std::vector<float> tile(std::size_t(kGaussTileRows) * kGaussBlockX);
+    for (int z = 0; z < 2; ++z)
+      for (int by = 0; by < gy; ++by)
+        for (int bx = 0; bx < gx; ++bx) {
+          for (int ty = 0; ty < kGaussBlockY; ++ty)
+            for (int tx = 0; tx < kGaussBlockX; ++tx)
+              gaussian_tile_rows(z ? in1 : in0, w, h, taps, minmax, tile.data(), bx, by, tx, ty);
+          for (int ty = 0; ty < kGaussBlockY; ++ty)
+            for (int tx = 0; tx < kGaussBlockX; ++tx)
+              gaussian_tile_cols(tile.data(), z ? out1 : out0, w, h, taps, bx, by, tx, ty);
+        }
+    return;
+  }
+  const dim3 block(kGaussBlockX, kGaussBlockY), grid(unsigned(gx), unsigned(gy), 2u);
+  gaussian_one_kernel<<<grid, block, 0, exec.stream>>>(in0, in1, out0, out1, w, h, taps, minmax);
+  check(cudaGetLastError(), "gaussian_one");
 }
 
 void zoom_out_sample_pair(const float* in0, const float* in1, int w, int h, float* out0,

@@ -51,6 +51,15 @@ void gaussian_pair(const float* in0, const float* in1, float* tmp0, float* tmp1,
                    float* out1, int w, int h, const GaussTaps& taps, const float* minmax,
                    Exec exec);
 
+/// gaussian_pair in one launch and without the tmp planes: each 32 x 16 block computes the
+/// row pass of its rows and radius - 1 rows above and below into shared memory, then the
+/// column pass from there (frame_pixels.cuh's gaussian_tile_rows / gaussian_tile_cols). Bit for
+/// bit gaussian_pair's output (the same per-pixel functions on the same floats; tested in
+/// tests/cuda/test_frame_fusion.cpp). The host emulation runs the same two phases block by
+/// block.
+void gaussian_pair_one_launch(const float* in0, const float* in1, float* out0, float* out1, int w,
+                              int h, const GaussTaps& taps, const float* minmax, Exec exec);
+
 /// zoom_out's sampling (the Gaussian pre-filter done by gaussian_pair): out_k(x, y) =
 /// bicubic(in_k)(x / zoom, y / zoom) for two w x h planes into ow x oh planes.
 void zoom_out_sample_pair(const float* in0, const float* in1, int w, int h, float* out0,

@@ -69,13 +69,71 @@ FT_HD float gaussian_row_px(const float* in, int w, int x, int y, const GaussTap
   return s;
 }
 
+/// One output of the Gaussian's column pass at row y of a plane of h rows whose column holds
+/// at(i) at row i.
+template <class At>
+FT_HD float gaussian_col_at(const At& at, int h, int y, const GaussTaps& t) {
+  float s = t.w[0] * at(y);
+  for (int k = 1; k < t.radius; ++k)
+    s += t.w[k] * (at(gaussian_reflect(y - k, h)) + at(gaussian_reflect(y + k, h)));
+  return s;
+}
+
+/// Column x of a w-wide plane.
+struct PlaneColumn {
+  const float* in;
+  int w, x;
+  FT_HD float operator()(int i) const { return in[std::size_t(i) * w + x]; }
+};
+
 /// One output of the Gaussian's column pass at (x, y) of a w x h plane.
 FT_HD float gaussian_col_px(const float* in, int w, int h, int x, int y, const GaussTaps& t) {
-  float s = t.w[0] * in[std::size_t(y) * w + x];
-  for (int k = 1; k < t.radius; ++k)
-    s += t.w[k] * (in[std::size_t(gaussian_reflect(y - k, h)) * w + x] +
-                   in[std::size_t(gaussian_reflect(y + k, h)) * w + x]);
-  return s;
+  return gaussian_col_at(PlaneColumn{in, w, x}, h, y, t);
+}
+
+// ---- the separable Gaussian in one launch: a block's row pass in shared memory ----
+
+/// Output block of the one-launch Gaussian, and its tile of row-pass values: the block's rows
+/// and radius - 1 rows above and below (the column pass's reach).
+constexpr int kGaussBlockX = 32, kGaussBlockY = 16;
+constexpr int kGaussTileRows = kGaussBlockY + 2 * (kMaxGaussTaps - 1);
+
+/// First row of block row `by`'s tile (may be < 0: those tile rows stay unused).
+FT_HD int gaussian_tile_base(int by, const GaussTaps& t) {
+  return by * kGaussBlockY - (t.radius - 1);
+}
+
+/// Phase 1 of block (bx, by), thread (tx, ty): the row pass (gaussian_row_px, normalised by
+/// minmax when not null) of the tile's rows in column bx * kGaussBlockX + tx into tile
+/// (kGaussTileRows x kGaussBlockX floats, row-major); rows outside the plane are 0.
+FT_HD void gaussian_tile_rows(const float* in, int w, int h, const GaussTaps& t,
+                              const float* minmax, float* tile, int bx, int by, int tx, int ty) {
+  const int x = bx * kGaussBlockX + tx, base = gaussian_tile_base(by, t);
+  const int rows = kGaussBlockY + 2 * (t.radius - 1);
+  const float2 norm = minmax ? normalisation_of(minmax) : make_float2(0.f, 1.f);
+  for (int j = ty; j < rows; j += kGaussBlockY) {
+    const int row = base + j;
+    tile[j * kGaussBlockX + tx] =
+        (x < w && row >= 0 && row < h) ? gaussian_row_px(in, w, x, row, t, norm) : 0.f;
+  }
+}
+
+/// A column of the tile, addressed by the plane's row.
+struct TileColumn {
+  const float* tile;
+  int base, tx;
+  FT_HD float operator()(int i) const { return tile[(i - base) * kGaussBlockX + tx]; }
+};
+
+/// Phase 2 (after the block's phase 1): the column pass of the block's pixel (x, y) from the
+/// tile into out; the same floats in the same order as gaussian_col_px over the row pass's
+/// plane (gaussian_col_at reads only rows y +- (radius - 1), reflected, all in the tile).
+FT_HD void gaussian_tile_cols(const float* tile, float* out, int w, int h, const GaussTaps& t,
+                              int bx, int by, int tx, int ty) {
+  const int x = bx * kGaussBlockX + tx, y = by * kGaussBlockY + ty;
+  if (x < w && y < h)
+    out[std::size_t(y) * w + x] =
+        gaussian_col_at(TileColumn{tile, gaussian_tile_base(by, t), tx}, h, y, t);
 }
 
 /// Keys cubic convolution (a = -1/2) through v0..v3 at nodes -1..2, at t in [0, 1]
