@@ -1,5 +1,6 @@
 // Issue 21's launch fusion on the frame path (kernels/cuda/frame: warp_level,
-// minmax_pair_one_launch, gaussian_pair_one_launch; cuda::FrameOptions::fused_stages) and chunked
+// minmax_pair_one_launch, gaussian_pair_one_launch, zoom_out_pair_one_launch;
+// cuda::FrameOptions::fused_stages) and chunked
 // host copies (FrameOptions::host_copy_chunks): the fused stages give the separate stages' results
 // bit for bit (the same per-pixel functions of frame_pixels.cuh, the same reduction order), and so
 // does the whole frame, for every CUDA scheme and every per-level scheme; the chunked host path
@@ -10,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -225,6 +227,46 @@ TEST_P(FusedStage, GaussianOneLaunchEqualsTwoPasses) {
     EXPECT_EQ(differ, 0u) << c.w << "x" << c.h << " sigma " << c.sigma << " normalise "
                           << c.normalise;
   }
+}
+
+// zoom_out_pair_one_launch against gaussian_pair + zoom_out_sample_pair: every output float
+// equal for the default zoom 0.5, OpenCV's 0.8, an odd 0.63 and 0.3, on planes from 9 x 7 up
+// to RubberWhale's size; and a zoom of 0.1 (a 30-tap Gaussian over a wide footprint) is
+// declined (false) rather than run with too little shared memory.
+TEST_P(FusedStage, PyramidLevelOneLaunchEqualsTwoStages) {
+  struct Case {
+    int w, h;
+    double zoom;
+  };
+  const Case cases[] = {{584, 388, 0.5}, {292, 194, 0.5}, {157, 101, 0.8},
+                        {120, 77, 0.63}, {9, 7, 0.5},     {200, 150, 0.3}};
+  for (const Case& c : cases) {
+    const int ow = std::max(1, int(c.w * c.zoom + 0.5)), oh = std::max(1, int(c.h * c.zoom + 0.5));
+    const std::size_t n = std::size_t(c.w) * c.h, on = std::size_t(ow) * oh;
+    const fk::GaussTaps taps = fk::gaussian_taps(0.6 * std::sqrt(1.0 / (c.zoom * c.zoom) - 1.0));
+    const Image a = test::random_image(c.w, c.h, 9, 0.f, 255.f),
+                b = test::random_image(c.w, c.h, 10, 0.f, 255.f);
+    std::vector<float> both(a.data);
+    both.insert(both.end(), b.data.begin(), b.data.end());
+    TestBuffer<float> in(2 * n, on_host_), tmp(2 * n, on_host_), smooth(2 * n, on_host_),
+        two(2 * on, on_host_), one(2 * on, on_host_);
+    in.upload(both);
+    fk::gaussian_pair(in.get(), in.get() + n, tmp.get(), tmp.get() + n, smooth.get(),
+                      smooth.get() + n, c.w, c.h, taps, nullptr, exec());
+    fk::zoom_out_sample_pair(smooth.get(), smooth.get() + n, c.w, c.h, two.get(), two.get() + on,
+                             ow, oh, c.zoom, exec());
+    ASSERT_TRUE(fk::zoom_out_pair_one_launch(in.get(), in.get() + n, c.w, c.h, one.get(),
+                                             one.get() + on, ow, oh, taps, c.zoom, exec()))
+        << c.w << "x" << c.h << " zoom " << c.zoom;
+    const std::vector<float> x = one.download(), y = two.download();
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) differ += !(x[i] == y[i]);
+    EXPECT_EQ(differ, 0u) << c.w << "x" << c.h << " zoom " << c.zoom;
+  }
+  TestBuffer<float> in(2 * 400 * 300, on_host_), out(2 * 40 * 30, on_host_);
+  EXPECT_FALSE(fk::zoom_out_pair_one_launch(in.get(), in.get() + 400 * 300, 400, 300, out.get(),
+                                            out.get() + 40 * 30, 40, 30,
+                                            fk::gaussian_taps(0.6 * std::sqrt(99.0)), 0.1, exec()));
 }
 
 INSTANTIATE_TEST_SUITE_P(HostAndDevice, FusedStage, ::testing::Values(true, false),

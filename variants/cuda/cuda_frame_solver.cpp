@@ -653,6 +653,13 @@ class CudaFrameSolver final : public FlowSolver {
     for (std::size_t s = 1; s < b_.levels.size(); ++s) {
       const Level& a = b_.levels[s - 1];
       const Level& z = b_.levels[s];
+      if (options_.fused_stages &&
+          fk::zoom_out_pair_one_launch(a.i0.as<float>(), a.i1.as<float>(), a.width, a.height,
+                                       z.i0.as<float>(), z.i1.as<float>(), z.width, z.height,
+                                       zoom_taps_, p.zoom, exec)) {
+        mark(stream, "pyramid", int(s));
+        continue;
+      }
       if (options_.fused_stages)
         fk::gaussian_pair_one_launch(a.i0.as<float>(), a.i1.as<float>(), smooth, smooth + n,
                                      a.width, a.height, zoom_taps_, nullptr, exec);

@@ -55,12 +55,14 @@ struct FrameOptions {
   /// Threads per block of the persistent levels (128, 256, 512 or 1024).
   int persistent_threads = 256;
   /// Fuse the small per-level stages (issue 21): the joint min / max in one launch instead of
-  /// two (frame_kernels.hpp's minmax_pair_one_launch), each separable Gaussian (presmoothing,
-  /// the pyramid's pre-filter) in one launch instead of two (gaussian_pair_one_launch), and at
-  /// each level's first warping the gradient of I1, the zeroing of u (coarsest) and p, and the
-  /// zoom_in of the coarser flow in the warping's launch (warp_level; the gradient is computed
-  /// from I1 at each read, also at the later warpings): 3 x levels fewer kernels and
-  /// 2 x levels + 1 fewer memsets per frame (35 -> 26 kernels for the default frame). The flow
+  /// two (frame_kernels.hpp's minmax_pair_one_launch), the presmoothing Gaussian in one
+  /// launch instead of two (gaussian_pair_one_launch), each pyramid level's Gaussian and
+  /// sampling in one instead of three (zoom_out_pair_one_launch; if its tiles do not fit in
+  /// shared memory, two), and at each level's first warping the gradient of I1, the zeroing of
+  /// u (coarsest) and p, and the zoom_in of the coarser flow in the warping's launch
+  /// (warp_level; the gradient is computed from I1 at each read, also at the later warpings):
+  /// 4 x levels - 1 fewer kernels and 2 x levels + 1 fewer memsets per frame (35 -> 24 kernels
+  /// for the default frame). The flow
   /// is bit for bit the unfused one's (tests/cuda/test_frame_fusion.cpp); false keeps one
   /// launch per stage (the reference of that test, and of the stage table's separate gradient
   /// / zoom_in rows).

@@ -1,5 +1,6 @@
 // Kernels and host emulation of the GPU TV-L1 frame stages (see frame_kernels.hpp): one thread
 // per output pixel, 32 x 8 blocks, the per-pixel bodies of frame_pixels.cuh.
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <stdexcept>
@@ -133,6 +134,26 @@ __global__ void gaussian_one_kernel(const float* in0, const float* in1, float* o
   gaussian_tile_rows(blockIdx.z ? in1 : in0, w, h, t, minmax, tile, bx, by, tx, ty);
   __syncthreads();
   gaussian_tile_cols(tile, blockIdx.z ? out1 : out0, w, h, t, bx, by, tx, ty);
+}
+
+/// zoom_out_pair_one_launch's kernel: blockIdx.z picks the plane; dynamic shared memory holds
+/// the row-pass tile, then the smoothed footprint.
+__global__ void zoom_out_one_kernel(const float* in0, const float* in1, int w, int h, float* out0,
+                                    float* out1, int ow, int oh, GaussTaps t, double zoom) {
+  extern __shared__ float smem[];
+  const ZoomFootprint f = zoom_out_footprint(int(blockIdx.x), int(blockIdx.y), w, h, ow, oh, zoom);
+  const int n_rows = (f.rows() + 2 * (t.radius - 1)) * f.cols(), n_smooth = f.rows() * f.cols();
+  float* rows_tile = smem;
+  float* smooth_tile = smem + n_rows;
+  const int tid = int(threadIdx.y * blockDim.x + threadIdx.x), nt = int(blockDim.x * blockDim.y);
+  const float* in = blockIdx.z ? in1 : in0;
+  for (int e = tid; e < n_rows; e += nt) zoom_tile_rows(in, w, h, t, f, rows_tile, e);
+  __syncthreads();
+  for (int e = tid; e < n_smooth; e += nt) zoom_tile_cols(rows_tile, h, t, f, smooth_tile, e);
+  __syncthreads();
+  zoom_tile_sample(smooth_tile, f, w, h, blockIdx.z ? out1 : out0, ow, oh,
+                   int(blockIdx.x) * kZoomBlockX + int(threadIdx.x),
+                   int(blockIdx.y) * kZoomBlockY + int(threadIdx.y), zoom);
 }
 
 template <class S>
@@ -322,6 +343,47 @@ void zoom_out_sample_pair(const float* in0, const float* in1, int w, int h, floa
   for_each_pixel(ow, oh, 2, exec, "zoom_out_sample", [=] __host__ __device__(int x, int y, int z) {
     (z ? out1 : out0)[std::size_t(y) * ow + x] = zoom_out_px(z ? in1 : in0, w, h, x, y, zoom);
   });
+}
+
+bool zoom_out_pair_one_launch(const float* in0, const float* in1, int w, int h, float* out0,
+                              float* out1, int ow, int oh, const GaussTaps& taps, double zoom,
+                              Exec exec) {
+  if (ow <= 0 || oh <= 0) return true;
+  const int gx = (ow + kZoomBlockX - 1) / kZoomBlockX, gy = (oh + kZoomBlockY - 1) / kZoomBlockY;
+  // The largest footprint over the blocks (columns depend on bx only, rows on by only).
+  int cols = 0, rows = 0;
+  for (int bx = 0; bx < gx; ++bx)
+    cols = std::max(cols, zoom_out_footprint(bx, 0, w, h, ow, oh, zoom).cols());
+  for (int by = 0; by < gy; ++by)
+    rows = std::max(rows, zoom_out_footprint(0, by, w, h, ow, oh, zoom).rows());
+  const std::size_t floats =
+      std::size_t(rows + 2 * (taps.radius - 1)) * std::size_t(cols) + std::size_t(rows) * cols;
+  if (floats * sizeof(float) > 48 * 1024) return false;
+  if (exec.on_host) {  // the kernel's three phases, block after block
+    std::vector<float> smem(floats);
+    for (int z = 0; z < 2; ++z)
+      for (int by = 0; by < gy; ++by)
+        for (int bx = 0; bx < gx; ++bx) {
+          const ZoomFootprint f = zoom_out_footprint(bx, by, w, h, ow, oh, zoom);
+          const int n_rows = (f.rows() + 2 * (taps.radius - 1)) * f.cols();
+          float* rows_tile = smem.data();
+          float* smooth_tile = smem.data() + n_rows;
+          for (int e = 0; e < n_rows; ++e)
+            zoom_tile_rows(z ? in1 : in0, w, h, taps, f, rows_tile, e);
+          for (int e = 0; e < f.rows() * f.cols(); ++e)
+            zoom_tile_cols(rows_tile, h, taps, f, smooth_tile, e);
+          for (int ty = 0; ty < kZoomBlockY; ++ty)
+            for (int tx = 0; tx < kZoomBlockX; ++tx)
+              zoom_tile_sample(smooth_tile, f, w, h, z ? out1 : out0, ow, oh, bx * kZoomBlockX + tx,
+                               by * kZoomBlockY + ty, zoom);
+        }
+    return true;
+  }
+  const dim3 block(kZoomBlockX, kZoomBlockY), grid(unsigned(gx), unsigned(gy), 2u);
+  zoom_out_one_kernel<<<grid, block, floats * sizeof(float), exec.stream>>>(
+      in0, in1, w, h, out0, out1, ow, oh, taps, zoom);
+  check(cudaGetLastError(), "zoom_out_one");
+  return true;
 }
 
 void packed_gradient(const float* i1, int w, int h, float4* i1g, Exec exec) {

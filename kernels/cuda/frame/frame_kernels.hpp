@@ -65,6 +65,17 @@ void gaussian_pair_one_launch(const float* in0, const float* in1, float* out0, f
 void zoom_out_sample_pair(const float* in0, const float* in1, int w, int h, float* out0,
                           float* out1, int ow, int oh, double zoom, Exec exec);
 
+/// A pyramid level in one launch: gaussian_pair (no normalisation) then zoom_out_sample_pair,
+/// without the intermediate planes. Each 32 x 8 output block computes, in shared memory, the
+/// row pass and then the column pass over the fine-plane footprint its bicubic samples read,
+/// then samples (frame_pixels.cuh's zoom_tile_rows / zoom_tile_cols / zoom_tile_sample): bit
+/// for bit the two stages' output (tests/cuda/test_frame_fusion.cpp). Returns false, doing
+/// nothing, when a block's tiles would exceed 48 KiB of shared memory (a zoom far below 0.5
+/// with a wide Gaussian): the caller then runs the two stages.
+bool zoom_out_pair_one_launch(const float* in0, const float* in1, int w, int h, float* out0,
+                              float* out1, int ow, int oh, const GaussTaps& taps, double zoom,
+                              Exec exec);
+
 /// Centred gradient of the w x h plane i1, packed per pixel as (I1, I1x, I1y, 0).
 void packed_gradient(const float* i1, int w, int h, float4* i1g, Exec exec);
 

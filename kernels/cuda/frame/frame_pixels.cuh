@@ -238,9 +238,81 @@ struct PackedLoad {
 
 /// zoom_out's sampling step at output (x, y): bicubic of the smoothed plane at (x/zoom, y/zoom)
 /// (positions computed in double and rounded to float, as image_ops.hpp's zoom_out).
+template <class Load>
+FT_HD float zoom_out_at(const Load& load, int w, int h, int x, int y, double zoom) {
+  return bicubic<float>(load, w, h, static_cast<float>(x / zoom), static_cast<float>(y / zoom));
+}
 FT_HD float zoom_out_px(const float* smooth, int w, int h, int x, int y, double zoom) {
-  return bicubic<float>(PlaneLoad{smooth, w}, w, h, static_cast<float>(x / zoom),
-                        static_cast<float>(y / zoom));
+  return zoom_out_at(PlaneLoad{smooth, w}, w, h, x, y, zoom);
+}
+
+// ---- a pyramid level in one launch: Gaussian pre-filter and sampling of a block's footprint ----
+
+/// Output block of the one-launch pyramid level.
+constexpr int kZoomBlockX = 32, kZoomBlockY = 8;
+
+/// The first (last = false) or last texel index that zoom_out_at's bicubic reads along an axis
+/// of n texels for output index x: its clamped cell (bicubic's own arithmetic).
+FT_HD int zoom_out_reach(int x, int n, double zoom, bool last) {
+  const float fx = floorf(static_cast<float>(x / zoom));
+  const int ix = static_cast<int>(fminf(fmaxf(fx, -3.f), float(n + 2)));
+  return clamp_int(last ? ix + 2 : ix - 1, 0, n - 1);
+}
+
+/// The footprint [c0, c1] x [r0, r1] in the w x h fine plane that output block (bx, by) of an
+/// ow x oh level samples (the sampling positions grow with x and y, so the block's first and
+/// last outputs bound it).
+struct ZoomFootprint {
+  int c0, c1, r0, r1;
+  FT_HD int cols() const { return c1 - c0 + 1; }
+  FT_HD int rows() const { return r1 - r0 + 1; }
+};
+FT_HD ZoomFootprint zoom_out_footprint(int bx, int by, int w, int h, int ow, int oh, double zoom) {
+  const int x0 = bx * kZoomBlockX, y0 = by * kZoomBlockY;
+  const int x1 = (x0 + kZoomBlockX < ow ? x0 + kZoomBlockX : ow) - 1;
+  const int y1 = (y0 + kZoomBlockY < oh ? y0 + kZoomBlockY : oh) - 1;
+  return {zoom_out_reach(x0, w, zoom, false), zoom_out_reach(x1, w, zoom, true),
+          zoom_out_reach(y0, h, zoom, false), zoom_out_reach(y1, h, zoom, true)};
+}
+
+/// Phase 1 of the one-launch level, element e of the block's row-pass tile (rows r0 - (radius
+/// - 1) .. r1 + radius - 1, columns c0 .. c1; rows outside the plane are 0): gaussian_row_px.
+FT_HD void zoom_tile_rows(const float* in, int w, int h, const GaussTaps& t, const ZoomFootprint& f,
+                          float* rows_tile, int e) {
+  const int cols = f.cols();
+  const int row = f.r0 - (t.radius - 1) + e / cols, col = f.c0 + e % cols;
+  rows_tile[e] =
+      (row >= 0 && row < h) ? gaussian_row_px(in, w, col, row, t, make_float2(0.f, 1.f)) : 0.f;
+}
+
+/// A column of a tile of `cols` columns whose first row is the plane's row `base`.
+struct StridedColumn {
+  const float* tile;
+  int base, cols, i;
+  FT_HD float operator()(int row) const { return tile[(row - base) * cols + i]; }
+};
+
+/// Phase 2, element e of the smoothed footprint (rows r0 .. r1): gaussian_col_at over the
+/// row-pass tile, the same floats as gaussian_col_px over the row pass's plane.
+FT_HD void zoom_tile_cols(const float* rows_tile, int h, const GaussTaps& t, const ZoomFootprint& f,
+                          float* smooth_tile, int e) {
+  const int cols = f.cols();
+  smooth_tile[e] = gaussian_col_at(StridedColumn{rows_tile, f.r0 - (t.radius - 1), cols, e % cols},
+                                   h, f.r0 + e / cols, t);
+}
+
+/// Texel loader of the smoothed footprint, addressed by the fine plane's (x, y).
+struct FootprintLoad {
+  const float* tile;
+  ZoomFootprint f;
+  FT_HD float operator()(int x, int y) const { return tile[(y - f.r0) * f.cols() + (x - f.c0)]; }
+};
+
+/// Phase 3, output (x, y) of the ow x oh level: zoom_out_at over the smoothed footprint.
+FT_HD void zoom_tile_sample(const float* smooth_tile, const ZoomFootprint& f, int w, int h,
+                            float* out, int ow, int oh, int x, int y, double zoom) {
+  if (x < ow && y < oh)
+    out[std::size_t(y) * ow + x] = zoom_out_at(FootprintLoad{smooth_tile, f}, w, h, x, y, zoom);
 }
 
 /// Centred gradient with clamp-to-edge at (x, y) (IPOL centered_gradient), packed with the
