@@ -18,7 +18,8 @@
 //    bound the throughput rows are compared with is 1000 / device_ms frames/s; counters
 //    it_L<level>_ms: the iterations of each pyramid level in a directly launched frame;
 //    st_<stage>_ms: each stage of that frame summed over the levels (upload, normalise,
-//    presmooth, pyramid, gradient, warping, iterations, zoom_in, to_planar, download, ...),
+//    presmooth, pyramid, gradient, warping, iterations, zoom_in, to_planar, download, ...;
+//    with fused stages, the default, gradient and zoom_in run inside the warping's launch),
 //    host_in_ms / host_out_ms / call_ms: the host copies and compute() of the timeline.
 //  - latency_host/<p>/<seq> (RubberWhale, Grove2): wall time of one compute_into() (frames in
 //    through pinned buffers, flow out into the caller's FlowField), one frame at a time;
