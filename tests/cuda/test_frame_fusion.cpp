@@ -173,7 +173,8 @@ TEST_P(FusedStage, WarpLevelEqualsTheSeparateStages) {
 
 // minmax_pair_one_launch against minmax_pair: the same two floats for sizes below one block,
 // of a few blocks and beyond the 512 partials (grid-stride), called repeatedly on the same
-// scratch (the last block's counter must come back to 0), negative values included.
+// scratch (the last block's counter must come back to 0), negative values included; with the
+// copy, the copies equal the inputs.
 TEST_P(FusedStage, MinmaxOneLaunchEqualsTwoLaunches) {
   TestBuffer<float> scratch(fk::minmax_scratch_floats(), on_host_), mm2(2, on_host_),
       mm1(2, on_host_);
@@ -189,6 +190,13 @@ TEST_P(FusedStage, MinmaxOneLaunchEqualsTwoLaunches) {
       const std::vector<float> two = mm2.download(), one = mm1.download();
       EXPECT_EQ(one, two) << "n " << n << " seed " << seed;
       EXPECT_LT(two[0], two[1]);
+      // With the copy (the device-pointer path's frames into the solver's buffer).
+      TestBuffer<float> ca(n, on_host_), cb(n, on_host_), mmc(2, on_host_);
+      fk::minmax_pair_one_launch(a.get(), b.get(), n, scratch.get(), mmc.get(), exec(), ca.get(),
+                                 cb.get());
+      EXPECT_EQ(mmc.download(), two) << "copying, n " << n << " seed " << seed;
+      EXPECT_EQ(ca.download(), a.download()) << "n " << n;
+      EXPECT_EQ(cb.download(), b.download()) << "n " << n;
     }
   }
 }

@@ -252,7 +252,7 @@ class CudaFrameSolver final : public FlowSolver {
       throw std::invalid_argument("compute_flow_device: null device pointer or size " +
                                   std::to_string(width) + "x" + std::to_string(height) + " < 1");
     select_size(width, height);
-    run_frame(stream, i0, i1, flow);
+    run_frame(stream, i0, i1, flow, false, true);
   }
 
   cuda::FrameCacheStats stats() const {
@@ -385,7 +385,8 @@ class CudaFrameSolver final : public FlowSolver {
   /// once captured, else direct launches), the planar flow to `out`. Ordered after the
   /// solver's previous frame whatever stream that ran on. direct: never the graph (a frame
   /// with an initial flow).
-  void run_frame(cudaStream_t s, const void* in0, const void* in1, void* out, bool direct = false) {
+  void run_frame(cudaStream_t s, const void* in0, const void* in1, void* out, bool direct = false,
+                 bool device_inputs = false) {
     SizeEntry& e = *cur_;
     if (options_.host_emulation) {
       enqueue_upload(s, in0, in1);
@@ -395,7 +396,7 @@ class CudaFrameSolver final : public FlowSolver {
       return;
     }
     begin_frame(s, direct);
-    enqueue_upload(s, in0, in1);
+    enqueue_upload(s, in0, in1, device_inputs);
     enqueue_device_work(s, direct);
     enqueue_download(s, out);
     end_frame(s);
@@ -459,6 +460,7 @@ class CudaFrameSolver final : public FlowSolver {
             check(cudaMemcpyAsync(raw + lo, in + lo, hi - lo, cudaMemcpyHostToDevice, stream_),
                   "cudaMemcpyAsync (upload chunk)");
         });
+    enqueue_normalise(stream_);
     enqueue_device_work(stream_, false);
     char* out = b.host_out.as<char>();
     const char* dflow = b.flow.as<char>();
@@ -595,10 +597,22 @@ class CudaFrameSolver final : public FlowSolver {
       check(cudaMemsetAsync(dst, 0, bytes, s), "cudaMemsetAsync");
   }
 
-  /// The two frames into `raw` (one copy when they are contiguous, as in host_in).
-  void enqueue_upload(cudaStream_t s, const void* in0, const void* in1) {
+  /// The two frames into `raw` (one copy when they are contiguous, as in host_in); with fused
+  /// stages then their joint min / max (enqueue_normalise), outside the size's graph: frames
+  /// already on the device (device_inputs) are then copied by the min / max launch itself.
+  void enqueue_upload(cudaStream_t s, const void* in0, const void* in1,
+                      bool device_inputs = false) {
     const std::size_t n = std::size_t(cur_->b.width) * cur_->b.height;
     float* raw = cur_->b.raw.as<float>();
+    if (options_.fused_stages && device_inputs && !options_.host_emulation) {
+      FrameBuffers& b = cur_->b;
+      fk::minmax_pair_one_launch(static_cast<const float*>(in0), static_cast<const float*>(in1), n,
+                                 b.minmax_scratch.as<float>(), b.minmax.as<float>(),
+                                 fk::Exec{s, false}, raw, raw + n);
+      mark(s, "upload", -1);
+      mark(s, "normalise", -1);
+      return;
+    }
     if (static_cast<const float*>(in1) == static_cast<const float*>(in0) + n) {
       copy(s, raw, in0, 2 * n * sizeof(float));
     } else {
@@ -606,6 +620,19 @@ class CudaFrameSolver final : public FlowSolver {
       copy(s, raw + n, in1, n * sizeof(float));
     }
     mark(s, "upload", -1);
+    enqueue_normalise(s);
+  }
+
+  /// With fused stages: the joint min / max of the frames in `raw` in one launch (outside the
+  /// graph, after the upload; enqueue_core's first stage otherwise).
+  void enqueue_normalise(cudaStream_t s) {
+    if (!options_.fused_stages) return;
+    FrameBuffers& b = cur_->b;
+    const std::size_t n = std::size_t(b.width) * b.height;
+    float* raw = b.raw.as<float>();
+    fk::minmax_pair_one_launch(raw, raw + n, n, b.minmax_scratch.as<float>(), b.minmax.as<float>(),
+                               fk::Exec{s, options_.host_emulation});
+    mark(s, "normalise", -1);
   }
 
   /// The planar flow out of the device buffer.
@@ -629,12 +656,10 @@ class CudaFrameSolver final : public FlowSolver {
     float* smooth = b_.smooth.as<float>();
 
     // 1. Joint normalisation to [0, 255] (inside the row pass) and presmoothing.
-    if (options_.fused_stages)
-      fk::minmax_pair_one_launch(raw, raw + n, n, b_.minmax_scratch.as<float>(),
-                                 b_.minmax.as<float>(), exec);
-    else
+    if (!options_.fused_stages) {  // fused: done by enqueue_upload, outside the graph
       fk::minmax_pair(raw, raw + n, n, b_.minmax_scratch.as<float>(), b_.minmax.as<float>(), exec);
-    mark(stream, "normalise", -1);
+      mark(stream, "normalise", -1);
+    }
     if (texture_) {  // Wedel et al. 2009, sec. 2.3: the texture frames, normalised again
       texture_->run(raw, raw + n, w, h, b_.minmax.as<float>(), exec);
       fk::minmax_pair(raw, raw + n, n, b_.minmax_scratch.as<float>(), b_.minmax.as<float>(), exec);

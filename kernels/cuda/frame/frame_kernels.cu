@@ -49,7 +49,8 @@ void for_each_pixel(int w, int h, int nz, Exec exec, const char* what, const F& 
 }
 
 /// One block's joint (min, max) of a and b (grid-stride) into partial[2 blockIdx.x + 0 / 1].
-__device__ void minmax_partial_block(const float* a, const float* b, std::size_t n, float* partial);
+__device__ void minmax_partial_block(const float* a, const float* b, std::size_t n, float* partial,
+                                     float* copy_a = nullptr, float* copy_b = nullptr);
 
 __global__ void minmax_partial_kernel(const float* a, const float* b, std::size_t n,
                                       float* partial) {
@@ -71,13 +72,17 @@ __device__ void block_minmax(float* lo, float* hi, float l, float m) {
   }
 }
 
-__device__ void minmax_partial_block(const float* a, const float* b, std::size_t n,
-                                     float* partial) {
+__device__ void minmax_partial_block(const float* a, const float* b, std::size_t n, float* partial,
+                                     float* copy_a, float* copy_b) {
   __shared__ float lo[kMinmaxThreads], hi[kMinmaxThreads];
   float l = FLT_MAX, m = -FLT_MAX;
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
     const float va = a[i], vb = b[i];
+    if (copy_a) {
+      copy_a[i] = va;
+      copy_b[i] = vb;
+    }
     l = fminf(l, fminf(va, vb));
     m = fmaxf(m, fmaxf(va, vb));
   }
@@ -111,8 +116,8 @@ __global__ void minmax_final_kernel(const float* partial, int n_partials, float*
 /// reduction and resets the counter (the threadfence / atomic pattern of the CUDA
 /// programming guide's "last block" reduction).
 __global__ void minmax_one_kernel(const float* a, const float* b, std::size_t n, float* partial,
-                                  unsigned* done, float* minmax) {
-  minmax_partial_block(a, b, n, partial);
+                                  unsigned* done, float* minmax, float* copy_a, float* copy_b) {
+  minmax_partial_block(a, b, n, partial, copy_a, copy_b);
   __shared__ bool last;
   if (threadIdx.x == 0) {
     __threadfence();
@@ -290,15 +295,20 @@ void minmax_pair(const float* a, const float* b, std::size_t n, float* scratch, 
 }
 
 void minmax_pair_one_launch(const float* a, const float* b, std::size_t n, float* scratch,
-                            float* minmax, Exec exec) {
+                            float* minmax, Exec exec, float* copy_a, float* copy_b) {
   if (exec.on_host) {
+    if (copy_a) {
+      std::copy(a, a + n, copy_a);
+      std::copy(b, b + n, copy_b);
+    }
     minmax_pair(a, b, n, scratch, minmax, exec);
     return;
   }
   const std::size_t want = (n + kMinmaxThreads - 1) / kMinmaxThreads;
   const int blocks = int(want < std::size_t(kMinmaxBlocks) ? (want > 0 ? want : 1) : kMinmaxBlocks);
   unsigned* done = reinterpret_cast<unsigned*>(scratch + 2 * kMinmaxBlocks);
-  minmax_one_kernel<<<blocks, kMinmaxThreads, 0, exec.stream>>>(a, b, n, scratch, done, minmax);
+  minmax_one_kernel<<<blocks, kMinmaxThreads, 0, exec.stream>>>(a, b, n, scratch, done, minmax,
+                                                                copy_a, copy_b);
   check(cudaGetLastError(), "minmax_one");
 }
 

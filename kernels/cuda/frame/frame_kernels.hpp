@@ -113,9 +113,12 @@ void warp_level(bool f16, const float* i0, const float* i1, int w, int h, void* 
 /// minmax_pair in one launch: the same per-block partials, and the last block to finish
 /// reduces them in minmax_final's order (a counter after the partials, so the results are
 /// bit for bit minmax_pair's). `scratch` holds minmax_scratch_floats() floats whose last one
-/// (the counter) must be zero before the first call; each call leaves it zero.
+/// (the counter) must be zero before the first call; each call leaves it zero. With copy_a and
+/// copy_b (n floats each, not overlapping a, b) the launch also copies a and b there (the
+/// device-pointer path's frames into the solver's buffer, without a separate copy).
 void minmax_pair_one_launch(const float* a, const float* b, std::size_t n, float* scratch,
-                            float* minmax, Exec exec);
+                            float* minmax, Exec exec, float* copy_a = nullptr,
+                            float* copy_b = nullptr);
 
 /// Flow up-sampling between scales (IPOL zoom_in of both components, times factor): u_in
 /// w x h pairs -> u_out ow x oh pairs.
