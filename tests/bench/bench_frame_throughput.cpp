@@ -7,7 +7,10 @@
 // shared_fusion f16 32x8, resident_px 1024, tiled_px 65536, persistent_px 0
 // (FLOWTUNE_THROUGHPUT_VARIANT / _PRECISION / _BLOCK_X / _BLOCK_Y / _RESIDENT_PX / _TILED_PX /
 // _PERSISTENT_PX override it; _PERSISTENT_SYNCS, _PERSISTENT_THREADS and
-// _PERSISTENT_BLOCKS_PER_SM set the frame solver's FrameOptions::persistent_*).
+// _PERSISTENT_BLOCKS_PER_SM set the frame solver's FrameOptions::persistent_*;
+// FLOWTUNE_THROUGHPUT_FUSED (1 / 0), _HOST_CHUNKS and _HOST_COPY_THREADS its fused_stages,
+// host_copy_chunks and host_copy_threads: FUSED=0 HOST_CHUNKS=1 is the frame before issue 21's
+// launch fusion and chunked host copies).
 //
 // Benchmarks, each 5 repetitions (median, min, max as aggregates):
 //  - device_ms/<p>: device time per frame: CUDA events around one graph frame (upload, graph,
@@ -15,7 +18,8 @@
 //    bound the throughput rows are compared with is 1000 / device_ms frames/s; counters
 //    it_L<level>_ms: the iterations of each pyramid level in a directly launched frame;
 //    st_<stage>_ms: each stage of that frame summed over the levels (upload, normalise,
-//    presmooth, pyramid, gradient, warping, iterations, zoom_in, to_planar, download, ...),
+//    presmooth, pyramid, gradient, warping, iterations, zoom_in, to_planar, download, ...;
+//    with fused stages, the default, gradient and zoom_in run inside the warping's launch),
 //    host_in_ms / host_out_ms / call_ms: the host copies and compute() of the timeline.
 //  - latency_host/<p>/<seq> (RubberWhale, Grove2): wall time of one compute_into() (frames in
 //    through pinned buffers, flow out into the caller's FlowField), one frame at a time;
@@ -106,6 +110,11 @@ cuda::FrameOptions frame_options() {
       env_or("FLOWTUNE_THROUGHPUT_PERSISTENT_THREADS", std::to_string(o.persistent_threads)));
   o.persistent_blocks_per_sm = std::stoi(env_or("FLOWTUNE_THROUGHPUT_PERSISTENT_BLOCKS_PER_SM",
                                                 std::to_string(o.persistent_blocks_per_sm)));
+  o.fused_stages = env_or("FLOWTUNE_THROUGHPUT_FUSED", "1") != "0";
+  o.host_copy_chunks =
+      std::stoi(env_or("FLOWTUNE_THROUGHPUT_HOST_CHUNKS", std::to_string(o.host_copy_chunks)));
+  o.host_copy_threads = std::stoi(
+      env_or("FLOWTUNE_THROUGHPUT_HOST_COPY_THREADS", std::to_string(o.host_copy_threads)));
   return o;
 }
 
@@ -341,6 +350,10 @@ int main(int argc, char** argv) {
                               std::to_string(frame_options().persistent_threads));
   benchmark::AddCustomContext("persistent_blocks_per_sm",
                               std::to_string(frame_options().persistent_blocks_per_sm));
+  benchmark::AddCustomContext("fused_stages", frame_options().fused_stages ? "1" : "0");
+  benchmark::AddCustomContext("host_copy_chunks", std::to_string(frame_options().host_copy_chunks));
+  benchmark::AddCustomContext("host_copy_threads",
+                              std::to_string(frame_options().host_copy_threads));
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   for (auto& [name, f] : g_seq) {

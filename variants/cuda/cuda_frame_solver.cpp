@@ -178,6 +178,7 @@ class CudaFrameSolver final : public FlowSolver {
     for (auto& e : cache_)
       if (e->graph) cudaGraphExecDestroy(e->graph);
     cache_.clear();
+    for (cudaEvent_t ev : chunk_events_) cudaEventDestroy(ev);
     if (done_) cudaEventDestroy(done_);
     if (stream_) cudaStreamDestroy(stream_);
   }
@@ -190,6 +191,10 @@ class CudaFrameSolver final : public FlowSolver {
 
   void compute_into(const Image& i0, const Image& i1, FlowField& flow) override {
     check_frames(i0, i1);
+    if (!options_.host_emulation && options_.host_copy_chunks > 1) {
+      chunked_frame(i0, i1, flow);
+      return;
+    }
     stage_in(i0, i1);
     const std::size_t n = i0.size();
     float* in = cur_->b.host_in.as<float>();
@@ -247,7 +252,7 @@ class CudaFrameSolver final : public FlowSolver {
       throw std::invalid_argument("compute_flow_device: null device pointer or size " +
                                   std::to_string(width) + "x" + std::to_string(height) + " < 1");
     select_size(width, height);
-    run_frame(stream, i0, i1, flow);
+    run_frame(stream, i0, i1, flow, false, true);
   }
 
   cuda::FrameCacheStats stats() const {
@@ -380,7 +385,8 @@ class CudaFrameSolver final : public FlowSolver {
   /// once captured, else direct launches), the planar flow to `out`. Ordered after the
   /// solver's previous frame whatever stream that ran on. direct: never the graph (a frame
   /// with an initial flow).
-  void run_frame(cudaStream_t s, const void* in0, const void* in1, void* out, bool direct = false) {
+  void run_frame(cudaStream_t s, const void* in0, const void* in1, void* out, bool direct = false,
+                 bool device_inputs = false) {
     SizeEntry& e = *cur_;
     if (options_.host_emulation) {
       enqueue_upload(s, in0, in1);
@@ -389,21 +395,97 @@ class CudaFrameSolver final : public FlowSolver {
       ++e.frames;
       return;
     }
+    begin_frame(s, direct);
+    enqueue_upload(s, in0, in1, device_inputs);
+    enqueue_device_work(s, direct);
+    enqueue_download(s, out);
+    end_frame(s);
+  }
+
+  /// Before a frame's first enqueue on `s`: the size's graph captured if due, and `s` ordered
+  /// after the solver's previous frame.
+  void begin_frame(cudaStream_t s, bool direct) {
+    SizeEntry& e = *cur_;
     // A stopping test reads back (EpsilonStop): such a frame is never captured.
     if (options_.use_cuda_graph && !direct && !stop_ && !e.graph && !e.graph_failed && e.frames > 0)
       capture_graph(e);
     if (have_done_ && s != last_stream_)
       check(cudaStreamWaitEvent(s, done_, 0), "cudaStreamWaitEvent");
-    enqueue_upload(s, in0, in1);
-    if (e.graph && !direct)
-      check(cudaGraphLaunch(e.graph, s), "cudaGraphLaunch");
+  }
+  /// The device work from `raw` to `flow`: the size's graph once captured, else direct.
+  void enqueue_device_work(cudaStream_t s, bool direct) {
+    if (cur_->graph && !direct)
+      check(cudaGraphLaunch(cur_->graph, s), "cudaGraphLaunch");
     else
       enqueue_core(s);
-    enqueue_download(s, out);
+  }
+  void end_frame(cudaStream_t s) {
     check(cudaEventRecord(done_, s), "cudaEventRecord");
     have_done_ = true;
     last_stream_ = s;
-    ++e.frames;
+    ++cur_->frames;
+  }
+
+  /// The host API's frame with the host copies overlapping the bus (FrameOptions::
+  /// host_copy_chunks): each chunk of the frames is uploaded as soon as it is in pinned memory,
+  /// each chunk of the flow copied out as soon as its download ended.
+  void chunked_frame(const Image& i0, const Image& i1, FlowField& flow) {
+    select_size(i0.width, i0.height);
+    const std::size_t n = i0.size(), total = 2 * n * sizeof(float);
+    const int chunks = options_.host_copy_chunks;
+    while (int(chunk_events_.size()) < chunks) {
+      cudaEvent_t ev = nullptr;
+      check(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming), "cudaEventCreate (chunk)");
+      chunk_events_.push_back(ev);
+    }
+    FrameBuffers& b = cur_->b;
+    char* in = b.host_in.as<char>();
+    char* raw = b.raw.as<char>();
+    int device = 0;  // the hooks run on the copier's threads: the solver's device there too
+    check(cudaGetDevice(&device), "cudaGetDevice");
+    const auto on_device = [device] {
+      int d = -1;
+      if (cudaGetDevice(&d) != cudaSuccess || d != device)
+        check(cudaSetDevice(device), "cudaSetDevice (host copy thread)");
+    };
+    begin_frame(stream_, false);
+    copier_->copy_chunked(
+        {{in, i0.data.data(), n * sizeof(float)},
+         {in + n * sizeof(float), i1.data.data(), n * sizeof(float)}},
+        chunks, {}, [&](int k) {
+          on_device();
+          const std::size_t lo = cuda::HostCopier::chunk_begin(total, chunks, k);
+          const std::size_t hi = cuda::HostCopier::chunk_begin(total, chunks, k + 1);
+          if (hi > lo)
+            check(cudaMemcpyAsync(raw + lo, in + lo, hi - lo, cudaMemcpyHostToDevice, stream_),
+                  "cudaMemcpyAsync (upload chunk)");
+        });
+    enqueue_normalise(stream_);
+    enqueue_device_work(stream_, false);
+    char* out = b.host_out.as<char>();
+    const char* dflow = b.flow.as<char>();
+    for (int k = 0; k < chunks; ++k) {
+      const std::size_t lo = cuda::HostCopier::chunk_begin(total, chunks, k);
+      const std::size_t hi = cuda::HostCopier::chunk_begin(total, chunks, k + 1);
+      if (hi > lo)
+        check(cudaMemcpyAsync(out + lo, dflow + lo, hi - lo, cudaMemcpyDeviceToHost, stream_),
+              "cudaMemcpyAsync (download chunk)");
+      check(cudaEventRecord(chunk_events_[std::size_t(k)], stream_), "cudaEventRecord (chunk)");
+    }
+    end_frame(stream_);
+    flow.width = b.width;
+    flow.height = b.height;
+    flow.u.resize(n);
+    flow.v.resize(n);
+    copier_->copy_chunked({{flow.u.data(), out, n * sizeof(float)},
+                           {flow.v.data(), out + n * sizeof(float), n * sizeof(float)}},
+                          chunks,
+                          [&](int k) {
+                            on_device();
+                            check(cudaEventSynchronize(chunk_events_[std::size_t(k)]),
+                                  "frame (cudaEventSynchronize, download chunk)");
+                          },
+                          {});
   }
 
   /// While profiling: an event after the stage that just ended on the stream.
@@ -488,6 +570,12 @@ class CudaFrameSolver final : public FlowSolver {
     b.u[0] = Buffer(n * pair_bytes(), dev);
     b.u[1] = Buffer(n * pair_bytes(), dev);
     b.minmax_scratch = Buffer(fk::minmax_scratch_floats() * sizeof(float), dev);
+    if (dev == Memory::device) {  // minmax_pair_one_launch's counter starts at 0
+      check(cudaMemsetAsync(b.minmax_scratch.as(), 0, fk::minmax_scratch_floats() * sizeof(float),
+                            nullptr),
+            "cudaMemsetAsync (minmax scratch)");
+      check(cudaStreamSynchronize(nullptr), "cudaStreamSynchronize (minmax scratch)");
+    }
     b.minmax = Buffer(2 * sizeof(float), dev);
     b.flow = Buffer(2 * n * sizeof(float), dev);
     b.host_in = Buffer(2 * n * sizeof(float), pin);
@@ -509,10 +597,22 @@ class CudaFrameSolver final : public FlowSolver {
       check(cudaMemsetAsync(dst, 0, bytes, s), "cudaMemsetAsync");
   }
 
-  /// The two frames into `raw` (one copy when they are contiguous, as in host_in).
-  void enqueue_upload(cudaStream_t s, const void* in0, const void* in1) {
+  /// The two frames into `raw` (one copy when they are contiguous, as in host_in); with fused
+  /// stages then their joint min / max (enqueue_normalise), outside the size's graph: frames
+  /// already on the device (device_inputs) are then copied by the min / max launch itself.
+  void enqueue_upload(cudaStream_t s, const void* in0, const void* in1,
+                      bool device_inputs = false) {
     const std::size_t n = std::size_t(cur_->b.width) * cur_->b.height;
     float* raw = cur_->b.raw.as<float>();
+    if (options_.fused_stages && device_inputs && !options_.host_emulation) {
+      FrameBuffers& b = cur_->b;
+      fk::minmax_pair_one_launch(static_cast<const float*>(in0), static_cast<const float*>(in1), n,
+                                 b.minmax_scratch.as<float>(), b.minmax.as<float>(),
+                                 fk::Exec{s, false}, raw, raw + n);
+      mark(s, "upload", -1);
+      mark(s, "normalise", -1);
+      return;
+    }
     if (static_cast<const float*>(in1) == static_cast<const float*>(in0) + n) {
       copy(s, raw, in0, 2 * n * sizeof(float));
     } else {
@@ -520,6 +620,19 @@ class CudaFrameSolver final : public FlowSolver {
       copy(s, raw + n, in1, n * sizeof(float));
     }
     mark(s, "upload", -1);
+    enqueue_normalise(s);
+  }
+
+  /// With fused stages: the joint min / max of the frames in `raw` in one launch (outside the
+  /// graph, after the upload; enqueue_core's first stage otherwise).
+  void enqueue_normalise(cudaStream_t s) {
+    if (!options_.fused_stages) return;
+    FrameBuffers& b = cur_->b;
+    const std::size_t n = std::size_t(b.width) * b.height;
+    float* raw = b.raw.as<float>();
+    fk::minmax_pair_one_launch(raw, raw + n, n, b.minmax_scratch.as<float>(), b.minmax.as<float>(),
+                               fk::Exec{s, options_.host_emulation});
+    mark(s, "normalise", -1);
   }
 
   /// The planar flow out of the device buffer.
@@ -543,32 +656,52 @@ class CudaFrameSolver final : public FlowSolver {
     float* smooth = b_.smooth.as<float>();
 
     // 1. Joint normalisation to [0, 255] (inside the row pass) and presmoothing.
-    fk::minmax_pair(raw, raw + n, n, b_.minmax_scratch.as<float>(), b_.minmax.as<float>(), exec);
-    mark(stream, "normalise", -1);
+    if (!options_.fused_stages) {  // fused: done by enqueue_upload, outside the graph
+      fk::minmax_pair(raw, raw + n, n, b_.minmax_scratch.as<float>(), b_.minmax.as<float>(), exec);
+      mark(stream, "normalise", -1);
+    }
     if (texture_) {  // Wedel et al. 2009, sec. 2.3: the texture frames, normalised again
       texture_->run(raw, raw + n, w, h, b_.minmax.as<float>(), exec);
       fk::minmax_pair(raw, raw + n, n, b_.minmax_scratch.as<float>(), b_.minmax.as<float>(), exec);
       mark(stream, "structure_texture", -1);
     }
-    fk::gaussian_pair(raw, raw + n, tmp, tmp + n, b_.levels[0].i0.as<float>(),
-                      b_.levels[0].i1.as<float>(), w, h, presmooth_taps_, b_.minmax.as<float>(),
-                      exec);
+    if (options_.fused_stages)
+      fk::gaussian_pair_one_launch(raw, raw + n, b_.levels[0].i0.as<float>(),
+                                   b_.levels[0].i1.as<float>(), w, h, presmooth_taps_,
+                                   b_.minmax.as<float>(), exec);
+    else
+      fk::gaussian_pair(raw, raw + n, tmp, tmp + n, b_.levels[0].i0.as<float>(),
+                        b_.levels[0].i1.as<float>(), w, h, presmooth_taps_, b_.minmax.as<float>(),
+                        exec);
     mark(stream, "presmooth", 0);
     // 2. The pyramid by zoom_out.
     for (std::size_t s = 1; s < b_.levels.size(); ++s) {
       const Level& a = b_.levels[s - 1];
       const Level& z = b_.levels[s];
-      fk::gaussian_pair(a.i0.as<float>(), a.i1.as<float>(), tmp, tmp + n, smooth, smooth + n,
-                        a.width, a.height, zoom_taps_, nullptr, exec);
+      if (options_.fused_stages &&
+          fk::zoom_out_pair_one_launch(a.i0.as<float>(), a.i1.as<float>(), a.width, a.height,
+                                       z.i0.as<float>(), z.i1.as<float>(), z.width, z.height,
+                                       zoom_taps_, p.zoom, exec)) {
+        mark(stream, "pyramid", int(s));
+        continue;
+      }
+      if (options_.fused_stages)
+        fk::gaussian_pair_one_launch(a.i0.as<float>(), a.i1.as<float>(), smooth, smooth + n,
+                                     a.width, a.height, zoom_taps_, nullptr, exec);
+      else
+        fk::gaussian_pair(a.i0.as<float>(), a.i1.as<float>(), tmp, tmp + n, smooth, smooth + n,
+                          a.width, a.height, zoom_taps_, nullptr, exec);
       fk::zoom_out_sample_pair(smooth, smooth + n, a.width, a.height, z.i0.as<float>(),
                                z.i1.as<float>(), z.width, z.height, p.zoom, exec);
       mark(stream, "pyramid", int(s));
     }
-    // 3. Coarse to fine.
+    // 3. Coarse to fine. Fused: each level's start (u = 0 or the coarser flow zoom_in-ed, p =
+    // 0) and the gradient of I1 happen inside the warping's launch (fk::warp_level).
+    const bool fused = options_.fused_stages;
     int cur = 0;
     if (init_pending_) {
       enqueue_init_flow(stream, b_.u[cur].as());
-    } else {
+    } else if (!fused) {
       const Level& c = b_.levels.back();
       zero(stream, b_.u[cur].as(), std::size_t(c.width) * c.height * pair_bytes());
     }
@@ -576,10 +709,25 @@ class CudaFrameSolver final : public FlowSolver {
     for (int s = int(b_.levels.size()) - 1; s >= 0; --s) {
       const Level& l = b_.levels[std::size_t(s)];
       const std::size_t ln = std::size_t(l.width) * l.height;
-      fk::packed_gradient(l.i1.as<float>(), l.width, l.height, b_.i1g.as<float4>(), exec);
-      zero(stream, b_.p1.as(), ln * pair_bytes());
-      zero(stream, b_.p2.as(), ln * pair_bytes());
-      mark(stream, "gradient", s);
+      fk::LevelStart start;
+      start.zero_p = true;
+      if (s == int(b_.levels.size()) - 1) {
+        start.flow = init_pending_ ? fk::LevelStart::Flow::keep : fk::LevelStart::Flow::zero;
+      } else {
+        const Level& coarser = b_.levels[std::size_t(s + 1)];
+        start.flow = fk::LevelStart::Flow::zoom_in;
+        start.coarse_u = b_.u[cur].as();
+        start.coarse_w = coarser.width;
+        start.coarse_h = coarser.height;
+        start.factor = factor;
+        cur = 1 - cur;  // the zoom_in-ed flow goes to the other buffer
+      }
+      if (!fused) {
+        fk::packed_gradient(l.i1.as<float>(), l.width, l.height, b_.i1g.as<float4>(), exec);
+        zero(stream, b_.p1.as(), ln * pair_bytes());
+        zero(stream, b_.p2.as(), ln * pair_bytes());
+        mark(stream, "gradient", s);
+      }
       cuda::DeviceFields f;
       f.width = l.width;
       f.height = l.height;
@@ -590,8 +738,13 @@ class CudaFrameSolver final : public FlowSolver {
       f.p1 = b_.p1.as();
       f.p2 = b_.p2.as();
       for (int k = 0; k < p.n_warpings; ++k) {
-        fk::warp(f16, l.i0.as<float>(), b_.i1g.as<float4>(), l.width, l.height, f.u, f.grad,
-                 f.rho_c, exec, p.warping_interp);
+        if (fused)
+          fk::warp_level(f16, l.i0.as<float>(), l.i1.as<float>(), l.width, l.height, f.u, f.grad,
+                         f.rho_c, f.p1, f.p2, k == 0 ? start : fk::LevelStart{}, exec,
+                         p.warping_interp);
+        else
+          fk::warp(f16, l.i0.as<float>(), b_.i1g.as<float4>(), l.width, l.height, f.u, f.grad,
+                   f.rho_c, exec, p.warping_interp);
         mark(stream, "warping", s);
         const bool resident = resident_ && resident_->fits(l.width, l.height);
         const bool persistent = !resident && persistent_ && persistent_->takes(l.width, l.height);
@@ -633,12 +786,11 @@ class CudaFrameSolver final : public FlowSolver {
           mark(stream, "nl_median", s);
         }
       }
-      if (s == 0) break;
+      if (s == 0 || fused) continue;
       const Level& finer = b_.levels[std::size_t(s - 1)];
       fk::zoom_in_flow(f16, b_.u[cur].as(), l.width, l.height, b_.u[1 - cur].as(), finer.width,
                        finer.height, factor, exec);
       mark(stream, "zoom_in", s - 1);
-      cur = 1 - cur;
     }
     fk::flow_to_planar(f16, b_.u[cur].as(), w, h, b_.flow.as<float>(), exec);
     mark(stream, "to_planar", 0);
@@ -715,6 +867,7 @@ class CudaFrameSolver final : public FlowSolver {
   cudaEvent_t done_ = nullptr;  ///< recorded after each frame, on the stream it ran on
   bool have_done_ = false;
   cudaStream_t last_stream_ = nullptr;
+  std::vector<cudaEvent_t> chunk_events_;  ///< chunked_frame: one per download chunk
   std::vector<std::unique_ptr<SizeEntry>> cache_;
   SizeEntry* cur_ = nullptr;
   unsigned long long tick_ = 0;

@@ -54,6 +54,26 @@ struct FrameOptions {
   int persistent_blocks_per_sm = 0;
   /// Threads per block of the persistent levels (128, 256, 512 or 1024).
   int persistent_threads = 256;
+  /// Fuse the small per-level stages (issue 21): the joint min / max in one launch instead of
+  /// two (frame_kernels.hpp's minmax_pair_one_launch; it runs right after the upload, before
+  /// the size's graph, and in the device-pointer path copies the caller's frames into the
+  /// solver's buffer itself, replacing two device-to-device copies), the presmoothing
+  /// Gaussian in one launch instead of two (gaussian_pair_one_launch), each pyramid level's
+  /// Gaussian and sampling in one instead of three (zoom_out_pair_one_launch; if its tiles do
+  /// not fit in shared memory, two), and at each level's first warping the gradient of I1, the
+  /// zeroing of u (coarsest) and p, and the zoom_in of the coarser flow in the warping's launch
+  /// (warp_level; the gradient is computed from I1 at each read, also at the later warpings):
+  /// 4 x levels - 1 fewer kernels and 2 x levels + 1 fewer memsets per frame (35 -> 24 kernels
+  /// for the default frame). The flow is bit for bit the unfused one's
+  /// (tests/cuda/test_frame_fusion.cpp); false keeps one launch per stage (the reference of
+  /// that test, and of the stage table's separate gradient / zoom_in rows).
+  bool fused_stages = true;
+  /// Host API (compute / compute_into): the frames are copied into the pinned buffer and
+  /// uploaded in this many chunks, each chunk's upload enqueued as soon as it is in pinned
+  /// memory, and the flow is downloaded in as many chunks, each copied out as soon as it
+  /// arrived (HostCopier::copy_chunked), so the host copies overlap the bus. 1 = one copy,
+  /// one upload, one download (profile_frame's stage table always times that path).
+  int host_copy_chunks = 8;
   /// Threads of the host memcpy into the pinned upload buffer and out of the pinned download
   /// buffer (variants/cuda/host_copy.hpp); -1 (default) = min(4, hardware threads / 2), at
   /// least 1.
@@ -160,7 +180,8 @@ FrameTimeline profile_frame(FlowSolver& solver, const Image& i0, const Image& i1
 /// height floats, planar: u (right, pixels) for every pixel row-major, then v (down, pixels).
 /// stream: any stream of the current device (nullptr = the legacy default stream). The frame
 /// is the one compute() computes, bit for bit: the same kernels and the same size's CUDA Graph
-/// (the frames are copied device-to-device into the solver's buffers, the flow out of them).
+/// (the frames are copied into the solver's buffers, by the min / max launch when
+/// FrameOptions::fused_stages, else device-to-device; the flow is copied out of them).
 /// Frames of one solver are ordered one after another across streams (an event recorded
 /// after each frame), so the host API and this one can be mixed on one solver. The first
 /// frame at a size allocates (cudaMalloc synchronises the device) and runs direct launches;

@@ -1,9 +1,11 @@
 // Kernels and host emulation of the GPU TV-L1 frame stages (see frame_kernels.hpp): one thread
 // per output pixel, 32 x 8 blocks, the per-pixel bodies of frame_pixels.cuh.
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "kernels/cuda/frame/frame_kernels.hpp"
 #include "kernels/cuda/frame/frame_pixels.cuh"
@@ -46,16 +48,18 @@ void for_each_pixel(int w, int h, int nz, Exec exec, const char* what, const F& 
   check(cudaGetLastError(), what);
 }
 
+/// One block's joint (min, max) of a and b (grid-stride) into partial[2 blockIdx.x + 0 / 1].
+__device__ void minmax_partial_block(const float* a, const float* b, std::size_t n, float* partial,
+                                     float* copy_a = nullptr, float* copy_b = nullptr);
+
 __global__ void minmax_partial_kernel(const float* a, const float* b, std::size_t n,
                                       float* partial) {
-  __shared__ float lo[kMinmaxThreads], hi[kMinmaxThreads];
-  float l = FLT_MAX, m = -FLT_MAX;
-  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    const float va = a[i], vb = b[i];
-    l = fminf(l, fminf(va, vb));
-    m = fmaxf(m, fmaxf(va, vb));
-  }
+  minmax_partial_block(a, b, n, partial);
+}
+
+/// Block-wide min / max of (l, m) over blockDim.x (= kMinmaxThreads) threads in lo / hi; the
+/// result in lo[0], hi[0].
+__device__ void block_minmax(float* lo, float* hi, float l, float m) {
   lo[threadIdx.x] = l;
   hi[threadIdx.x] = m;
   __syncthreads();
@@ -66,33 +70,95 @@ __global__ void minmax_partial_kernel(const float* a, const float* b, std::size_
     }
     __syncthreads();
   }
+}
+
+__device__ void minmax_partial_block(const float* a, const float* b, std::size_t n, float* partial,
+                                     float* copy_a, float* copy_b) {
+  __shared__ float lo[kMinmaxThreads], hi[kMinmaxThreads];
+  float l = FLT_MAX, m = -FLT_MAX;
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    const float va = a[i], vb = b[i];
+    if (copy_a) {
+      copy_a[i] = va;
+      copy_b[i] = vb;
+    }
+    l = fminf(l, fminf(va, vb));
+    m = fmaxf(m, fmaxf(va, vb));
+  }
+  block_minmax(lo, hi, l, m);
   if (threadIdx.x == 0) {
     partial[2 * blockIdx.x] = lo[0];
     partial[2 * blockIdx.x + 1] = hi[0];
   }
 }
 
-__global__ void minmax_final_kernel(const float* partial, int n_partials, float* minmax) {
+/// The final reduction of n_partials (min, max) pairs by one block into minmax.
+__device__ void minmax_final_block(const float* partial, int n_partials, float* minmax) {
   __shared__ float lo[kMinmaxThreads], hi[kMinmaxThreads];
   float l = FLT_MAX, m = -FLT_MAX;
   for (int i = int(threadIdx.x); i < n_partials; i += int(blockDim.x)) {
-    l = fminf(l, partial[2 * i]);
-    m = fmaxf(m, partial[2 * i + 1]);
+    l = fminf(l, __ldcg(partial + 2 * i));  // L2: other blocks' partials (minmax_one_kernel)
+    m = fmaxf(m, __ldcg(partial + 2 * i + 1));
   }
-  lo[threadIdx.x] = l;
-  hi[threadIdx.x] = m;
-  __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
-    if (threadIdx.x < s) {
-      lo[threadIdx.x] = fminf(lo[threadIdx.x], lo[threadIdx.x + s]);
-      hi[threadIdx.x] = fmaxf(hi[threadIdx.x], hi[threadIdx.x + s]);
-    }
-    __syncthreads();
-  }
+  block_minmax(lo, hi, l, m);
   if (threadIdx.x == 0) {
     minmax[0] = lo[0];
     minmax[1] = hi[0];
   }
+}
+
+__global__ void minmax_final_kernel(const float* partial, int n_partials, float* minmax) {
+  minmax_final_block(partial, n_partials, minmax);
+}
+
+/// minmax_partial_kernel, then the last block to finish (counted in *done) runs the final
+/// reduction and resets the counter (the threadfence / atomic pattern of the CUDA
+/// programming guide's "last block" reduction).
+__global__ void minmax_one_kernel(const float* a, const float* b, std::size_t n, float* partial,
+                                  unsigned* done, float* minmax, float* copy_a, float* copy_b) {
+  minmax_partial_block(a, b, n, partial, copy_a, copy_b);
+  __shared__ bool last;
+  if (threadIdx.x == 0) {
+    __threadfence();
+    last = atomicAdd(done, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  minmax_final_block(partial, int(gridDim.x), minmax);
+  if (threadIdx.x == 0) *done = 0;
+}
+
+/// gaussian_pair_one_launch's kernel: blockIdx.z picks the plane.
+__global__ void gaussian_one_kernel(const float* in0, const float* in1, float* out0, float* out1,
+                                    int w, int h, GaussTaps t, const float* minmax) {
+  __shared__ float tile[kGaussTileRows * kGaussBlockX];
+  const int bx = int(blockIdx.x), by = int(blockIdx.y), tx = int(threadIdx.x),
+            ty = int(threadIdx.y);
+  gaussian_tile_rows(blockIdx.z ? in1 : in0, w, h, t, minmax, tile, bx, by, tx, ty);
+  __syncthreads();
+  gaussian_tile_cols(tile, blockIdx.z ? out1 : out0, w, h, t, bx, by, tx, ty);
+}
+
+/// zoom_out_pair_one_launch's kernel: blockIdx.z picks the plane; dynamic shared memory holds
+/// the row-pass tile, then the smoothed footprint.
+__global__ void zoom_out_one_kernel(const float* in0, const float* in1, int w, int h, float* out0,
+                                    float* out1, int ow, int oh, GaussTaps t, double zoom) {
+  extern __shared__ float smem[];
+  const ZoomFootprint f = zoom_out_footprint(int(blockIdx.x), int(blockIdx.y), w, h, ow, oh, zoom);
+  const int n_rows = (f.rows() + 2 * (t.radius - 1)) * f.cols(), n_smooth = f.rows() * f.cols();
+  float* rows_tile = smem;
+  float* smooth_tile = smem + n_rows;
+  const int tid = int(threadIdx.y * blockDim.x + threadIdx.x), nt = int(blockDim.x * blockDim.y);
+  const float* in = blockIdx.z ? in1 : in0;
+  for (int e = tid; e < n_rows; e += nt) zoom_tile_rows(in, w, h, t, f, rows_tile, e);
+  __syncthreads();
+  for (int e = tid; e < n_smooth; e += nt) zoom_tile_cols(rows_tile, h, t, f, smooth_tile, e);
+  __syncthreads();
+  zoom_tile_sample(smooth_tile, f, w, h, blockIdx.z ? out1 : out0, ow, oh,
+                   int(blockIdx.x) * kZoomBlockX + int(threadIdx.x),
+                   int(blockIdx.y) * kZoomBlockY + int(threadIdx.y), zoom);
 }
 
 template <class S>
@@ -105,6 +171,23 @@ void warp_impl(const float* i0, const float4* i1g, int w, int h, const void* u, 
   T1* r = static_cast<T1*>(rho_c);
   for_each_pixel(w, h, 1, exec, "warp", [=] __host__ __device__(int x, int y, int) {
     warp_px<S>(i0, i1g, w, h, uu, g, r, x, y, bilinear);
+  });
+}
+
+template <class S>
+void warp_level_impl(const float* i0, const float* i1, int w, int h, void* u, void* grad,
+                     void* rho_c, void* p1, void* p2, const LevelStart& start, Exec exec,
+                     bool bilinear) {
+  using T1 = typename S::T1;
+  using T2 = typename S::T2;
+  T2* uu = static_cast<T2*>(u);
+  T2* g = static_cast<T2*>(grad);
+  T1* r = static_cast<T1*>(rho_c);
+  T2* q1 = static_cast<T2*>(p1);
+  T2* q2 = static_cast<T2*>(p2);
+  const LevelStart st = start;
+  for_each_pixel(w, h, 1, exec, "warp_level", [=] __host__ __device__(int x, int y, int) {
+    warp_level_px<S>(i0, i1, w, h, uu, g, r, q1, q2, st, x, y, bilinear);
   });
 }
 
@@ -188,7 +271,7 @@ GaussTaps gaussian_taps(double sigma) {
 }
 
 std::size_t minmax_scratch_floats() {
-  return 2 * std::size_t(kMinmaxBlocks);
+  return 2 * std::size_t(kMinmaxBlocks) + 1;  // the partials, then minmax_one_kernel's counter
 }
 
 void minmax_pair(const float* a, const float* b, std::size_t n, float* scratch, float* minmax,
@@ -211,6 +294,24 @@ void minmax_pair(const float* a, const float* b, std::size_t n, float* scratch, 
   check(cudaGetLastError(), "minmax_final");
 }
 
+void minmax_pair_one_launch(const float* a, const float* b, std::size_t n, float* scratch,
+                            float* minmax, Exec exec, float* copy_a, float* copy_b) {
+  if (exec.on_host) {
+    if (copy_a) {
+      std::copy(a, a + n, copy_a);
+      std::copy(b, b + n, copy_b);
+    }
+    minmax_pair(a, b, n, scratch, minmax, exec);
+    return;
+  }
+  const std::size_t want = (n + kMinmaxThreads - 1) / kMinmaxThreads;
+  const int blocks = int(want < std::size_t(kMinmaxBlocks) ? (want > 0 ? want : 1) : kMinmaxBlocks);
+  unsigned* done = reinterpret_cast<unsigned*>(scratch + 2 * kMinmaxBlocks);
+  minmax_one_kernel<<<blocks, kMinmaxThreads, 0, exec.stream>>>(a, b, n, scratch, done, minmax,
+                                                                copy_a, copy_b);
+  check(cudaGetLastError(), "minmax_one");
+}
+
 void gaussian_pair(const float* in0, const float* in1, float* tmp0, float* tmp1, float* out0,
                    float* out1, int w, int h, const GaussTaps& taps, const float* minmax,
                    Exec exec) {
@@ -224,11 +325,75 @@ void gaussian_pair(const float* in0, const float* in1, float* tmp0, float* tmp1,
   });
 }
 
+void gaussian_pair_one_launch(const float* in0, const float* in1, float* out0, float* out1, int w,
+                              int h, const GaussTaps& taps, const float* minmax, Exec exec) {
+  if (w <= 0 || h <= 0) return;
+  const int gx = (w + kGaussBlockX - 1) / kGaussBlockX, gy = (h + kGaussBlockY - 1) / kGaussBlockY;
+  if (exec.on_host) {  // the kernel's two phases, block after block
+    std::vector<float> tile(std::size_t(kGaussTileRows) * kGaussBlockX);
+    for (int z = 0; z < 2; ++z)
+      for (int by = 0; by < gy; ++by)
+        for (int bx = 0; bx < gx; ++bx) {
+          for (int ty = 0; ty < kGaussBlockY; ++ty)
+            for (int tx = 0; tx < kGaussBlockX; ++tx)
+              gaussian_tile_rows(z ? in1 : in0, w, h, taps, minmax, tile.data(), bx, by, tx, ty);
+          for (int ty = 0; ty < kGaussBlockY; ++ty)
+            for (int tx = 0; tx < kGaussBlockX; ++tx)
+              gaussian_tile_cols(tile.data(), z ? out1 : out0, w, h, taps, bx, by, tx, ty);
+        }
+    return;
+  }
+  const dim3 block(kGaussBlockX, kGaussBlockY), grid(unsigned(gx), unsigned(gy), 2u);
+  gaussian_one_kernel<<<grid, block, 0, exec.stream>>>(in0, in1, out0, out1, w, h, taps, minmax);
+  check(cudaGetLastError(), "gaussian_one");
+}
+
 void zoom_out_sample_pair(const float* in0, const float* in1, int w, int h, float* out0,
                           float* out1, int ow, int oh, double zoom, Exec exec) {
   for_each_pixel(ow, oh, 2, exec, "zoom_out_sample", [=] __host__ __device__(int x, int y, int z) {
     (z ? out1 : out0)[std::size_t(y) * ow + x] = zoom_out_px(z ? in1 : in0, w, h, x, y, zoom);
   });
+}
+
+bool zoom_out_pair_one_launch(const float* in0, const float* in1, int w, int h, float* out0,
+                              float* out1, int ow, int oh, const GaussTaps& taps, double zoom,
+                              Exec exec) {
+  if (ow <= 0 || oh <= 0) return true;
+  const int gx = (ow + kZoomBlockX - 1) / kZoomBlockX, gy = (oh + kZoomBlockY - 1) / kZoomBlockY;
+  // The largest footprint over the blocks (columns depend on bx only, rows on by only).
+  int cols = 0, rows = 0;
+  for (int bx = 0; bx < gx; ++bx)
+    cols = std::max(cols, zoom_out_footprint(bx, 0, w, h, ow, oh, zoom).cols());
+  for (int by = 0; by < gy; ++by)
+    rows = std::max(rows, zoom_out_footprint(0, by, w, h, ow, oh, zoom).rows());
+  const std::size_t floats =
+      std::size_t(rows + 2 * (taps.radius - 1)) * std::size_t(cols) + std::size_t(rows) * cols;
+  if (floats * sizeof(float) > 48 * 1024) return false;
+  if (exec.on_host) {  // the kernel's three phases, block after block
+    std::vector<float> smem(floats);
+    for (int z = 0; z < 2; ++z)
+      for (int by = 0; by < gy; ++by)
+        for (int bx = 0; bx < gx; ++bx) {
+          const ZoomFootprint f = zoom_out_footprint(bx, by, w, h, ow, oh, zoom);
+          const int n_rows = (f.rows() + 2 * (taps.radius - 1)) * f.cols();
+          float* rows_tile = smem.data();
+          float* smooth_tile = smem.data() + n_rows;
+          for (int e = 0; e < n_rows; ++e)
+            zoom_tile_rows(z ? in1 : in0, w, h, taps, f, rows_tile, e);
+          for (int e = 0; e < f.rows() * f.cols(); ++e)
+            zoom_tile_cols(rows_tile, h, taps, f, smooth_tile, e);
+          for (int ty = 0; ty < kZoomBlockY; ++ty)
+            for (int tx = 0; tx < kZoomBlockX; ++tx)
+              zoom_tile_sample(smooth_tile, f, w, h, z ? out1 : out0, ow, oh, bx * kZoomBlockX + tx,
+                               by * kZoomBlockY + ty, zoom);
+        }
+    return true;
+  }
+  const dim3 block(kZoomBlockX, kZoomBlockY), grid(unsigned(gx), unsigned(gy), 2u);
+  zoom_out_one_kernel<<<grid, block, floats * sizeof(float), exec.stream>>>(
+      in0, in1, w, h, out0, out1, ow, oh, taps, zoom);
+  check(cudaGetLastError(), "zoom_out_one");
+  return true;
 }
 
 void packed_gradient(const float* i1, int w, int h, float4* i1g, Exec exec) {
@@ -244,6 +409,16 @@ void warp(bool f16, const float* i0, const float4* i1g, int w, int h, const void
     warp_impl<StorageF16>(i0, i1g, w, h, u, grad, rho_c, exec, bilinear);
   else
     warp_impl<StorageF32>(i0, i1g, w, h, u, grad, rho_c, exec, bilinear);
+}
+
+void warp_level(bool f16, const float* i0, const float* i1, int w, int h, void* u, void* grad,
+                void* rho_c, void* p1, void* p2, const LevelStart& start, Exec exec,
+                WarpingInterp interp) {
+  const bool bilinear = interp == WarpingInterp::bilinear;
+  if (f16)
+    warp_level_impl<StorageF16>(i0, i1, w, h, u, grad, rho_c, p1, p2, start, exec, bilinear);
+  else
+    warp_level_impl<StorageF32>(i0, i1, w, h, u, grad, rho_c, p1, p2, start, exec, bilinear);
 }
 
 void zoom_in_flow(bool f16, const void* u_in, int w, int h, void* u_out, int ow, int oh,

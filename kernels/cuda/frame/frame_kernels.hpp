@@ -51,10 +51,30 @@ void gaussian_pair(const float* in0, const float* in1, float* tmp0, float* tmp1,
                    float* out1, int w, int h, const GaussTaps& taps, const float* minmax,
                    Exec exec);
 
+/// gaussian_pair in one launch and without the tmp planes: each 32 x 16 block computes the
+/// row pass of its rows and radius - 1 rows above and below into shared memory, then the
+/// column pass from there (frame_pixels.cuh's gaussian_tile_rows / gaussian_tile_cols). Bit for
+/// bit gaussian_pair's output (the same per-pixel functions on the same floats; tested in
+/// tests/cuda/test_frame_fusion.cpp). The host emulation runs the same two phases block by
+/// block.
+void gaussian_pair_one_launch(const float* in0, const float* in1, float* out0, float* out1, int w,
+                              int h, const GaussTaps& taps, const float* minmax, Exec exec);
+
 /// zoom_out's sampling (the Gaussian pre-filter done by gaussian_pair): out_k(x, y) =
 /// bicubic(in_k)(x / zoom, y / zoom) for two w x h planes into ow x oh planes.
 void zoom_out_sample_pair(const float* in0, const float* in1, int w, int h, float* out0,
                           float* out1, int ow, int oh, double zoom, Exec exec);
+
+/// A pyramid level in one launch: gaussian_pair (no normalisation) then zoom_out_sample_pair,
+/// without the intermediate planes. Each 32 x 8 output block computes, in shared memory, the
+/// row pass and then the column pass over the fine-plane footprint its bicubic samples read,
+/// then samples (frame_pixels.cuh's zoom_tile_rows / zoom_tile_cols / zoom_tile_sample): bit
+/// for bit the two stages' output (tests/cuda/test_frame_fusion.cpp). Returns false, doing
+/// nothing, when a block's tiles would exceed 48 KiB of shared memory (a zoom far below 0.5
+/// with a wide Gaussian): the caller then runs the two stages.
+bool zoom_out_pair_one_launch(const float* in0, const float* in1, int w, int h, float* out0,
+                              float* out1, int ow, int oh, const GaussTaps& taps, double zoom,
+                              Exec exec);
 
 /// Centred gradient of the w x h plane i1, packed per pixel as (I1, I1x, I1y, 0).
 void packed_gradient(const float* i1, int w, int h, float4* i1g, Exec exec);
@@ -64,6 +84,41 @@ void packed_gradient(const float* i1, int w, int h, float4* i1g, Exec exec);
 /// all w x h.
 void warp(bool f16, const float* i0, const float4* i1g, int w, int h, const void* u, void* grad,
           void* rho_c, Exec exec, WarpingInterp interp = WarpingInterp::bicubic);
+
+/// How warp_level starts a level's flow and dual variable (the stages it replaces).
+struct LevelStart {
+  enum class Flow {
+    keep,     ///< u holds the flow already (a later warping, or an initial flow)
+    zero,     ///< u = 0 (the coarsest level; a memset before)
+    zoom_in,  ///< u = zoom_in_flow of coarse_u (coarse_w x coarse_h pairs) times factor
+  };
+  Flow flow = Flow::keep;
+  const void* coarse_u = nullptr;
+  int coarse_w = 0, coarse_h = 0;
+  float factor = 1.f;
+  bool zero_p = false;  ///< p1 = p2 = 0 (the level's first warping; two memsets before)
+};
+
+/// One launch for what packed_gradient, the memsets of u / p1 / p2, zoom_in_flow and warp do
+/// at the start of a level (or warp alone for a later warping): per pixel of the w x h level,
+/// u as `start` says (written to u), p1 = p2 = 0 if start.zero_p, then the warping's grad and
+/// rho_c with (I1, I1x, I1y) computed from the plane i1 at each read instead of a packed
+/// plane. Bit for bit the separate stages' results (frame_pixels.cuh's warp_level_px; tested
+/// in tests/cuda/test_frame_fusion.cpp). u, grad, rho_c, p1, p2 in the storage of f16; u must
+/// not alias start.coarse_u.
+void warp_level(bool f16, const float* i0, const float* i1, int w, int h, void* u, void* grad,
+                void* rho_c, void* p1, void* p2, const LevelStart& start, Exec exec,
+                WarpingInterp interp = WarpingInterp::bicubic);
+
+/// minmax_pair in one launch: the same per-block partials, and the last block to finish
+/// reduces them in minmax_final's order (a counter after the partials, so the results are
+/// bit for bit minmax_pair's). `scratch` holds minmax_scratch_floats() floats whose last one
+/// (the counter) must be zero before the first call; each call leaves it zero. With copy_a and
+/// copy_b (n floats each, not overlapping a, b) the launch also copies a and b there (the
+/// device-pointer path's frames into the solver's buffer, without a separate copy).
+void minmax_pair_one_launch(const float* a, const float* b, std::size_t n, float* scratch,
+                            float* minmax, Exec exec, float* copy_a = nullptr,
+                            float* copy_b = nullptr);
 
 /// Flow up-sampling between scales (IPOL zoom_in of both components, times factor): u_in
 /// w x h pairs -> u_out ow x oh pairs.

@@ -69,13 +69,71 @@ FT_HD float gaussian_row_px(const float* in, int w, int x, int y, const GaussTap
   return s;
 }
 
+/// One output of the Gaussian's column pass at row y of a plane of h rows whose column holds
+/// at(i) at row i.
+template <class At>
+FT_HD float gaussian_col_at(const At& at, int h, int y, const GaussTaps& t) {
+  float s = t.w[0] * at(y);
+  for (int k = 1; k < t.radius; ++k)
+    s += t.w[k] * (at(gaussian_reflect(y - k, h)) + at(gaussian_reflect(y + k, h)));
+  return s;
+}
+
+/// Column x of a w-wide plane.
+struct PlaneColumn {
+  const float* in;
+  int w, x;
+  FT_HD float operator()(int i) const { return in[std::size_t(i) * w + x]; }
+};
+
 /// One output of the Gaussian's column pass at (x, y) of a w x h plane.
 FT_HD float gaussian_col_px(const float* in, int w, int h, int x, int y, const GaussTaps& t) {
-  float s = t.w[0] * in[std::size_t(y) * w + x];
-  for (int k = 1; k < t.radius; ++k)
-    s += t.w[k] * (in[std::size_t(gaussian_reflect(y - k, h)) * w + x] +
-                   in[std::size_t(gaussian_reflect(y + k, h)) * w + x]);
-  return s;
+  return gaussian_col_at(PlaneColumn{in, w, x}, h, y, t);
+}
+
+// ---- the separable Gaussian in one launch: a block's row pass in shared memory ----
+
+/// Output block of the one-launch Gaussian, and its tile of row-pass values: the block's rows
+/// and radius - 1 rows above and below (the column pass's reach).
+constexpr int kGaussBlockX = 32, kGaussBlockY = 16;
+constexpr int kGaussTileRows = kGaussBlockY + 2 * (kMaxGaussTaps - 1);
+
+/// First row of block row `by`'s tile (may be < 0: those tile rows stay unused).
+FT_HD int gaussian_tile_base(int by, const GaussTaps& t) {
+  return by * kGaussBlockY - (t.radius - 1);
+}
+
+/// Phase 1 of block (bx, by), thread (tx, ty): the row pass (gaussian_row_px, normalised by
+/// minmax when not null) of the tile's rows in column bx * kGaussBlockX + tx into tile
+/// (kGaussTileRows x kGaussBlockX floats, row-major); rows outside the plane are 0.
+FT_HD void gaussian_tile_rows(const float* in, int w, int h, const GaussTaps& t,
+                              const float* minmax, float* tile, int bx, int by, int tx, int ty) {
+  const int x = bx * kGaussBlockX + tx, base = gaussian_tile_base(by, t);
+  const int rows = kGaussBlockY + 2 * (t.radius - 1);
+  const float2 norm = minmax ? normalisation_of(minmax) : make_float2(0.f, 1.f);
+  for (int j = ty; j < rows; j += kGaussBlockY) {
+    const int row = base + j;
+    tile[j * kGaussBlockX + tx] =
+        (x < w && row >= 0 && row < h) ? gaussian_row_px(in, w, x, row, t, norm) : 0.f;
+  }
+}
+
+/// A column of the tile, addressed by the plane's row.
+struct TileColumn {
+  const float* tile;
+  int base, tx;
+  FT_HD float operator()(int i) const { return tile[(i - base) * kGaussBlockX + tx]; }
+};
+
+/// Phase 2 (after the block's phase 1): the column pass of the block's pixel (x, y) from the
+/// tile into out; the same floats in the same order as gaussian_col_px over the row pass's
+/// plane (gaussian_col_at reads only rows y +- (radius - 1), reflected, all in the tile).
+FT_HD void gaussian_tile_cols(const float* tile, float* out, int w, int h, const GaussTaps& t,
+                              int bx, int by, int tx, int ty) {
+  const int x = bx * kGaussBlockX + tx, y = by * kGaussBlockY + ty;
+  if (x < w && y < h)
+    out[std::size_t(y) * w + x] =
+        gaussian_col_at(TileColumn{tile, gaussian_tile_base(by, t), tx}, h, y, t);
 }
 
 /// Keys cubic convolution (a = -1/2) through v0..v3 at nodes -1..2, at t in [0, 1]
@@ -180,9 +238,81 @@ struct PackedLoad {
 
 /// zoom_out's sampling step at output (x, y): bicubic of the smoothed plane at (x/zoom, y/zoom)
 /// (positions computed in double and rounded to float, as image_ops.hpp's zoom_out).
+template <class Load>
+FT_HD float zoom_out_at(const Load& load, int w, int h, int x, int y, double zoom) {
+  return bicubic<float>(load, w, h, static_cast<float>(x / zoom), static_cast<float>(y / zoom));
+}
 FT_HD float zoom_out_px(const float* smooth, int w, int h, int x, int y, double zoom) {
-  return bicubic<float>(PlaneLoad{smooth, w}, w, h, static_cast<float>(x / zoom),
-                        static_cast<float>(y / zoom));
+  return zoom_out_at(PlaneLoad{smooth, w}, w, h, x, y, zoom);
+}
+
+// ---- a pyramid level in one launch: Gaussian pre-filter and sampling of a block's footprint ----
+
+/// Output block of the one-launch pyramid level.
+constexpr int kZoomBlockX = 32, kZoomBlockY = 8;
+
+/// The first (last = false) or last texel index that zoom_out_at's bicubic reads along an axis
+/// of n texels for output index x: its clamped cell (bicubic's own arithmetic).
+FT_HD int zoom_out_reach(int x, int n, double zoom, bool last) {
+  const float fx = floorf(static_cast<float>(x / zoom));
+  const int ix = static_cast<int>(fminf(fmaxf(fx, -3.f), float(n + 2)));
+  return clamp_int(last ? ix + 2 : ix - 1, 0, n - 1);
+}
+
+/// The footprint [c0, c1] x [r0, r1] in the w x h fine plane that output block (bx, by) of an
+/// ow x oh level samples (the sampling positions grow with x and y, so the block's first and
+/// last outputs bound it).
+struct ZoomFootprint {
+  int c0, c1, r0, r1;
+  FT_HD int cols() const { return c1 - c0 + 1; }
+  FT_HD int rows() const { return r1 - r0 + 1; }
+};
+FT_HD ZoomFootprint zoom_out_footprint(int bx, int by, int w, int h, int ow, int oh, double zoom) {
+  const int x0 = bx * kZoomBlockX, y0 = by * kZoomBlockY;
+  const int x1 = (x0 + kZoomBlockX < ow ? x0 + kZoomBlockX : ow) - 1;
+  const int y1 = (y0 + kZoomBlockY < oh ? y0 + kZoomBlockY : oh) - 1;
+  return {zoom_out_reach(x0, w, zoom, false), zoom_out_reach(x1, w, zoom, true),
+          zoom_out_reach(y0, h, zoom, false), zoom_out_reach(y1, h, zoom, true)};
+}
+
+/// Phase 1 of the one-launch level, element e of the block's row-pass tile (rows r0 - (radius
+/// - 1) .. r1 + radius - 1, columns c0 .. c1; rows outside the plane are 0): gaussian_row_px.
+FT_HD void zoom_tile_rows(const float* in, int w, int h, const GaussTaps& t, const ZoomFootprint& f,
+                          float* rows_tile, int e) {
+  const int cols = f.cols();
+  const int row = f.r0 - (t.radius - 1) + e / cols, col = f.c0 + e % cols;
+  rows_tile[e] =
+      (row >= 0 && row < h) ? gaussian_row_px(in, w, col, row, t, make_float2(0.f, 1.f)) : 0.f;
+}
+
+/// A column of a tile of `cols` columns whose first row is the plane's row `base`.
+struct StridedColumn {
+  const float* tile;
+  int base, cols, i;
+  FT_HD float operator()(int row) const { return tile[(row - base) * cols + i]; }
+};
+
+/// Phase 2, element e of the smoothed footprint (rows r0 .. r1): gaussian_col_at over the
+/// row-pass tile, the same floats as gaussian_col_px over the row pass's plane.
+FT_HD void zoom_tile_cols(const float* rows_tile, int h, const GaussTaps& t, const ZoomFootprint& f,
+                          float* smooth_tile, int e) {
+  const int cols = f.cols();
+  smooth_tile[e] = gaussian_col_at(StridedColumn{rows_tile, f.r0 - (t.radius - 1), cols, e % cols},
+                                   h, f.r0 + e / cols, t);
+}
+
+/// Texel loader of the smoothed footprint, addressed by the fine plane's (x, y).
+struct FootprintLoad {
+  const float* tile;
+  ZoomFootprint f;
+  FT_HD float operator()(int x, int y) const { return tile[(y - f.r0) * f.cols() + (x - f.c0)]; }
+};
+
+/// Phase 3, output (x, y) of the ow x oh level: zoom_out_at over the smoothed footprint.
+FT_HD void zoom_tile_sample(const float* smooth_tile, const ZoomFootprint& f, int w, int h,
+                            float* out, int ow, int oh, int x, int y, double zoom) {
+  if (x < ow && y < oh)
+    out[std::size_t(y) * ow + x] = zoom_out_at(FootprintLoad{smooth_tile, f}, w, h, x, y, zoom);
 }
 
 /// Centred gradient with clamp-to-edge at (x, y) (IPOL centered_gradient), packed with the
@@ -195,6 +325,33 @@ FT_HD float4 packed_gradient_px(const float* in, int w, int h, int x, int y) {
                      0.5f * (in[std::size_t(yp) * w + x] - in[std::size_t(ym) * w + x]), 0.f);
 }
 
+/// Texel loader that computes (I1, I1x, I1y) from the plane I1 itself (packed_gradient_px at
+/// every read): the warping without the packed plane, hence without its own launch. The same
+/// floats as PackedLoad over packed_gradient_px's output (0.5f * (a - b) is exact, so no
+/// contraction with the interpolation's arithmetic can round it differently).
+struct GradientLoad {
+  const float* i1;
+  int w, h;
+  FT_HD Vec<3> operator()(int x, int y) const {
+    const float4 v = packed_gradient_px(i1, w, h, x, y);
+    return Vec<3>{{v.x, v.y, v.z}};
+  }
+};
+
+/// The warping at (x, y) from the flow u0 at the pixel and a loader of (I1, I1x, I1y):
+/// (I1w, gx, gy) = bicubic (or, with `bilinear`, bilinear_sample of kernels/bilinear.hpp) of
+/// the loader at (x + u0.x, y + u0.y), grad = (gx, gy), rho_c = I1w - gx u0.x - gy u0.y - I0.
+template <class S, class Load>
+FT_HD void warp_at(const float* i0, const Load& load, int w, int h, float2 u0, typename S::T2* grad,
+                   typename S::T1* rho_c, int x, int y, bool bilinear) {
+  const std::size_t i = std::size_t(y) * w + x;
+  const float px = static_cast<float>(x) + u0.x, py = static_cast<float>(y) + u0.y;
+  const Vec<3> s = bilinear ? bilinear_sample<Vec<3>, float>(load, w, h, px, py)
+                            : bicubic<Vec<3>>(load, w, h, px, py);
+  store2(grad, i, make_float2(s.c[1], s.c[2]));
+  store1(rho_c, i, s.c[0] - s.c[1] * u0.x - s.c[2] * u0.y - i0[i]);
+}
+
 /// One warping's data at (x, y) (numerics contract; mirrors prepare_warping): with u0 the flow
 /// at the pixel, (I1w, gx, gy) = bicubic (or, with `bilinear`, bilinear_sample of
 /// kernels/bilinear.hpp) of (I1, I1x, I1y) at (x + u0.x, y + u0.y), grad = (gx, gy),
@@ -204,12 +361,7 @@ FT_HD void warp_px(const float* i0, const float4* i1g, int w, int h, const typen
                    typename S::T2* grad, typename S::T1* rho_c, int x, int y,
                    bool bilinear = false) {
   const std::size_t i = std::size_t(y) * w + x;
-  const float2 u0 = load2(u, i);
-  const float px = static_cast<float>(x) + u0.x, py = static_cast<float>(y) + u0.y;
-  const Vec<3> s = bilinear ? bilinear_sample<Vec<3>, float>(PackedLoad{i1g, w}, w, h, px, py)
-                            : bicubic<Vec<3>>(PackedLoad{i1g, w}, w, h, px, py);
-  store2(grad, i, make_float2(s.c[1], s.c[2]));
-  store1(rho_c, i, s.c[0] - s.c[1] * u0.x - s.c[2] * u0.y - i0[i]);
+  warp_at<S>(i0, PackedLoad{i1g, w}, w, h, load2(u, i), grad, rho_c, x, y, bilinear);
 }
 
 /// zoom_in of the flow at fine (x, y) of an ow x oh grid from a w x h one: bicubic at
@@ -221,6 +373,29 @@ FT_HD void zoom_in_flow_px(const typename S::T2* u, int w, int h, typename S::T2
   const Vec<2> v = bicubic<Vec<2>>(FlowLoad<typename S::T2>{u, w}, w, h, static_cast<float>(x * sx),
                                    static_cast<float>(y * sy));
   store2(out, std::size_t(y) * ow + x, make_float2(factor * v.c[0], factor * v.c[1]));
+}
+
+/// The fused warping at (x, y) of a w x h level (frame_kernels.hpp's warp_level): first the
+/// flow at the pixel as `start` says (kept as stored: zero, or zoom_in_flow_px of the coarser
+/// level's flow, then read back so that f16 rounds as a separate launch would), p1 = p2 = 0 at
+/// the pixel when start.zero_p, then warp_at with (I1, I1x, I1y) computed from I1 on the fly.
+/// Bit for bit the stages it replaces (memsets, packed_gradient, zoom_in_flow, warp).
+template <class S>
+FT_HD void warp_level_px(const float* i0, const float* i1, int w, int h, typename S::T2* u,
+                         typename S::T2* grad, typename S::T1* rho_c, typename S::T2* p1,
+                         typename S::T2* p2, const LevelStart& start, int x, int y, bool bilinear) {
+  using T2 = typename S::T2;
+  const std::size_t i = std::size_t(y) * w + x;
+  if (start.flow == LevelStart::Flow::zero)
+    store2(u, i, make_float2(0.f, 0.f));
+  else if (start.flow == LevelStart::Flow::zoom_in)
+    zoom_in_flow_px<S>(static_cast<const T2*>(start.coarse_u), start.coarse_w, start.coarse_h, u, w,
+                       h, start.factor, x, y);
+  if (start.zero_p) {
+    store2(p1, i, make_float2(0.f, 0.f));
+    store2(p2, i, make_float2(0.f, 0.f));
+  }
+  warp_at<S>(i0, GradientLoad{i1, w, h}, w, h, load2(u, i), grad, rho_c, x, y, bilinear);
 }
 
 // ---- a plain two-kernel iteration schedule (operator fusion, global memory only) ----
