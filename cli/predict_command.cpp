@@ -128,7 +128,7 @@ int run_predict(const std::vector<std::string>& args) {
   std::vector<Predicted> kept;
   std::map<std::string, std::size_t> pruned;
   std::size_t total = 0;
-  for (const Config& c : enumerate_space(board, options)) {
+  for (const Config& c : make_space(board, options)) {
     if (a.calibrated_tunables && !has_calibrated_tunables(c, cal)) continue;
     ++total;
     const Variant* v = find_workload_variant(workload, c.variant);

@@ -7,7 +7,7 @@
 namespace flowtune {
 
 ConstraintChecks::ConstraintChecks(const Board& board, const Workload& workload,
-                                   const std::vector<Config>& configs, unsigned threads)
+                                   const ConfigSpace& configs, unsigned threads)
     : board_(board),
       workload_(workload),
       configs_(configs),
@@ -48,7 +48,7 @@ std::shared_ptr<const ConstraintCheck> ConstraintChecks::shared_check(const Vari
 void ConstraintChecks::compute(std::size_t i) {
   const auto start = std::chrono::steady_clock::now();
   try {
-    const Config& config = configs_[i];
+    const Config config = configs_[i];
     const Variant* variant = find_workload_variant(workload_, config.variant);
     // check_constraints' order: the workload, the parameters, then the kernel checks.
     if (variant->workload() == config.workload && variant->checks_ignore_params() &&

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tuner/constraints.hpp"
+#include "tuner/space.hpp"
 #include "workloads/workload.hpp"
 
 namespace flowtune {
@@ -27,7 +28,7 @@ namespace flowtune {
 /// board must outlive this object. Not copyable.
 class ConstraintChecks {
  public:
-  ConstraintChecks(const Board& board, const Workload& workload, const std::vector<Config>& configs,
+  ConstraintChecks(const Board& board, const Workload& workload, const ConfigSpace& configs,
                    unsigned threads);
   ~ConstraintChecks();
   ConstraintChecks(const ConstraintChecks&) = delete;
@@ -52,7 +53,7 @@ class ConstraintChecks {
   void compute(std::size_t i);
   const Board& board_;
   const Workload& workload_;
-  const std::vector<Config>& configs_;
+  const ConfigSpace& configs_;
   /// The shared result of configs[i]'s kernel config, computed once.
   std::shared_ptr<const ConstraintCheck> shared_check(const Variant& variant, const Config& config);
   std::vector<std::shared_ptr<const ConstraintCheck>> results_;
