@@ -135,8 +135,7 @@ void make_strategy(TuneSession& s, const TuneOptions& options, std::ostream& log
       if (check)
         for (const KernelOccupancy& k : check->kernels) kernels[i].push_back(k.resources);
     }
-    so.prior =
-        strategy_prior(*s.workload, s.board, s.space.materialise(), kernels, options.prior_model);
+    so.prior = strategy_prior(*s.workload, s.board, s.space, kernels, options.prior_model);
   }
   std::size_t budget = options.max_evals ? options.max_evals : s.space.size();
   if (options.budget_fraction > 0)
