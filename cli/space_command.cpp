@@ -64,7 +64,7 @@ nlohmann::json json_number(double v) {
 
 // `tune space --format json`: the summary, the dimensions and every config.
 void print_space_json(const Board& board, const Workload& workload, const ParamDimensions& dims,
-                      const std::vector<Config>& configs,
+                      const ConfigSpace& configs,
                       const std::vector<const ConstraintCheck*>& results, std::size_t kept,
                       std::size_t pruned, const std::map<std::string, std::size_t>& per_reason,
                       const std::vector<PruneClass>& classes) {
@@ -83,7 +83,7 @@ void print_space_json(const Board& board, const Workload& workload, const ParamD
         {{"class", c.name}, {"configs", c.configs}, {"reasons", c.reasons}});
   out["configs"] = nlohmann::json::array();
   for (std::size_t i = 0; i < configs.size(); ++i) {
-    const Config& c = configs[i];
+    const Config c = configs[i];
     nlohmann::json j = {{"label", c.label()},
                         {"variant", c.variant},
                         {"precision", c.precision},
@@ -103,7 +103,7 @@ void print_space_json(const Board& board, const Workload& workload, const ParamD
 }
 
 // `tune space --format csv`: one row per config.
-void print_space_csv(const std::vector<Config>& configs,
+void print_space_csv(const ConfigSpace& configs,
                      const std::vector<const ConstraintCheck*>& results) {
   std::cout << "label,params,kept,reason,blocks_per_sm,occupancy\n";
   auto quoted = [](const std::string& s) {
@@ -111,14 +111,14 @@ void print_space_csv(const std::vector<Config>& configs,
     for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
     return q + "\"";
   };
-  for (std::size_t i = 0; i < configs.size(); ++i) {
+  configs.for_each([&](std::size_t i, const Config& c) {
     const KernelOccupancy* w = worst_kernel(*results[i]);
-    std::cout << quoted(configs[i].label()) << ',' << quoted(configs[i].params_text()) << ','
+    std::cout << quoted(c.label()) << ',' << quoted(c.params_text()) << ','
               << (results[i]->prune_reason ? 0 : 1) << ','
               << quoted(results[i]->prune_reason ? *results[i]->prune_reason : "") << ','
               << (w ? std::to_string(w->occupancy.active_blocks_per_sm) : "") << ','
               << (w ? std::to_string(w->occupancy.occupancy) : "") << '\n';
-  }
+  });
 }
 
 }  // namespace
@@ -142,7 +142,7 @@ int run_space(const std::vector<std::string>& args) {
   const Board board = load_board(resolve_board(board_name));
   const SpaceOptions options = to_space_options(space);
   const Workload& workload = find_workload(options.workload);
-  const std::vector<Config> configs = enumerate_space(board, options);
+  const ConfigSpace configs = make_space(board, options);
   const ParamDimensions dims = parameter_dimensions(workload, board, options);
 
   // Kernel builds on every core; a progress line every 2 s on stderr (a cold NVRTC cache
@@ -154,7 +154,7 @@ int run_space(const std::vector<std::string>& args) {
     std::cerr << "tune space: checking " << configs.size() << " configs against " << board.name
               << "'s limits needs each kernel's registers and shared memory, from an NVRTC "
                  "build per config (cached; a cold cache takes minutes)\n";
-  std::vector<ConstraintCheck> failed(configs.size());
+  std::map<std::size_t, ConstraintCheck> failed;  // by config: a check that threw
   std::vector<const ConstraintCheck*> results(configs.size());
   auto last = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < configs.size(); ++i) {
@@ -174,18 +174,18 @@ int run_space(const std::vector<std::string>& args) {
   std::map<std::string, std::pair<std::size_t, std::size_t>> per_variant;  // kept, pruned
   std::map<std::string, std::size_t> per_reason;
   std::vector<std::pair<std::string, std::string>> label_reasons;
-  for (std::size_t i = 0; i < configs.size(); ++i) {
-    auto& pv = per_variant[configs[i].variant + " " + configs[i].precision];
+  configs.for_each([&](std::size_t i, const Config& c) {
+    auto& pv = per_variant[c.variant + " " + c.precision];
     if (results[i]->prune_reason) {
       ++pruned;
       ++pv.second;
-      ++per_reason[reason_class(configs[i], *results[i]->prune_reason)];
-      label_reasons.emplace_back(configs[i].label(), *results[i]->prune_reason);
+      ++per_reason[reason_class(c, *results[i]->prune_reason)];
+      label_reasons.emplace_back(c.label(), *results[i]->prune_reason);
     } else {
       ++kept;
       ++pv.first;
     }
-  }
+  });
 
   const std::vector<PruneClass> classes = group_prune_reasons(label_reasons);
   if (format == "json") {
@@ -204,14 +204,13 @@ int run_space(const std::vector<std::string>& args) {
   }
   std::cout << '\n';
   if (list) {
-    for (std::size_t i = 0; i < configs.size(); ++i) {
-      const Config& c = configs[i];
+    configs.for_each([&](std::size_t i, const Config& c) {
       if (results[i]->prune_reason)
         std::cout << "pruned  " << *results[i]->prune_reason << '\n';
       else if (!pruned_only)
         std::cout << "kept    " << c.label() << "  " << c.params_text() << "  "
                   << occupancy_text(*results[i]) << '\n';
-    }
+    });
   }
   std::cout << "per variant and precision (kept / pruned):\n";
   for (const auto& [name, kp] : per_variant)

@@ -7,7 +7,7 @@
 namespace flowtune {
 
 ConstraintChecks::ConstraintChecks(const Board& board, const Workload& workload,
-                                   const std::vector<Config>& configs, unsigned threads)
+                                   const ConfigSpace& configs, unsigned threads)
     : board_(board),
       workload_(workload),
       configs_(configs),
@@ -26,11 +26,37 @@ ConstraintChecks::~ConstraintChecks() {
   for (std::thread& t : threads_) t.join();
 }
 
+std::shared_ptr<const ConstraintCheck> ConstraintChecks::shared_check(const Variant& variant,
+                                                                      const Config& config) {
+  // The key names what the label names (variant, precision, tunables) with separators no
+  // name or number holds.
+  std::string key = config.variant + '\n' + config.precision;
+  for (const auto& [name, value] : config.tunables)
+    key += '\n' + name + '=' + std::to_string(value);
+  {
+    std::lock_guard<std::mutex> lock(shared_mutex_);
+    if (auto it = shared_.find(key); it != shared_.end()) return it->second;
+  }
+  // Two threads may compute the same key at once (nvrtc_build builds it once); the first
+  // stored is kept, and both are the same.
+  auto check =
+      std::make_shared<const ConstraintCheck>(check_kernel_constraints(board_, variant, config));
+  std::lock_guard<std::mutex> lock(shared_mutex_);
+  return shared_.emplace(std::move(key), std::move(check)).first->second;
+}
+
 void ConstraintChecks::compute(std::size_t i) {
   const auto start = std::chrono::steady_clock::now();
   try {
-    const Variant* variant = find_workload_variant(workload_, configs_[i].variant);
-    results_[i] = check_constraints(board_, *variant, configs_[i]);
+    const Config config = configs_[i];
+    const Variant* variant = find_workload_variant(workload_, config.variant);
+    // check_constraints' order: the workload, the parameters, then the kernel checks.
+    if (variant->workload() == config.workload && variant->checks_ignore_params() &&
+        !find_workload(config.workload).check_params(config))
+      results_[i] = shared_check(*variant, config);
+    else
+      results_[i] =
+          std::make_shared<const ConstraintCheck>(check_constraints(board_, *variant, config));
   } catch (...) {
     errors_[i] = std::current_exception();
   }
@@ -46,7 +72,7 @@ ConstraintChecks::Stats ConstraintChecks::stats() const {
 const ConstraintCheck& ConstraintChecks::get(std::size_t i) {
   std::call_once(once_[i], [this, i] { compute(i); });
   if (errors_[i]) std::rethrow_exception(errors_[i]);
-  return results_[i];
+  return *results_[i];
 }
 
 void ConstraintChecks::wait_all(std::ostream* log) {

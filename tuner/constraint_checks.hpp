@@ -6,10 +6,13 @@
 #include <memory>
 #include <mutex>
 #include <ostream>
+#include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "tuner/constraints.hpp"
+#include "tuner/space.hpp"
 #include "workloads/workload.hpp"
 
 namespace flowtune {
@@ -18,10 +21,14 @@ namespace flowtune {
 /// in enumeration order and on demand by get(). Each config is checked once (std::call_once);
 /// nvrtc_build's cache makes configs that share a kernel build (configs differing only in
 /// parameters such as iterations) share one compilation. With threads = 0 every check runs in
-/// get(). The configs and board must outlive this object. Not copyable.
+/// get(). Configs of a variant whose checks ignore the parameters
+/// (Variant::checks_ignore_params) and that pass the workload's parameter checks share one
+/// result per variant, precision and tunables: a space of millions of configs that differ in
+/// parameters holds and computes as many results as it has kernel configs. The configs and
+/// board must outlive this object. Not copyable.
 class ConstraintChecks {
  public:
-  ConstraintChecks(const Board& board, const Workload& workload, const std::vector<Config>& configs,
+  ConstraintChecks(const Board& board, const Workload& workload, const ConfigSpace& configs,
                    unsigned threads);
   ~ConstraintChecks();
   ConstraintChecks(const ConstraintChecks&) = delete;
@@ -46,8 +53,12 @@ class ConstraintChecks {
   void compute(std::size_t i);
   const Board& board_;
   const Workload& workload_;
-  const std::vector<Config>& configs_;
-  std::vector<ConstraintCheck> results_;
+  const ConfigSpace& configs_;
+  /// The shared result of configs[i]'s kernel config, computed once.
+  std::shared_ptr<const ConstraintCheck> shared_check(const Variant& variant, const Config& config);
+  std::vector<std::shared_ptr<const ConstraintCheck>> results_;
+  std::mutex shared_mutex_;
+  std::unordered_map<std::string, std::shared_ptr<const ConstraintCheck>> shared_;
   std::vector<std::exception_ptr> errors_;
   std::unique_ptr<std::once_flag[]> once_;
   std::atomic<std::size_t> next_{0};

@@ -34,6 +34,13 @@ ConstraintCheck check_constraints(const Board& board, const Variant& variant,
     out.prune_reason = label + ": " + *why;
     return out;
   }
+  return check_kernel_constraints(board, variant, config);
+}
+
+ConstraintCheck check_kernel_constraints(const Board& board, const Variant& variant,
+                                         const Config& config) {
+  ConstraintCheck out;
+  const std::string label = config.label();
   if (auto why = variant.invalid_reason(config)) {
     out.prune_reason = label + ": " + *why;
     return out;

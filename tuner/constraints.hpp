@@ -38,6 +38,14 @@ struct ConstraintCheck {
 /// The constraint check of prune_reason(), with the per-kernel occupancy kept for reports.
 ConstraintCheck check_constraints(const Board& board, const Variant& variant, const Config& config);
 
+/// The checks of check_constraints() after the workload and parameter checks: the variant's
+/// rules, the target, and for cuda the resources and occupancy. When
+/// variant.checks_ignore_params(), the result is the same for every config of the same
+/// variant, precision and tunables (the reasons start with config.label(), which names only
+/// those).
+ConstraintCheck check_kernel_constraints(const Board& board, const Variant& variant,
+                                         const Config& config);
+
 /// nullopt = keep; else the human-readable reason, prefixed by config.label(), e.g.
 /// "shared_pipeline f32 w=256 depth=7: needs 96 KiB shared memory > 48 KiB per block on agx".
 /// Checks, in order: the variant belongs to config.workload; the workload's parameter

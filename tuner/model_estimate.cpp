@@ -36,6 +36,13 @@ std::vector<double> strategy_prior(const Workload& workload, const Board& board,
                                    const std::vector<Config>& space,
                                    const std::vector<std::vector<KernelResources>>& kernels,
                                    const PriorModel& model) {
+  return strategy_prior(workload, board, ConfigSpace(space), kernels, model);
+}
+
+std::vector<double> strategy_prior(const Workload& workload, const Board& board,
+                                   const ConfigSpace& space,
+                                   const std::vector<std::vector<KernelResources>>& kernels,
+                                   const PriorModel& model) {
   if (kernels.size() != space.size())
     throw std::invalid_argument("strategy_prior: " + std::to_string(kernels.size()) +
                                 " resource reports for " + std::to_string(space.size()) +
@@ -43,12 +50,12 @@ std::vector<double> strategy_prior(const Workload& workload, const Board& board,
   std::vector<double> estimate(space.size()), prior(space.size());
   std::vector<std::optional<double>> predicted(space.size());
   double max_predicted = 0, max_estimate = 0;
-  for (std::size_t i = 0; i < space.size(); ++i) {
-    estimate[i] = model_estimate(workload, space[i], kernels[i], board);
+  space.for_each([&](std::size_t i, const Config& c) {
+    estimate[i] = model_estimate(workload, c, kernels[i], board);
     max_estimate = std::max(max_estimate, estimate[i]);
-    if (model) predicted[i] = model(space[i], kernels[i]);
+    if (model) predicted[i] = model(c, kernels[i]);
     if (predicted[i]) max_predicted = std::max(max_predicted, *predicted[i]);
-  }
+  });
   if (!model) return estimate;
   const double scale = max_predicted > 0 ? max_predicted : 1;
   for (std::size_t i = 0; i < space.size(); ++i)

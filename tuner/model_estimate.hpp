@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "boards/board.hpp"
+#include "tuner/space.hpp"
 #include "variants/config.hpp"
 #include "variants/variant.hpp"
 #include "workloads/workload.hpp"
@@ -44,6 +45,11 @@ using PriorModel =
 /// report (may be empty). Throws std::invalid_argument when the sizes differ.
 std::vector<double> strategy_prior(const Workload& workload, const Board& board,
                                    const std::vector<Config>& space,
+                                   const std::vector<std::vector<KernelResources>>& kernels,
+                                   const PriorModel& model = {});
+/// The same over a generated space (tuner/space.hpp), visited without holding its configs.
+std::vector<double> strategy_prior(const Workload& workload, const Board& board,
+                                   const ConfigSpace& space,
                                    const std::vector<std::vector<KernelResources>>& kernels,
                                    const PriorModel& model = {});
 

@@ -130,7 +130,7 @@ ParamSearchResult search_parameters(const ParamSearchOptions& o, std::ostream& l
   // The base config: the first runnable point of the (single-valued) space.
   Config base;
   bool found = false;
-  for (const Config& c : enumerate_space(board, o.space)) {
+  for (const Config& c : make_space(board, o.space)) {
     if (prune_reason(board, *find_workload_variant(workload, c.variant), c)) continue;
     base = c;
     found = true;

@@ -24,15 +24,30 @@ struct Axis {
 
 }  // namespace
 
-SearchSpace::SearchSpace(const std::vector<Config>& configs) {
+SearchSpace::SearchSpace(const std::vector<Config>& configs)
+    : SearchSpace(configs.size(), [&](const std::function<void(std::size_t, const Config&)>& f) {
+        for (std::size_t i = 0; i < configs.size(); ++i) f(i, configs[i]);
+      }) {}
+
+SearchSpace::SearchSpace(std::size_t n, const ConfigVisitor& visit_configs) {
   std::map<std::string, Axis> axes;  // name -> values
   std::vector<std::string> order = {"variant", "precision", "clock_mhz"};
-  for (const Config& c : configs) {
-    axes["variant"].categorical.insert(c.variant);
-    axes["precision"].categorical.insert(c.precision);
-    axes["clock_mhz"].ordinal.insert(c.clock_mhz);
-    for (const auto& [name, v] : c.tunables) axes["t:" + name].ordinal.insert(v);
-    for (const auto& [name, v] : c.params) axes["p:" + name].ordinal.insert(v);
+  {
+    // By name without the prefix, so that a config's names find their axis without making a
+    // string (millions of configs).
+    Axis& variant = axes["variant"];
+    Axis& precision = axes["precision"];
+    Axis& clock = axes["clock_mhz"];
+    std::map<std::string, std::set<double>, std::less<>> tunables, params;
+    visit_configs([&](std::size_t, const Config& c) {
+      variant.categorical.insert(c.variant);
+      precision.categorical.insert(c.precision);
+      clock.ordinal.insert(c.clock_mhz);
+      for (const auto& [name, v] : c.tunables) tunables[name].insert(v);
+      for (const auto& [name, v] : c.params) params[name].insert(v);
+    });
+    for (auto& [name, values] : tunables) axes["t:" + name].ordinal = std::move(values);
+    for (auto& [name, values] : params) axes["p:" + name].ordinal = std::move(values);
   }
   for (const auto& [name, axis] : axes)
     if (name.rfind("t:", 0) == 0) order.push_back(name);
@@ -56,22 +71,29 @@ SearchSpace::SearchSpace(const std::vector<Config>& configs) {
     dims_.push_back(std::move(d));
     kept.push_back(name);
   }
-  coords_.reserve(configs.size());
-  for (const Config& c : configs) {
+  // What each kept dimension reads: v(ariant), p(recision), c(lock), t(unable), else parameter.
+  std::vector<char> kind(kept.size());
+  for (std::size_t d = 0; d < kept.size(); ++d)
+    kind[d] = kept[d] == "variant"     ? 'v'
+              : kept[d] == "precision" ? 'p'
+              : kept[d] == "clock_mhz" ? 'c'
+              : kept[d][0] == 't'      ? 't'
+                                       : 'q';
+  coords_.reserve(n);
+  visit_configs([&](std::size_t, const Config& c) {
     std::vector<int> coords(dims_.size(), -1);
     for (std::size_t d = 0; d < dims_.size(); ++d) {
-      const std::string& name = kept[d];
       const SpaceDimension& dim = dims_[d];
-      if (name == "variant" || name == "precision") {
-        const std::string& v = name == "variant" ? c.variant : c.precision;
+      if (kind[d] == 'v' || kind[d] == 'p') {
+        const std::string& v = kind[d] == 'v' ? c.variant : c.precision;
         coords[d] =
             int(std::lower_bound(dim.labels.begin(), dim.labels.end(), v) - dim.labels.begin());
         continue;
       }
       double v = 0;
-      if (name == "clock_mhz") {
+      if (kind[d] == 'c') {
         v = c.clock_mhz;
-      } else if (name[0] == 't') {
+      } else if (kind[d] == 't') {
         auto it = c.tunables.find(dim.name);
         if (it == c.tunables.end()) continue;
         v = it->second;
@@ -84,7 +106,10 @@ SearchSpace::SearchSpace(const std::vector<Config>& configs) {
           int(std::lower_bound(dim.numbers.begin(), dim.numbers.end(), v) - dim.numbers.begin());
     }
     coords_.push_back(std::move(coords));
-  }
+  });
+  if (coords_.size() != n)
+    throw std::invalid_argument("SearchSpace: " + std::to_string(coords_.size()) +
+                                " configs visited for a space of " + std::to_string(n));
   build_index();
 }
 
@@ -103,18 +128,47 @@ SearchSpace::SearchSpace(std::vector<SpaceDimension> dims, std::vector<std::vect
   build_index();
 }
 
+std::uint64_t SearchSpace::key_of(const std::vector<int>& coords) const {
+  std::uint64_t key = 0;
+  for (std::size_t d = 0; d < dims_.size(); ++d)
+    key = key * (dims_[d].labels.size() + 1) + std::uint64_t(coords[d] + 1);
+  return key;
+}
+
 void SearchSpace::build_index() {
   index_.clear();
-  for (std::size_t i = 0; i < coords_.size(); ++i)
-    if (!index_.emplace(coords_key(coords_[i]), i).second)
+  string_index_.clear();
+  std::uint64_t radix = 1;
+  text_keys_ = false;
+  for (const SpaceDimension& d : dims_) {
+    const std::uint64_t base = d.labels.size() + 1;
+    if (radix > std::numeric_limits<std::uint64_t>::max() / base) text_keys_ = true;
+    radix *= base;
+  }
+  if (text_keys_)
+    string_index_.reserve(coords_.size());
+  else
+    index_.reserve(coords_.size());
+  for (std::size_t i = 0; i < coords_.size(); ++i) {
+    const bool added = text_keys_ ? string_index_.emplace(coords_key(coords_[i]), i).second
+                                  : index_.emplace(key_of(coords_[i]), i).second;
+    if (!added)
       throw std::invalid_argument("SearchSpace: point " + std::to_string(i) +
                                   " duplicates an earlier point");
+  }
   neighbours_.assign(coords_.size(), {});
   neighbours_done_.assign(coords_.size(), false);
 }
 
 long SearchSpace::find(const std::vector<int>& coords) const {
-  auto it = index_.find(coords_key(coords));
+  if (coords.size() != dims_.size()) return -1;
+  for (std::size_t d = 0; d < coords.size(); ++d)
+    if (coords[d] < -1 || coords[d] >= int(dims_[d].labels.size())) return -1;
+  if (text_keys_) {
+    auto it = string_index_.find(coords_key(coords));
+    return it == string_index_.end() ? -1 : long(it->second);
+  }
+  auto it = index_.find(key_of(coords));
   return it == index_.end() ? -1 : long(it->second);
 }
 

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -32,6 +34,11 @@ class SearchSpace {
   /// parameter that takes two or more values. Duplicate configs (same coordinates) throw
   /// std::invalid_argument.
   explicit SearchSpace(const std::vector<Config>& configs);
+  /// Calls its argument with every config of a space and its index, in index order.
+  using ConfigVisitor = std::function<void(const std::function<void(std::size_t, const Config&)>&)>;
+  /// The same for the n configs visit_configs visits (a generated space: ConfigSpace::for_each
+  /// of tuner/space.hpp, which holds no configs).
+  SearchSpace(std::size_t n, const ConfigVisitor& visit_configs);
   /// A space straight from coordinates (tests, synthetic spaces). Throws
   /// std::invalid_argument for a coordinate out of range or a duplicate point.
   SearchSpace(std::vector<SpaceDimension> dims, std::vector<std::vector<int>> coords);
@@ -59,7 +66,13 @@ class SearchSpace {
   void build_index();
   std::vector<SpaceDimension> dims_;
   std::vector<std::vector<int>> coords_;
-  std::unordered_map<std::string, std::size_t> index_;
+  /// The key of coords in index_: a mixed-radix number (coordinate + 1 in base labels + 1).
+  std::uint64_t key_of(const std::vector<int>& coords) const;
+  std::unordered_map<std::uint64_t, std::size_t> index_;
+  /// index_ needs the product of (labels + 1) over the dimensions below 2^64; a space too wide
+  /// for that keys by text (string_index_).
+  bool text_keys_ = false;
+  std::unordered_map<std::string, std::size_t> string_index_;
   mutable std::vector<std::vector<std::size_t>> neighbours_;
   mutable std::vector<bool> neighbours_done_;
 };

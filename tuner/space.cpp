@@ -37,19 +37,6 @@ std::vector<const Variant*> selected_variants(const Workload& workload, const Bo
   return out;
 }
 
-// Appends every combination of the integer domains to `out`, starting from `base`.
-void expand_tunables(const std::vector<TunableDomain>& domains, std::size_t i, Config& base,
-                     std::vector<Config>& out) {
-  if (i == domains.size()) {
-    out.push_back(base);
-    return;
-  }
-  for (int value : domains[i].values) {
-    base.tunables[domains[i].name] = value;
-    expand_tunables(domains, i + 1, base, out);
-  }
-}
-
 }  // namespace
 
 std::vector<ParamValues> parameter_points(const ParamDimensions& dims) {
@@ -97,15 +84,81 @@ ParamDimensions parameter_dimensions(const Workload& workload, const Board& boar
   return dims;
 }
 
-std::vector<Config> enumerate_space(const Board& board, const SpaceOptions& options) {
-  const Workload& workload = find_workload(options.workload);
+ConfigSpace::ConfigSpace(std::vector<Config> configs)
+    : listed_(true), list_(std::move(configs)), size_(list_.size()) {}
+
+void ConfigSpace::set_tunables(const Block& block, std::size_t combo, Config& config) const {
+  // The last domain varies fastest (expand order of the enumeration).
+  for (std::size_t d = block.domains.size(); d-- > 0;) {
+    const std::vector<int>& values = block.domains[d].values;
+    config.tunables[block.domains[d].name] = values[combo % values.size()];
+    combo /= values.size();
+  }
+}
+
+Config ConfigSpace::operator[](std::size_t i) const {
+  if (i >= size_)
+    throw std::out_of_range("config " + std::to_string(i) + " of a space of " +
+                            std::to_string(size_));
+  if (listed_) return list_[i];
+  const auto it = std::upper_bound(blocks_.begin(), blocks_.end(), i,
+                                   [](std::size_t k, const Block& b) { return k < b.first; });
+  const Block& block = *(it - 1);
+  std::size_t r = i - block.first;
+  const std::size_t combo = r % block.combos;
+  r /= block.combos;
+  const std::size_t clock = r % clocks_.size();
+  const std::size_t point = r / clocks_.size();
+  Config c;
+  c.workload = workload_;
+  c.variant = block.variant;
+  c.precision = block.precision;
+  c.clock_mhz = clocks_[clock];
+  c.params = param_points_[point];
+  set_tunables(block, combo, c);
+  return c;
+}
+
+void ConfigSpace::for_each(const std::function<void(std::size_t, const Config&)>& visit) const {
+  if (listed_) {
+    for (std::size_t i = 0; i < list_.size(); ++i) visit(i, list_[i]);
+    return;
+  }
+  for (const Block& block : blocks_) {
+    Config c;
+    c.workload = workload_;
+    c.variant = block.variant;
+    c.precision = block.precision;
+    std::size_t i = block.first;
+    for (const ParamValues& point : param_points_) {
+      c.params = point;
+      for (int clock : clocks_) {
+        c.clock_mhz = clock;
+        for (std::size_t combo = 0; combo < block.combos; ++combo) {
+          set_tunables(block, combo, c);
+          visit(i++, c);
+        }
+      }
+    }
+  }
+}
+
+std::vector<Config> ConfigSpace::materialise() const {
+  if (listed_) return list_;
   std::vector<Config> out;
-  const std::vector<int> clocks =
-      options.clocks_mhz.empty() ? std::vector<int>{0} : options.clocks_mhz;
+  out.reserve(size_);
+  for_each([&](std::size_t, const Config& c) { out.push_back(c); });
+  return out;
+}
+
+ConfigSpace make_space(const Board& board, const SpaceOptions& options) {
+  const Workload& workload = find_workload(options.workload);
+  ConfigSpace out;
+  out.workload_ = workload.name();
+  out.clocks_ = options.clocks_mhz.empty() ? std::vector<int>{0} : options.clocks_mhz;
   std::vector<std::string> unused_overrides;
   for (const auto& kv : options.tunable_values) unused_overrides.push_back(kv.first);
-  const std::vector<ParamValues> param_points =
-      parameter_points(parameter_dimensions(workload, board, options));
+  out.param_points_ = parameter_points(parameter_dimensions(workload, board, options));
 
   for (const Variant* variant : selected_variants(workload, board, options)) {
     std::vector<std::string> precisions = variant->default_precisions();
@@ -129,22 +182,30 @@ std::vector<Config> enumerate_space(const Board& board, const SpaceOptions& opti
         d.values = d.default_values;
       }
     }
-    for (const std::string& precision : precisions)
-      for (const ParamValues& params : param_points)
-        for (int clock : clocks) {
-          Config base;
-          base.workload = workload.name();
-          base.variant = variant->name();
-          base.precision = precision;
-          base.clock_mhz = clock;
-          base.params = params;
-          expand_tunables(domains, 0, base, out);
-        }
+    std::size_t combos = 1;
+    for (const TunableDomain& d : domains) combos *= d.values.size();
+    for (const std::string& precision : precisions) {
+      ConfigSpace::Block b;
+      b.variant = variant->name();
+      b.precision = precision;
+      b.domains = domains;
+      b.combos = combos;
+      b.first = out.size_;
+      b.size = out.param_points_.size() * out.clocks_.size() * combos;
+      out.size_ += b.size;
+      // A block without configs (a domain with no value) is left out, so every block holds
+      // the index of its first config.
+      if (b.size > 0) out.blocks_.push_back(std::move(b));
+    }
   }
   if (!unused_overrides.empty())
     throw std::invalid_argument("tunable '" + unused_overrides.front() +
                                 "' belongs to none of the selected variants");
   return out;
+}
+
+std::vector<Config> enumerate_space(const Board& board, const SpaceOptions& options) {
+  return make_space(board, options).materialise();
 }
 
 }  // namespace flowtune

@@ -2,6 +2,9 @@
 // product of variants, precisions, parameter dimensions, clocks and tunables.
 #pragma once
 
+#include <cstddef>
+#include <functional>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
@@ -34,11 +37,81 @@ ParamDimensions parameter_dimensions(const Workload& workload, const Board& boar
 /// fastest); one empty point for no dimension.
 std::vector<ParamValues> parameter_points(const ParamDimensions& dims);
 
-/// Enumerates variant x precision x parameters x clock x tunables for board, in a stable
-/// order (variants as registered, parameters and tunables in name order). Only the
-/// workload's variants whose target matches the board's ("cpu" for host boards, "cuda" for
-/// GPU boards) are included unless named explicitly. Throws std::invalid_argument for an
-/// unknown workload, variant (or one of another workload), precision, tunable or parameter.
+/// The configs of a space, indexed 0..size()-1 like a std::vector<Config> but not held: config
+/// i is made from i as a mixed-radix number (variant and precision block, parameter point,
+/// clock, tunables; the last varies fastest), so a space of millions of configs costs memory
+/// per variant and parameter point only. Or a listed space: the configs given, held.
+class ConfigSpace {
+ public:
+  ConfigSpace() = default;
+  /// A listed space: exactly these configs, in this order.
+  explicit ConfigSpace(std::vector<Config> configs);
+
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  /// Config i (made on each call for a generated space). Throws std::out_of_range for
+  /// i >= size().
+  Config operator[](std::size_t i) const;
+  /// Calls visit(i, config) for every config in index order; for a generated space one Config
+  /// is updated in place from one to the next (no allocation per config), so visiting every
+  /// config of a big space is cheap. visit must not keep the reference.
+  void for_each(const std::function<void(std::size_t, const Config&)>& visit) const;
+  /// Every config, held (for small spaces and callers that need a vector).
+  std::vector<Config> materialise() const;
+
+  /// Iteration by value: `for (const Config& c : space)`.
+  class const_iterator {
+   public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = Config;
+    using difference_type = std::ptrdiff_t;
+    using pointer = void;
+    using reference = Config;
+    const_iterator(const ConfigSpace* space, std::size_t i) : space_(space), i_(i) {}
+    Config operator*() const { return (*space_)[i_]; }
+    const_iterator& operator++() {
+      ++i_;
+      return *this;
+    }
+    bool operator==(const const_iterator& o) const { return i_ == o.i_; }
+    bool operator!=(const const_iterator& o) const { return i_ != o.i_; }
+
+   private:
+    const ConfigSpace* space_;
+    std::size_t i_;
+  };
+  const_iterator begin() const { return {this, 0}; }
+  const_iterator end() const { return {this, size_}; }
+
+ private:
+  friend ConfigSpace make_space(const Board& board, const SpaceOptions& options);
+  /// One variant and precision: param_points x clocks x tunable combinations.
+  struct Block {
+    std::string variant, precision;
+    std::vector<TunableDomain> domains;
+    std::size_t combos = 1;  ///< tunable combinations
+    std::size_t first = 0;   ///< index of its first config
+    std::size_t size = 0;
+  };
+  void set_tunables(const Block& block, std::size_t combo, Config& config) const;
+  std::string workload_;
+  std::vector<ParamValues> param_points_;
+  std::vector<int> clocks_;
+  std::vector<Block> blocks_;
+  bool listed_ = false;
+  std::vector<Config> list_;
+  std::size_t size_ = 0;
+};
+
+/// The space of variant x precision x parameters x clock x tunables for board, in a stable
+/// order (variants as registered, parameters and tunables in name order), generated (see
+/// ConfigSpace). Only the workload's variants whose target matches the board's ("cpu" for host
+/// boards, "cuda" for GPU boards) are included unless named explicitly. Throws
+/// std::invalid_argument for an unknown workload, variant (or one of another workload),
+/// precision, tunable or parameter.
+ConfigSpace make_space(const Board& board, const SpaceOptions& options);
+
+/// make_space(board, options), every config held in a vector (small spaces, tests).
 std::vector<Config> enumerate_space(const Board& board, const SpaceOptions& options);
 
 }  // namespace flowtune

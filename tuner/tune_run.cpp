@@ -288,7 +288,10 @@ std::unique_ptr<Evaluator> make_evaluator(TuneSession& s, const TuneOptions& opt
   so.local_workers =
       options.workers == kWorkersAuto ? std::max(1, int(so.gpus.size())) : options.workers;
   std::size_t n_known = 0;
-  for (const Config& c : s.space) n_known += s.known.count(to_config_row(s.board.name, c).key);
+  if (!s.known.empty())  // a fresh DB (the usual first run) skips a pass over the space
+    s.space.for_each([&](std::size_t, const Config& c) {
+      n_known += s.known.count(to_config_row(s.board.name, c).key);
+    });
   s.repo->set_planned_points(s.summary.run_id,
                              (long long)(s.budget > n_known ? s.budget - n_known : 0));
   log << "coordinator of run " << s.summary.run_id << ": " << so.local_workers << " local worker(s)"

@@ -105,7 +105,7 @@ struct TuneSummary {
 /// the timed window, from the rate measured on this board for the workload in the DB (time
 /// per Workload::relative_cost unit), else the board target's rough default rate. Returns
 /// a negative value when the workload gives no cost model.
-double estimate_seconds(const Workload& workload, const std::vector<Config>& configs,
+double estimate_seconds(const Workload& workload, const ConfigSpace& configs,
                         const InputSet& inputs, const MeasureOptions& measure, double ms_per_cost);
 
 /// The strategy "auto" stands for: brute_force for a space of at most 256 points (measuring

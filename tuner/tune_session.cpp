@@ -110,7 +110,10 @@ void make_strategy(TuneSession& s, const TuneOptions& options, std::ostream& log
                                      ? unsigned(options.build_threads)
                                      : (s.board.target == "cuda" ? std::max(1u, cores - 1) : 0u);
   s.checks = std::make_unique<ConstraintChecks>(s.board, *s.workload, s.space, build_threads);
-  s.search_space = std::make_unique<SearchSpace>(s.space);
+  s.search_space = std::make_unique<SearchSpace>(
+      s.space.size(), [&](const std::function<void(std::size_t, const Config&)>& visit) {
+        s.space.for_each(visit);
+      });
   StrategyOptions so;
   so.seed = options.seed;
   so.n_objectives = s.objectives.size();
@@ -176,19 +179,21 @@ void setup_screening(TuneSession& s, const TuneOptions& options, std::ostream& l
 
 }  // namespace
 
-double estimate_seconds(const Workload& workload, const std::vector<Config>& configs,
+double estimate_seconds(const Workload& workload, const ConfigSpace& configs,
                         const InputSet& inputs, const MeasureOptions& measure, double ms_per_cost) {
   double total_ms = 0;
-  for (const Config& c : configs) {
+  bool costed = true;
+  configs.for_each([&](std::size_t, const Config& c) {
     const double cost = workload.relative_cost(c);
-    if (!(cost > 0)) return -1;
+    if (!(cost > 0)) costed = false;
+    if (!costed) return;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       const double run_ms = ms_per_cost * cost * inputs.item_work(i);
       total_ms += measure.warmup_rounds * run_ms +
                   std::max(measure.min_rounds * run_ms, measure.min_window_ms);
     }
-  }
-  return total_ms / 1000.0;
+  });
+  return costed ? total_ms / 1000.0 : -1;
 }
 
 std::string choose_strategy(const std::string& requested, std::size_t space_size,
@@ -209,7 +214,7 @@ std::unique_ptr<TuneSession> open_session(const TuneOptions& options, std::ostre
   SpaceOptions space_options = options.space;
   if (options.allow_clock_control && space_options.clocks_mhz.empty() && s->board.target == "cuda")
     space_options.clocks_mhz = supported_gpu_clocks_mhz(s->board);
-  s->space = enumerate_space(s->board, space_options);
+  s->space = make_space(s->board, space_options);
   s->summary.n_space = s->space.size();
   s->summary.dataset = s->inputs->key();
   s->summary.front_objectives = s->workload->front_objectives();
@@ -229,7 +234,9 @@ std::unique_ptr<TuneSession> open_session(const TuneOptions& options, std::ostre
   for (db::MeasuredConfig& mc : s->repo->measured(s->board.name, s->summary.dataset))
     s->known.emplace(mc.config.key, std::move(mc));
   double mean_cost = 0;
-  for (const Config& c : s->space) mean_cost += std::max(0.0, s->workload->relative_cost(c));
+  s->space.for_each([&](std::size_t, const Config& c) {
+    mean_cost += std::max(0.0, s->workload->relative_cost(c));
+  });
   mean_cost = s->space.empty() ? 1 : std::max(mean_cost / double(s->space.size()), 1e-300);
   s->progress = std::make_unique<Progress>(s->budget, mean_cost * double(s->budget), log,
                                            options.progress, options.progress_columns);

@@ -19,6 +19,7 @@
 #include "tuner/progress.hpp"
 #include "tuner/screening.hpp"
 #include "tuner/search_space.hpp"
+#include "tuner/space.hpp"
 #include "tuner/strategy.hpp"
 #include "tuner/tune_run.hpp"
 
@@ -29,7 +30,7 @@ struct TuneSession {
   const Workload* workload = nullptr;
   std::unique_ptr<db::Repository> repo;
   std::unique_ptr<InputSet> inputs;
-  std::vector<Config> space;
+  ConfigSpace space;                  ///< generated: config i is made on demand (tuner/space.hpp)
   TuneSummary summary;                ///< run id, dataset, counts
   std::vector<Objective> objectives;  ///< what the strategy minimises, in order
   /// The request's constraints, resolved (figure and its bound): a point violating one is

@@ -88,6 +88,11 @@ class Variant {
     (void)config;
     return std::nullopt;
   }
+  /// True when invalid_reason() and resources() read only the config's precision and tunables
+  /// (not its parameters nor its clock): the constraint checks of configs that differ only in
+  /// parameters are then computed once per kernel config (tuner/constraint_checks.hpp). False
+  /// (the safe default) checks every config on its own.
+  virtual bool checks_ignore_params() const { return false; }
   /// Resource usage of every kernel of config when built for arch (e.g. "sm_90", "sm_72"),
   /// for the occupancy model; empty for host variants. Throws std::runtime_error when the
   /// build fails. For an arch the compiler cannot target, the adaptor documents its fallback

@@ -37,9 +37,10 @@ using Clock = std::chrono::steady_clock;
 
 // A host space of 24 points on one Middlebury sequence (as tests/distributed/test_distributed).
 const std::vector<std::string> kSpace = {
-    "--board",   "host",       "--variant",   "kokkos_global",  "--tunable", "tile_x=8,16,32",
-    "--tunable", "tile_y=4,8", "--param",     "iterations=2,3", "--param",   "n_warpings=1,5",
-    "--param",   "n_scales=1", "--sequences", "RubberWhale",    "--json"};
+    "--board",         "host",           "--variant",   "kokkos_global", "--tunable",
+    "tile_x=8,16,32",  "--tunable",      "tile_y=4,8",  "--param",       "iterations=2,3",
+    "--param",         "n_warpings=1,5", "--param",     "n_scales=1",    "--param",
+    "median_window=0", "--sequences",    "RubberWhale", "--json"};
 constexpr std::size_t kSpaceSize = 24;
 
 // Polls cond every 50 ms for up to 60 s (a store not created yet reads as false).
@@ -280,6 +281,8 @@ TEST_P(CoordinatorLeaseTest, MeasurementHangingWhileItsWorkerLivesIsStoppedByThe
                                          "n_warpings=1,5",
                                          "--param",
                                          "n_scales=1",
+                                         "--param",
+                                         "median_window=0",
                                          "--sequences",
                                          "RubberWhale",
                                          "--json",

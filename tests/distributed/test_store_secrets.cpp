@@ -140,6 +140,8 @@ TEST_F(StoreSecrets, ThePostgresqlPasswordIsNeitherStoredNorPrintedNorInWorkerAr
                                            "n_warpings=1",
                                            "--param",
                                            "n_scales=1",
+                                           "--param",
+                                           "median_window=0",
                                            "--sequences",
                                            "RubberWhale",
                                            "--storage",

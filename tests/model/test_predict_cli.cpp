@@ -7,6 +7,7 @@
 
 #include "db/repository.hpp"
 #include "tests/tuner/tune_process.hpp"
+#include "variants/variant.hpp"
 
 namespace flowtune {
 namespace {
@@ -37,6 +38,33 @@ TEST(PredictCli, CalibrateFromADbWithoutTheBoardSaysSoAndFails) {
       << r.output;
   EXPECT_FALSE(fs::exists(db.string() + ".json"));
   fs::remove(db);
+}
+
+// The model does not cost the accuracy additions of the default dimensions: predict keeps them
+// off unless --param asks, and says so. One kernel config of the global scheme x the 32
+// parameter points of the other default dimensions; median_window 0, 5 asked: 64.
+TEST(PredictCli, AccuracyAdditionsStayOffUnlessAskedFor) {
+  if (!find_variant("global")) GTEST_SKIP() << "no CUDA variants in this build";
+  const fs::path out =
+      fs::temp_directory_path() / ("flowtune_predict_add_" + std::to_string(getpid()) + ".json");
+  const std::string space =
+      "predict --board h200 --variant global --precision f32 --tunable block_x=32 --tunable "
+      "block_y=8 --tunable resident_px=0 --tunable tiled_px=0 --tunable persistent_px=0 --out " +
+      out.string();
+  const test::TuneResult off = test::run_tune(space);
+  ASSERT_EQ(off.exit_code, 0) << off.output;
+  EXPECT_NE(off.output.find("not costed by the model, kept off (--param to vary): median_window "
+                            "nl_median_window texture_alpha"),
+            std::string::npos)
+      << off.output;
+  EXPECT_NE(off.output.find("\n32 configs, 32 predicted"), std::string::npos) << off.output;
+  const test::TuneResult asked = test::run_tune(space + " --param median_window=0,5");
+  ASSERT_EQ(asked.exit_code, 0) << asked.output;
+  EXPECT_NE(asked.output.find("kept off (--param to vary): nl_median_window texture_alpha\n"),
+            std::string::npos)
+      << asked.output;
+  EXPECT_NE(asked.output.find("\n64 configs, 64 predicted"), std::string::npos) << asked.output;
+  fs::remove(out);
 }
 
 }  // namespace

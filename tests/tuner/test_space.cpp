@@ -45,6 +45,79 @@ TEST(Space, DefaultDimensionsOfTheWorkloadSpanTheParametersThatMatter) {
             std::vector<double>{3});
 }
 
+// Issue 22: the accuracy additions that paid on the held-out sequences are dimensions of the
+// default spaces (off or on), while their own defaults stay off; each binary dimension
+// doubles the space.
+TEST(Space, AccuracyAdditionsAreDefaultDimensionsAndStayOffByDefault) {
+  const Workload& w = find_workload("tvl1");
+  const ParamDimensions gpu = parameter_dimensions(w, load_board("h200"), SpaceOptions{});
+  EXPECT_EQ(gpu.at("median_window"), (std::vector<double>{0, 5}));
+  EXPECT_EQ(gpu.at("nl_median_window"), (std::vector<double>{0, 5}));
+  EXPECT_EQ(gpu.at("texture_alpha"), (std::vector<double>{0, 0.95}));
+  const ParamDimensions host = parameter_dimensions(w, load_board("host"), SpaceOptions{});
+  EXPECT_EQ(host.at("median_window"), (std::vector<double>{0, 5}));
+  EXPECT_EQ(host.at("nl_median_window"), std::vector<double>{0});
+  EXPECT_EQ(host.at("texture_alpha"), std::vector<double>{0});
+  const ParamValues defaults = w.default_params();
+  for (const char* name : {"median_window", "nl_median_window", "texture_alpha"})
+    EXPECT_EQ(defaults.at(name), 0) << name;
+
+  SpaceOptions off;  // the additions pinned off: the space before issue 22's dimensions
+  off.param_values = {{"median_window", {0}}, {"nl_median_window", {0}}, {"texture_alpha", {0}}};
+  const Board h200 = load_board("h200");
+  const std::size_t gpu_now = make_space(h200, SpaceOptions{}).size();
+  if (gpu_now == 0) GTEST_SKIP() << "no CUDA variants in this build";
+  EXPECT_EQ(gpu_now, 8 * make_space(h200, off).size());
+  const Board cpu = load_board("host");
+  EXPECT_EQ(make_space(cpu, SpaceOptions{}).size(), 2 * make_space(cpu, off).size());
+}
+
+// The generated space against an independent enumeration: variants, precisions, parameter
+// points (name order, last fastest), clocks, then tunables (last fastest), by hand.
+TEST(Space, GeneratedConfigsFollowTheEnumerationOrder) {
+  const Board host = load_board("host");
+  SpaceOptions o;
+  o.variants = {"kokkos_global"};
+  o.tunable_values = {{"tile_x", {16, 32}}, {"tile_y", {1, 2, 4}}};
+  o.param_values = {{"iterations", {10, 20}}, {"lambda", {0.1, 0.2}}};
+  o.clocks_mhz = {100, 200};
+  o.default_dimensions = false;
+  const ConfigSpace space = make_space(host, o);
+  std::vector<std::string> expected;
+  for (double it : {10, 20})
+    for (double lambda : {0.1, 0.2})
+      for (int clock : {100, 200})
+        for (int tx : {16, 32})
+          for (int ty : {1, 2, 4})
+            expected.push_back("kokkos_global f32 tile_x=" + std::to_string(tx) +
+                               " tile_y=" + std::to_string(ty) + " clock " + std::to_string(clock) +
+                               " iterations=" + shortest_decimal(it) +
+                               " lambda=" + shortest_decimal(lambda));
+  const auto text = [](const Config& c) {
+    return c.label() + " clock " + std::to_string(c.clock_mhz) +
+           " iterations=" + shortest_decimal(c.param("iterations")) +
+           " lambda=" + shortest_decimal(c.param("lambda"));
+  };
+  ASSERT_EQ(space.size(), expected.size());
+  const std::vector<Config> held = space.materialise();
+  std::size_t visited = 0;
+  space.for_each([&](std::size_t i, const Config& c) {
+    ASSERT_EQ(i, visited++);
+    EXPECT_EQ(text(c), expected[i]);
+    EXPECT_EQ(c.params, space[i].params);
+    EXPECT_EQ(c.tunables, held[i].tunables);
+    EXPECT_EQ(c.params.size(), find_workload("tvl1").params().size());
+  });
+  EXPECT_EQ(visited, expected.size());
+  std::size_t k = 0;
+  for (const Config& c : space) EXPECT_EQ(text(c), expected[k++]);
+  EXPECT_THROW(space[space.size()], std::out_of_range);
+  // A listed space is its configs.
+  const ConfigSpace listed(held);
+  ASSERT_EQ(listed.size(), held.size());
+  EXPECT_EQ(text(listed[5]), expected[5]);
+}
+
 TEST(Space, UnknownVariantTunableParameterOrValueAreErrors) {
   const Board host = load_board("host");
   SpaceOptions o;

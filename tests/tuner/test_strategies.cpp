@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <random>
 #include <set>
 
@@ -379,6 +380,34 @@ TEST(SearchSpace, ConfigsBecomeCoordinatesWithNeighboursAcrossVariants) {
   EXPECT_EQ(space.neighbours(0), (std::vector<std::size_t>{1, 2, 4}));
   EXPECT_EQ(space.find(space.coords(5)), 5);
   EXPECT_THROW(SearchSpace(std::vector<Config>{configs[0], configs[0]}), std::invalid_argument);
+  // Coordinates outside the dimensions are no point (the index is a mixed-radix number).
+  std::vector<int> outside = space.coords(0);
+  outside[1] = int(space.dimensions()[1].labels.size());
+  EXPECT_EQ(space.find(outside), -1);
+  outside[1] = -2;
+  EXPECT_EQ(space.find(outside), -1);
+  EXPECT_EQ(space.find({0, 0}), -1);
+
+  // From a visitor (a generated space): the same dimensions, coordinates and neighbours.
+  const SearchSpace visited(configs.size(),
+                            [&](const std::function<void(std::size_t, const Config&)>& visit) {
+                              for (std::size_t i = 0; i < configs.size(); ++i) visit(i, configs[i]);
+                            });
+  ASSERT_EQ(visited.size(), space.size());
+  ASSERT_EQ(visited.dimensions().size(), space.dimensions().size());
+  for (std::size_t d = 0; d < space.dimensions().size(); ++d)
+    EXPECT_EQ(visited.dimensions()[d].labels, space.dimensions()[d].labels);
+  for (std::size_t i = 0; i < space.size(); ++i) {
+    EXPECT_EQ(visited.coords(i), space.coords(i));
+    EXPECT_EQ(visited.neighbours(i), space.neighbours(i));
+    EXPECT_EQ(visited.find(space.coords(i)), long(i));
+  }
+  // A visitor that visits fewer configs than it announced.
+  EXPECT_THROW(SearchSpace(3,
+                           [&](const std::function<void(std::size_t, const Config&)>& visit) {
+                             visit(0, configs[0]);
+                           }),
+               std::invalid_argument);
 }
 
 }  // namespace

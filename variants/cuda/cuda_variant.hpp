@@ -58,8 +58,13 @@ class CudaVariant : public FlowVariant {
   /// invalid_reason of the common rules (precision, every tunable present and in its domain),
   /// then scheme_invalid_reason.
   std::optional<std::string> invalid_reason(const Config& config) const override;
+  /// The schemes' rules and builds read the precision and tunables only: a config's parameters
+  /// (iterations, median_window, ...) change which kernels a frame launches, not their code.
+  bool checks_ignore_params() const override { return true; }
 
  protected:
+  /// The scheme's own rules on the precision and tunables (never the parameters: see
+  /// checks_ignore_params).
   virtual std::optional<std::string> scheme_invalid_reason(const Config& config) const = 0;
 };
 
