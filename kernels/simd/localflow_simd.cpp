@@ -91,33 +91,31 @@ FlowField block_matching_simd(const Image& i0, const Image& i1, const localflow:
     {
       std::vector<float> costs(std::size_t(side) * side), block(std::size_t(p.block) * p.block);
       std::vector<float> window(std::size_t(stride) * rows);
-      // One loop over the level's blocks, not over its block rows: a small frame's coarse
-      // levels have fewer block rows than threads (reports/cpu_scaling_h200host.md).
-#pragma omp for schedule(dynamic, 4)
-      for (int i = 0; i < nbx * nby; ++i) {
-        const int by = i / nbx, bx = i % nbx;
-        int pu = 0, pv = 0;
-        ftflow::bm_prediction(cu.empty() ? nullptr : cu.data(), cv.data(), cnbx, cnby, cw, ch,
-                              p.block, w, h, bx, by, &pu, &pv);
-        const int x0 = bx * p.block, y0 = by * p.block;
-        const int bw = std::min(p.block, w - x0), bh = std::min(p.block, h - y0);
-        for (int ly = 0; ly < bh; ++ly)
-          std::copy_n(&a.data[std::size_t(y0 + ly) * w + x0], bw, &block[std::size_t(ly) * bw]);
-        const int wx = x0 + pu - p.radius, wy = y0 + pv - p.radius;
-        for (int row = 0; row < bh + 2 * p.radius; ++row) {
-          const float* src = &b.data[std::size_t(std::clamp(wy + row, 0, h - 1)) * w];
-          float* dst = &window[std::size_t(row) * stride];
-          if (wx >= 0 && wx + stride <= w)
-            std::copy_n(src + wx, stride, dst);  // inside the frame: no clamping
-          else
-            for (int c = 0; c < stride; ++c) dst[c] = src[std::clamp(wx + c, 0, w - 1)];
+#pragma omp for schedule(dynamic, 1)
+      for (int by = 0; by < nby; ++by)
+        for (int bx = 0; bx < nbx; ++bx) {
+          int pu = 0, pv = 0;
+          ftflow::bm_prediction(cu.empty() ? nullptr : cu.data(), cv.data(), cnbx, cnby, cw, ch,
+                                p.block, w, h, bx, by, &pu, &pv);
+          const int x0 = bx * p.block, y0 = by * p.block;
+          const int bw = std::min(p.block, w - x0), bh = std::min(p.block, h - y0);
+          for (int ly = 0; ly < bh; ++ly)
+            std::copy_n(&a.data[std::size_t(y0 + ly) * w + x0], bw, &block[std::size_t(ly) * bw]);
+          const int wx = x0 + pu - p.radius, wy = y0 + pv - p.radius;
+          for (int row = 0; row < bh + 2 * p.radius; ++row) {
+            const float* src = &b.data[std::size_t(std::clamp(wy + row, 0, h - 1)) * w];
+            float* dst = &window[std::size_t(row) * stride];
+            if (wx >= 0 && wx + stride <= w)
+              std::copy_n(src + wx, stride, dst);  // inside the frame: no clamping
+            else
+              for (int c = 0; c < stride; ++c) dst[c] = src[std::clamp(wx + c, 0, w - 1)];
+          }
+          simd_localflow::bm_block_costs(
+              {block.data(), bw, bh, window.data(), stride, p.radius, p.similarity, costs.data()},
+              simd_target);
+          const std::size_t at = std::size_t(by) * nbx + bx;
+          ftflow::bm_block_flow(costs.data(), p.radius, pu, pv, p.subpixel, &bu[at], &bv[at]);
         }
-        simd_localflow::bm_block_costs(
-            {block.data(), bw, bh, window.data(), stride, p.radius, p.similarity, costs.data()},
-            simd_target);
-        const std::size_t at = std::size_t(by) * nbx + bx;
-        ftflow::bm_block_flow(costs.data(), p.radius, pu, pv, p.subpixel, &bu[at], &bv[at]);
-      }
     }
     cu = std::move(bu);
     cv = std::move(bv);
