@@ -112,7 +112,7 @@ int run_predict(const std::vector<std::string>& args) {
   SpaceOptions options = to_space_options(space);
   const Workload& workload = find_workload(options.workload);
   // The model costs the solver's iterations, not the accuracy additions of the default
-  // dimensions (issue 22: flow medians, structure-texture decomposition): they stay off here
+  // dimensions (flow medians, structure-texture decomposition): they stay off here
   // unless asked for with --param, so the default GPU space predicts what the model knows
   // (8 times fewer configs, no duplicates that differ only in what it does not cost).
   std::vector<std::string> pinned;

@@ -9,8 +9,8 @@
 // _PERSISTENT_PX override it; _PERSISTENT_SYNCS, _PERSISTENT_THREADS and
 // _PERSISTENT_BLOCKS_PER_SM set the frame solver's FrameOptions::persistent_*;
 // FLOWTUNE_THROUGHPUT_FUSED (1 / 0), _HOST_CHUNKS and _HOST_COPY_THREADS its fused_stages,
-// host_copy_chunks and host_copy_threads: FUSED=0 HOST_CHUNKS=1 is the frame before issue 21's
-// launch fusion and chunked host copies).
+// host_copy_chunks and host_copy_threads: FUSED=0 HOST_CHUNKS=1 is the frame without launch
+// fusion and chunked host copies).
 //
 // Benchmarks, each 5 repetitions (median, min, max as aggregates):
 //  - device_ms/<p>: device time per frame: CUDA events around one graph frame (upload, graph,

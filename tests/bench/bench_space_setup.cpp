@@ -10,7 +10,7 @@
 // Usage: bench_space_setup [BOARD] [--without-additions] [--strategies a,b]
 //   BOARD                 a board profile (default h200)
 //   --without-additions   median_window, nl_median_window and texture_alpha pinned to 0:
-//                         the default space before issue 22's dimensions
+//                         the default space without the accuracy additions
 //   --strategies LIST     the strategies to run (default: every registered one)
 #include <chrono>
 #include <cmath>

@@ -114,7 +114,7 @@ std::vector<Sweep> sweeps() {
         {{"w", 256}, {"parts", 1}, {"depth", 10}, {"skew", 1}, {"strip_h", 32}, {"optin", 0}},
         {{"w", 128}, {"parts", 1}, {"depth", 10}, {"skew", 1}, {"strip_h", 32}, {"optin", 0}},
         {{"w", 256}, {"parts", 1}, {"depth", 10}, {"skew", 1}, {"strip_h", 64}, {"optin", 0}},
-        // Register blocking (rows_per_thread, issue 21 item 1) on the protocol's best strips.
+        // Register blocking (rows_per_thread) on the protocol's best strips.
         blocked(128, 5, 32, 2),
         blocked(128, 5, 32, 4),
         blocked(128, 5, 64, 2),

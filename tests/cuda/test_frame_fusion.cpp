@@ -1,4 +1,4 @@
-// Issue 21's launch fusion on the frame path (kernels/cuda/frame: warp_level,
+// Launch fusion on the frame path (kernels/cuda/frame: warp_level,
 // minmax_pair_one_launch, gaussian_pair_one_launch, zoom_out_pair_one_launch;
 // cuda::FrameOptions::fused_stages) and chunked
 // host copies (FrameOptions::host_copy_chunks): the fused stages give the separate stages' results

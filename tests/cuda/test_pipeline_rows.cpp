@@ -1,9 +1,8 @@
-// The pipelines' register blocking (rows_per_thread, kernels/cuda/tvl1_pipeline.cuh,
-// issue 21 item 1): a config without it means 1 and builds the same kernel; the ring holds
-// depth + rows lines; rows > 1 compiles for Hopper, Orin and (estimated) Xavier; and on a GPU
-// every rows_per_thread gives exactly (bit for bit) the result of rows_per_thread = 1, and the
-// occupancy model equals the driver's for the blocked kernels. GPU tests skip cleanly
-// without a GPU.
+// The pipelines' register blocking (rows_per_thread, kernels/cuda/tvl1_pipeline.cuh): a config
+// without it means 1 and builds the same kernel; the ring holds depth + rows lines; rows > 1
+// compiles for Hopper, Orin and (estimated) Xavier; and on a GPU every rows_per_thread gives
+// exactly (bit for bit) the result of rows_per_thread = 1, and the occupancy model equals the
+// driver's for the blocked kernels. GPU tests skip cleanly without a GPU.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 

@@ -45,7 +45,7 @@ TEST(Space, DefaultDimensionsOfTheWorkloadSpanTheParametersThatMatter) {
             std::vector<double>{3});
 }
 
-// Issue 22: the accuracy additions that paid on the held-out sequences are dimensions of the
+// The accuracy additions that paid on the held-out sequences are dimensions of the
 // default spaces (off or on), while their own defaults stay off; each binary dimension
 // doubles the space.
 TEST(Space, AccuracyAdditionsAreDefaultDimensionsAndStayOffByDefault) {
@@ -62,7 +62,7 @@ TEST(Space, AccuracyAdditionsAreDefaultDimensionsAndStayOffByDefault) {
   for (const char* name : {"median_window", "nl_median_window", "texture_alpha"})
     EXPECT_EQ(defaults.at(name), 0) << name;
 
-  SpaceOptions off;  // the additions pinned off: the space before issue 22's dimensions
+  SpaceOptions off;  // the additions pinned off: the space without them
   off.param_values = {{"median_window", {0}}, {"nl_median_window", {0}}, {"texture_alpha", {0}}};
   const Board h200 = load_board("h200");
   const std::size_t gpu_now = make_space(h200, SpaceOptions{}).size();

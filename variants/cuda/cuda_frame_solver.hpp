@@ -54,7 +54,7 @@ struct FrameOptions {
   int persistent_blocks_per_sm = 0;
   /// Threads per block of the persistent levels (128, 256, 512 or 1024).
   int persistent_threads = 256;
-  /// Fuse the small per-level stages (issue 21): the joint min / max in one launch instead of
+  /// Fuse the small per-level stages: the joint min / max in one launch instead of
   /// two (frame_kernels.hpp's minmax_pair_one_launch; it runs right after the upload, before
   /// the size's graph, and in the device-pointer path copies the caller's frames into the
   /// solver's buffer itself, replacing two device-to-device copies), the presmoothing

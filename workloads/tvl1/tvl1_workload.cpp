@@ -81,7 +81,7 @@ class Tvl1Workload final : public Workload {
     // px) or 5 (zoom 0.8 x 5 levels is the hand-chosen pyramid of reports/main_job_h200.md;
     // automatic at zoom 0.8 builds ~17 levels); warpings x iterations as a practitioner
     // picks them.
-    // The accuracy additions of issue 22, off or at the value that paid on the held-out 4
+    // The accuracy additions, off or at the value that paid on the held-out 4
     // sequences (reports/issue22fast_h200.md, "Defaults and default dimensions"; their own
     // defaults stay off): the 5x5 median of the flow (in every best point of the GPU accuracy
     // front), the 5x5 weighted median (nl 0 -> 5 better in 57 of 57 pairs, +0.38 ms per frame
