@@ -24,14 +24,7 @@
 namespace flowtune {
 namespace {
 
-struct Pair {
-  Image i0, i1;
-};
-
-Pair load_pair(const std::string& name) {
-  const std::string d = test::repo_middlebury_dir() + "/" + name + "/";
-  return {read_png_gray(d + "frame10.png"), read_png_gray(d + "frame11.png")};
-}
+using Pair = test::MiddleburyPair;
 
 /// The default frame: 3 scales, 1 warping, 10 iterations, no epsilon stopping.
 Tvl1Params params() {
@@ -75,7 +68,7 @@ const char* kOrder[] = {"RubberWhale", "RubberWhale", "Grove2",     "Grove2",
 // Host emulation (no GPU needed): buffers of each size allocated once, the flows those of
 // fresh solvers; with a cache of one size every switch evicts and reallocates, same flows.
 TEST(FrameCache, HostEmulationAlternatingSizesMatchFreshSolvers) {
-  const Pair rw = load_pair("RubberWhale"), g2 = load_pair("Grove2");
+  const Pair rw = test::load_repo_pair("RubberWhale"), g2 = test::load_repo_pair("Grove2");
   const FlowField fresh_rw = plain_solver(true)->compute(rw.i0, rw.i1);
   const FlowField fresh_g2 = plain_solver(true)->compute(g2.i0, g2.i1);
   for (int cached : {4, 1}) {
@@ -151,7 +144,7 @@ std::vector<std::pair<std::string, std::function<std::unique_ptr<FlowSolver>()>>
 // Alternating sizes on one solver: each frame bit for bit the flow of a fresh solver (whose
 // one frame runs direct launches), two buffer allocations and two graph builds in all.
 TEST_F(FrameCacheGpu, AlternatingSizesMatchFreshSolversAndKeepTheirGraphs) {
-  const Pair rw = load_pair("RubberWhale"), g2 = load_pair("Grove2");
+  const Pair rw = test::load_repo_pair("RubberWhale"), g2 = test::load_repo_pair("Grove2");
   for (const auto& [label, make] : makers()) {
     const FlowField fresh_rw = make()->compute(rw.i0, rw.i1);
     const FlowField fresh_g2 = make()->compute(g2.i0, g2.i1);
@@ -196,7 +189,7 @@ struct DevicePair {
 // solver (direct launches), on later frames (the graph), alternating sizes, and mixed with
 // host frames on the same solver.
 TEST_F(FrameCacheGpu, DevicePointerPathEqualsHostPath) {
-  const Pair rw = load_pair("RubberWhale"), g2 = load_pair("Grove2");
+  const Pair rw = test::load_repo_pair("RubberWhale"), g2 = test::load_repo_pair("Grove2");
   cudaStream_t stream = nullptr;
   ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
   for (const auto& [label, make] : makers()) {

@@ -34,14 +34,7 @@ namespace {
 namespace fk = cuda::frame;
 using test::TestBuffer;
 
-struct Pair {
-  Image i0, i1;
-};
-
-Pair load_pair(const std::string& name) {
-  const std::string d = test::repo_middlebury_dir() + "/" + name + "/";
-  return {read_png_gray(d + "frame10.png"), read_png_gray(d + "frame11.png")};
-}
+using Pair = test::MiddleburyPair;
 
 /// 3 scales, 2 warpings (the later warping's path too), 10 iterations, no epsilon stopping.
 Tvl1Params params() {
@@ -297,7 +290,7 @@ std::unique_ptr<FlowSolver> plain_solver(const Tvl1Params& p, const std::string&
 // (the flow buffers' ping-pong), and from an initial flow (compute_from: the coarsest level
 // keeps its flow instead of zeroing it).
 TEST(FrameFusion, HostEmulationFusedFrameEqualsUnfused) {
-  const Pair rw = load_pair("RubberWhale");
+  const Pair rw = test::load_repo_pair("RubberWhale");
   for (const std::string precision : {"f32", "f16"}) {
     for (const int median : {0, 3}) {
       if (median && precision == "f16") continue;  // the ping-pong once (CI time)
@@ -347,7 +340,7 @@ std::optional<Config> first_valid_config(const Variant& v, const std::string& pr
 // the CUDA Graph (second frame), on RubberWhale with 3 scales x 2 warpings x 10 iterations;
 // then Grove2 (a second size in the cache).
 TEST_F(FrameFusionGpu, EverySchemeFusedEqualsUnfused) {
-  const Pair rw = load_pair("RubberWhale"), g2 = load_pair("Grove2");
+  const Pair rw = test::load_repo_pair("RubberWhale"), g2 = test::load_repo_pair("Grove2");
   const Tvl1Params p = params();
   struct Levels {
     const char* name;
@@ -396,7 +389,7 @@ TEST_F(FrameFusionGpu, EverySchemeFusedEqualsUnfused) {
 // device-pointer API bit for bit, frame after frame, alternating two sizes; and the unfused
 // frame's too.
 TEST_F(FrameFusionGpu, ChunkedHostCopiesEqualTheDevicePath) {
-  const Pair rw = load_pair("RubberWhale"), g2 = load_pair("Grove2");
+  const Pair rw = test::load_repo_pair("RubberWhale"), g2 = test::load_repo_pair("Grove2");
   Tvl1Params p = params();
   p.n_warpings = 1;
   Config c = config_of("shared_fusion", "f16", p);

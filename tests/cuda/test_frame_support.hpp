@@ -14,6 +14,7 @@
 
 #include "kernels/cuda/frame/frame_kernels.hpp"
 #include "kernels/image.hpp"
+#include "kernels/png_io.hpp"
 #include "kernels/tvl1_params.hpp"
 #include "variants/cuda/device_fields.hpp"
 
@@ -43,6 +44,15 @@ inline std::string repo_middlebury_dir() {
 }
 inline std::string shared_middlebury_dir() {
   return data_root("FLOWTUNE_SHARED_DATA", FLOWTUNE_TEST_SHARED_DATA) + "/middlebury";
+}
+
+/// Frames 10 and 11 of one of the repo's Middlebury sequences (RubberWhale, Grove2), grey.
+struct MiddleburyPair {
+  Image i0, i1;
+};
+inline MiddleburyPair load_repo_pair(const std::string& name) {
+  const std::string d = repo_middlebury_dir() + "/" + name + "/";
+  return {read_png_gray(d + "frame10.png"), read_png_gray(d + "frame11.png")};
 }
 
 /// Uniform random intensities in [lo, hi), width x height.
