@@ -6,6 +6,18 @@
 #include <thread>
 
 namespace flowtune::cuda {
+namespace {
+
+/// `flow` made b's size (its vectors keep their storage when they already have it).
+void size_flow(const FrameBuffers& b, FlowField& flow) {
+  const std::size_t n = std::size_t(b.width) * b.height;
+  flow.width = b.width;
+  flow.height = b.height;
+  flow.u.resize(n);
+  flow.v.resize(n);
+}
+
+}  // namespace
 
 PinnedFrameCopies::PinnedFrameCopies(int threads) {
   if (threads < 0) threads = std::max(1, std::min(4, int(std::thread::hardware_concurrency()) / 2));
@@ -25,10 +37,7 @@ void PinnedFrameCopies::frames_in(FrameBuffers& b, const Image& i0, const Image&
 
 void PinnedFrameCopies::flow_out(const FrameBuffers& b, FlowField& flow) {
   const std::size_t n = std::size_t(b.width) * b.height;
-  flow.width = b.width;
-  flow.height = b.height;
-  flow.u.resize(n);
-  flow.v.resize(n);
+  size_flow(b, flow);
   const float* out = b.host_out.as<float>();
   copier_->copy(
       {{flow.u.data(), out, n * sizeof(float)}, {flow.v.data(), out + n, n * sizeof(float)}});
@@ -78,10 +87,7 @@ void PinnedFrameCopies::chunked_frame(FrameBuffers& b, const Image& i0, const Im
     check_frame(cudaEventRecord(chunk_events_[std::size_t(k)], stream), "cudaEventRecord (chunk)");
   }
   end_frame();
-  flow.width = b.width;
-  flow.height = b.height;
-  flow.u.resize(n);
-  flow.v.resize(n);
+  size_flow(b, flow);
   copier_->copy_chunked({{flow.u.data(), out, n * sizeof(float)},
                          {flow.v.data(), out + n * sizeof(float), n * sizeof(float)}},
                         chunks,
