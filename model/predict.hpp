@@ -31,7 +31,7 @@ namespace flowtune::model {
 inline constexpr double kOccupancyToHide = 0.25;
 /// Bytes per level pixel of a frame's work outside the iterations (presmooth, pyramid,
 /// gradient, bicubic warping, flow zoom), counted by hand from the frame stages
-/// (variants/cuda/cuda_frame_solver.cpp): ~20 float fields read or written. Assumed.
+/// (variants/cuda/frame_stages.cpp): ~20 float fields read or written. Assumed.
 inline constexpr double kAuxBytesPerPixel = 80;
 /// Fraction of the data-sheet bandwidth those kernels reach. Assumed.
 inline constexpr double kAuxBandwidthFraction = 0.5;

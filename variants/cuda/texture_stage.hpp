@@ -14,7 +14,7 @@ namespace flowtune::cuda {
 /// two w x h frames (device pointers, or host pointers in host emulation), normalising them
 /// with minmax first. Scratch (6 w h floats) is allocated on first use for a size and kept;
 /// it only grows, and an outgrown scratch is kept until destruction, because a CUDA Graph
-/// captured at an earlier (smaller) frame size still points to it (cuda_frame_solver.cpp
+/// captured at an earlier (smaller) frame size still points to it (frame_size_cache.hpp
 /// keeps one graph per size).
 /// Throws std::runtime_error on CUDA errors (naming texture_stage and the call).
 class TextureStage {

@@ -1,0 +1,102 @@
+// The host side of the host API's frames (see pinned_frame_copies.hpp).
+#include "variants/cuda/pinned_frame_copies.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <thread>
+
+namespace flowtune::cuda {
+namespace {
+
+/// `flow` made b's size (its vectors keep their storage when they already have it).
+void size_flow(const FrameBuffers& b, FlowField& flow) {
+  const std::size_t n = std::size_t(b.width) * b.height;
+  flow.width = b.width;
+  flow.height = b.height;
+  flow.u.resize(n);
+  flow.v.resize(n);
+}
+
+}  // namespace
+
+PinnedFrameCopies::PinnedFrameCopies(int threads) {
+  if (threads < 0) threads = std::max(1, std::min(4, int(std::thread::hardware_concurrency()) / 2));
+  copier_ = std::make_unique<HostCopier>(threads);
+}
+
+PinnedFrameCopies::~PinnedFrameCopies() {
+  for (cudaEvent_t ev : chunk_events_) cudaEventDestroy(ev);
+}
+
+void PinnedFrameCopies::frames_in(FrameBuffers& b, const Image& i0, const Image& i1) {
+  const std::size_t n = i0.size();
+  float* in = b.host_in.as<float>();
+  copier_->copy(
+      {{in, i0.data.data(), n * sizeof(float)}, {in + n, i1.data.data(), n * sizeof(float)}});
+}
+
+void PinnedFrameCopies::flow_out(const FrameBuffers& b, FlowField& flow) {
+  const std::size_t n = std::size_t(b.width) * b.height;
+  size_flow(b, flow);
+  const float* out = b.host_out.as<float>();
+  copier_->copy(
+      {{flow.u.data(), out, n * sizeof(float)}, {flow.v.data(), out + n, n * sizeof(float)}});
+}
+
+void PinnedFrameCopies::chunked_frame(FrameBuffers& b, const Image& i0, const Image& i1,
+                                      FlowField& flow, int chunks, cudaStream_t stream,
+                                      const std::function<void()>& begin_frame,
+                                      const std::function<void()>& device_work,
+                                      const std::function<void()>& end_frame) {
+  const std::size_t n = i0.size(), total = 2 * n * sizeof(float);
+  while (int(chunk_events_.size()) < chunks) {
+    cudaEvent_t ev = nullptr;
+    check_frame(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming), "cudaEventCreate (chunk)");
+    chunk_events_.push_back(ev);
+  }
+  char* in = b.host_in.as<char>();
+  char* raw = b.raw.as<char>();
+  int device = 0;  // the hooks run on the copier's threads: the solver's device there too
+  check_frame(cudaGetDevice(&device), "cudaGetDevice");
+  const auto on_device = [device] {
+    int d = -1;
+    if (cudaGetDevice(&d) != cudaSuccess || d != device)
+      check_frame(cudaSetDevice(device), "cudaSetDevice (host copy thread)");
+  };
+  begin_frame();
+  copier_->copy_chunked(
+      {{in, i0.data.data(), n * sizeof(float)},
+       {in + n * sizeof(float), i1.data.data(), n * sizeof(float)}},
+      chunks, {}, [&](int k) {
+        on_device();
+        const std::size_t lo = HostCopier::chunk_begin(total, chunks, k);
+        const std::size_t hi = HostCopier::chunk_begin(total, chunks, k + 1);
+        if (hi > lo)
+          check_frame(cudaMemcpyAsync(raw + lo, in + lo, hi - lo, cudaMemcpyHostToDevice, stream),
+                      "cudaMemcpyAsync (upload chunk)");
+      });
+  device_work();
+  char* out = b.host_out.as<char>();
+  const char* dflow = b.flow.as<char>();
+  for (int k = 0; k < chunks; ++k) {
+    const std::size_t lo = HostCopier::chunk_begin(total, chunks, k);
+    const std::size_t hi = HostCopier::chunk_begin(total, chunks, k + 1);
+    if (hi > lo)
+      check_frame(cudaMemcpyAsync(out + lo, dflow + lo, hi - lo, cudaMemcpyDeviceToHost, stream),
+                  "cudaMemcpyAsync (download chunk)");
+    check_frame(cudaEventRecord(chunk_events_[std::size_t(k)], stream), "cudaEventRecord (chunk)");
+  }
+  end_frame();
+  size_flow(b, flow);
+  copier_->copy_chunked({{flow.u.data(), out, n * sizeof(float)},
+                         {flow.v.data(), out + n * sizeof(float), n * sizeof(float)}},
+                        chunks,
+                        [&](int k) {
+                          on_device();
+                          check_frame(cudaEventSynchronize(chunk_events_[std::size_t(k)]),
+                                      "frame (cudaEventSynchronize, download chunk)");
+                        },
+                        {});
+}
+
+}  // namespace flowtune::cuda
