@@ -133,6 +133,7 @@ class CudaFrameSolver final : public FlowSolver {
       throw std::invalid_argument("cuda_frame_solver: cached_sizes must be >= 1, got " +
                                   std::to_string(options_.cached_sizes));
     detail::check_tvl1_params(params_);
+    fk::check_zoom_schedule(options_.pyramid_schedule);
     storage_ = cuda::storage_of(config_.precision);
     const double ps = params_.presmoothing_sigma;
     presmooth_taps_ = ps > 0 ? fk::gaussian_taps(ps) : fk::GaussTaps{};
@@ -681,7 +682,7 @@ class CudaFrameSolver final : public FlowSolver {
       if (options_.fused_stages &&
           fk::zoom_out_pair_one_launch(a.i0.as<float>(), a.i1.as<float>(), a.width, a.height,
                                        z.i0.as<float>(), z.i1.as<float>(), z.width, z.height,
-                                       zoom_taps_, p.zoom, exec)) {
+                                       zoom_taps_, p.zoom, exec, options_.pyramid_schedule)) {
         mark(stream, "pyramid", int(s));
         continue;
       }
