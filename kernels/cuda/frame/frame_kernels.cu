@@ -144,26 +144,30 @@ __global__ void gaussian_one_kernel(const float* in0, const float* in1, float* o
 
 /// zoom_out_pair_one_launch's kernel: block (blockIdx.x, blockIdx.y) makes a tile_x x tile_y
 /// output tile with blockDim.x threads, blockIdx.z picks the plane; dynamic shared memory
-/// holds the row-pass tile, then the smoothed footprint.
+/// holds the row-pass tile, then the smoothed footprint. Block index and plane pointers are
+/// re-read where used rather than held across the phases: so written the kernel needs 32
+/// registers on sm_90 (CUDA 13, -Xptxas -v), as session 9's fixed 32 x 8 kernel, and 8 blocks
+/// of 256 threads fit an SM (holding them took 34, i.e. 6 blocks; __launch_bounds__(1024, 2)
+/// forced 32 with spills).
 __global__ void zoom_out_one_kernel(const float* in0, const float* in1, int w, int h, float* out0,
                                     float* out1, int ow, int oh, GaussTaps t, double zoom,
                                     int tile_x, int tile_y) {
   extern __shared__ float smem[];
-  const int bx = int(blockIdx.x), by = int(blockIdx.y);
-  const ZoomFootprint f = zoom_out_footprint(bx, by, tile_x, tile_y, w, h, ow, oh, zoom);
+  const ZoomFootprint f =
+      zoom_out_footprint(int(blockIdx.x), int(blockIdx.y), tile_x, tile_y, w, h, ow, oh, zoom);
   const int n_rows = (f.rows() + 2 * (t.radius - 1)) * f.cols(), n_smooth = f.rows() * f.cols();
   float* rows_tile = smem;
   float* smooth_tile = smem + n_rows;
   const int tid = int(threadIdx.x), nt = int(blockDim.x);
-  const float* in = blockIdx.z ? in1 : in0;
-  for (int e = tid; e < n_rows; e += nt) zoom_tile_rows(in, w, h, t, f, rows_tile, e);
+  for (int e = tid; e < n_rows; e += nt)
+    zoom_tile_rows(blockIdx.z ? in1 : in0, w, h, t, f, rows_tile, e);
   __syncthreads();
   for (int e = tid; e < n_smooth; e += nt) zoom_tile_cols(rows_tile, h, t, f, smooth_tile, e);
   __syncthreads();
-  float* out = blockIdx.z ? out1 : out0;
   for (int e = tid; e < tile_x * tile_y; e += nt)
-    zoom_tile_sample(smooth_tile, f, w, h, out, ow, oh, bx * tile_x + e % tile_x,
-                     by * tile_y + e / tile_x, zoom);
+    zoom_tile_sample(smooth_tile, f, w, h, blockIdx.z ? out1 : out0, ow, oh,
+                     int(blockIdx.x) * tile_x + e % tile_x, int(blockIdx.y) * tile_y + e / tile_x,
+                     zoom);
 }
 
 template <class S>
