@@ -9,7 +9,9 @@
 // plane of level s - 1's size (the kernel's time does not depend on the values).
 // Benchmarks (each 1 run of 60 timed launches after 5 warm-up launches, CUDA events around
 // each; real_time = the median, counters median_us, min_us, max_us):
-//  - level/<protocol>/<seq>/L<s>/<tile_x>x<tile_y>t<threads>: one level's launch;
+//  - level/<protocol>/<seq>/L<s>/<tile_x>x<tile_y>t<threads>: one level's launch; counters
+//    out_w, out_h (the level), blocks, smem_bytes, blocks_per_sm (the driver's occupancy
+//    query, frame_kernels.hpp's zoom_out_launch) and waves = blocks / (blocks_per_sm x SMs);
 //  - pyramid/<protocol>/<seq>/<tile_x>x<tile_y>t<threads>: the frame's pyramid stage, every
 //    level's launch in turn between one pair of events (what st_pyramid_ms of
 //    bench_frame_throughput times inside a frame).
@@ -125,6 +127,7 @@ std::string tag_of(const fk::ZoomSchedule& s) {
 }
 
 std::vector<Pyramid> g_pyramids;  // freed at exit with the context
+int g_sms = 1;                    // the device's SMs
 
 }  // namespace
 
@@ -135,6 +138,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bench_zoom_schedule: no CUDA device\n");
     return 1;
   }
+  ok(cudaDeviceGetAttribute(&g_sms, cudaDevAttrMultiProcessorCount, 0), "SM count");
   std::vector<fk::ZoomSchedule> schedules = {fk::kZoomScheduleSession9,
                                              fk::kZoomScheduleDefault,
                                              {32, 8, 512},
@@ -185,6 +189,15 @@ int main(int argc, char** argv) {
                 time_events(st, [&] { launch_level(*p, s, sch); });
                 st.counters["out_w"] = p->sizes[s].first;
                 st.counters["out_h"] = p->sizes[s].second;
+                const auto [w, h] = p->sizes[s - 1];
+                const auto [ow, oh] = p->sizes[s];
+                const fk::ZoomLaunch l =
+                    fk::zoom_out_launch(w, h, ow, oh, p->taps, p->zoom, sch, true);
+                const double blocks = 2.0 * l.grid_x * l.grid_y;
+                st.counters["blocks"] = blocks;
+                st.counters["smem_bytes"] = double(l.smem_bytes);
+                st.counters["blocks_per_sm"] = l.blocks_per_sm;
+                st.counters["waves"] = blocks / (double(l.blocks_per_sm) * g_sms);
               })
               ->UseManualTime()
               ->Iterations(1)

@@ -151,6 +151,32 @@ TEST_P(FusedStageZoomSchedule, RejectsInvalidSchedules) {
   EXPECT_NO_THROW(fk::check_zoom_schedule(fk::kZoomScheduleSession9));
 }
 
+// The launch of RubberWhale's first level (584 x 388 -> 292 x 194, zoom 0.5: Gaussian radius
+// (int)(5 x 0.6 sqrt 3) + 1 = 6, so 10 rows of vertical reach), by hand. 16 x 8 tiles: 19 x 25
+// tiles; an inner tile's outputs x in [16, 31] sample x / 0.5 in [32, 62], whose bicubic cells
+// read texels 31 .. 64 (34 columns), its rows y in [8, 15] read 15 .. 32 (18 rows): (18 + 10) x
+// 34 row-pass floats + 18 x 34 smoothed floats = 1564 floats. Session 9's 32 x 8: 10 x 25
+// tiles, 66 columns: (28 + 18) x 66 = 3036 floats.
+TEST(FusedStageZoomScheduleLaunch, RubberWhalesFirstLevelByHand) {
+  const fk::GaussTaps taps = fk::gaussian_taps(0.6 * std::sqrt(3.0));
+  ASSERT_EQ(taps.radius, 6);
+  const fk::ZoomLaunch now =
+      fk::zoom_out_launch(584, 388, 292, 194, taps, 0.5, fk::ZoomSchedule{16, 8, 256}, false);
+  EXPECT_EQ(now.grid_x, 19);
+  EXPECT_EQ(now.grid_y, 25);
+  EXPECT_EQ(now.smem_bytes, 1564 * sizeof(float));
+  EXPECT_EQ(now.blocks_per_sm, 0);  // not queried
+  const fk::ZoomLaunch old =
+      fk::zoom_out_launch(584, 388, 292, 194, taps, 0.5, fk::kZoomScheduleSession9, false);
+  EXPECT_EQ(old.grid_x, 10);
+  EXPECT_EQ(old.grid_y, 25);
+  EXPECT_EQ(old.smem_bytes, 3036 * sizeof(float));
+  EXPECT_EQ(
+      fk::zoom_out_launch(584, 388, 0, 194, taps, 0.5, fk::kZoomScheduleDefault, false).grid_x, 0);
+  EXPECT_THROW(fk::zoom_out_launch(584, 388, 292, 194, taps, 0.5, {16, 8, 31}, false),
+               std::invalid_argument);
+}
+
 Config config_of(const std::string& variant, const std::string& precision, const Tvl1Params& p) {
   Config c;
   c.variant = variant;

@@ -378,22 +378,37 @@ void check_zoom_schedule(const ZoomSchedule& s) {
     bad("threads " + std::to_string(s.threads) + " must be a multiple of 32 in [32, 1024]");
 }
 
+ZoomLaunch zoom_out_launch(int w, int h, int ow, int oh, const GaussTaps& taps, double zoom,
+                           const ZoomSchedule& schedule, bool query_occupancy) {
+  check_zoom_schedule(schedule);
+  ZoomLaunch l;
+  if (ow <= 0 || oh <= 0) return l;
+  const int tx = schedule.tile_x, ty = schedule.tile_y;
+  l.grid_x = (ow + tx - 1) / tx;
+  l.grid_y = (oh + ty - 1) / ty;
+  // The largest footprint over the blocks (columns depend on bx only, rows on by only).
+  int cols = 0, rows = 0;
+  for (int bx = 0; bx < l.grid_x; ++bx)
+    cols = std::max(cols, zoom_out_footprint(bx, 0, tx, ty, w, h, ow, oh, zoom).cols());
+  for (int by = 0; by < l.grid_y; ++by)
+    rows = std::max(rows, zoom_out_footprint(0, by, tx, ty, w, h, ow, oh, zoom).rows());
+  l.smem_bytes = sizeof(float) * (std::size_t(rows + 2 * (taps.radius - 1)) * std::size_t(cols) +
+                                  std::size_t(rows) * cols);
+  if (query_occupancy)
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&l.blocks_per_sm, zoom_out_one_kernel,
+                                                        schedule.threads, l.smem_bytes),
+          "zoom_out_one occupancy");
+  return l;
+}
+
 bool zoom_out_pair_one_launch(const float* in0, const float* in1, int w, int h, float* out0,
                               float* out1, int ow, int oh, const GaussTaps& taps, double zoom,
                               Exec exec, const ZoomSchedule& schedule) {
-  check_zoom_schedule(schedule);
+  const ZoomLaunch l = zoom_out_launch(w, h, ow, oh, taps, zoom, schedule, false);
   if (ow <= 0 || oh <= 0) return true;
-  const int tx = schedule.tile_x, ty = schedule.tile_y;
-  const int gx = (ow + tx - 1) / tx, gy = (oh + ty - 1) / ty;
-  // The largest footprint over the blocks (columns depend on bx only, rows on by only).
-  int cols = 0, rows = 0;
-  for (int bx = 0; bx < gx; ++bx)
-    cols = std::max(cols, zoom_out_footprint(bx, 0, tx, ty, w, h, ow, oh, zoom).cols());
-  for (int by = 0; by < gy; ++by)
-    rows = std::max(rows, zoom_out_footprint(0, by, tx, ty, w, h, ow, oh, zoom).rows());
-  const std::size_t floats =
-      std::size_t(rows + 2 * (taps.radius - 1)) * std::size_t(cols) + std::size_t(rows) * cols;
-  if (floats * sizeof(float) > 48 * 1024) return false;
+  if (l.smem_bytes > 48 * 1024) return false;
+  const int tx = schedule.tile_x, ty = schedule.tile_y, gx = l.grid_x, gy = l.grid_y;
+  const std::size_t floats = l.smem_bytes / sizeof(float);
   if (exec.on_host) {  // the kernel's three phases, block after block
     std::vector<float> smem(floats);
     for (int z = 0; z < 2; ++z)

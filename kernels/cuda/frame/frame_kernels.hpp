@@ -94,6 +94,20 @@ constexpr ZoomSchedule kZoomScheduleSession9{32, 8, 256};
 /// 1, tile_x * tile_y <= 65536 and threads is a multiple of 32 in [32, 1024].
 void check_zoom_schedule(const ZoomSchedule& s);
 
+/// The launch zoom_out_pair_one_launch makes for a level: grid_x x grid_y x 2 blocks (the two
+/// planes), smem_bytes of dynamic shared memory per block (the largest footprint's row-pass
+/// tile and smoothed tile; above 48 KiB the level is declined), and with query_occupancy the
+/// blocks the driver keeps resident per SM (cudaOccupancyMaxActiveBlocksPerMultiprocessor;
+/// 0 otherwise), so that waves = 2 grid_x grid_y / (blocks_per_sm x SMs). Throws as
+/// check_zoom_schedule, or std::runtime_error if the occupancy query fails.
+struct ZoomLaunch {
+  int grid_x = 0, grid_y = 0;
+  std::size_t smem_bytes = 0;
+  int blocks_per_sm = 0;
+};
+ZoomLaunch zoom_out_launch(int w, int h, int ow, int oh, const GaussTaps& taps, double zoom,
+                           const ZoomSchedule& schedule, bool query_occupancy);
+
 /// A pyramid level in one launch: gaussian_pair (no normalisation) then zoom_out_sample_pair,
 /// without the intermediate planes. Each block (`schedule`: a tile_x x tile_y output tile,
 /// `threads` threads) computes, in shared memory, the row pass and then the column pass over
