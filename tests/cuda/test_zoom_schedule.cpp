@@ -42,8 +42,8 @@ std::vector<fk::ZoomSchedule> schedules(bool on_host) {
   std::vector<fk::ZoomSchedule> s = {fk::kZoomScheduleDefault, {13, 5, 32}, {8, 2, 64}};
   if (on_host) return s;  // CI time: the host emulation runs each block in turn
   const std::vector<fk::ZoomSchedule> more = {
-      {32, 8, 512},  {32, 8, 1024}, {32, 4, 256}, {16, 8, 512}, {16, 16, 256},
-      {16, 16, 512}, {16, 4, 128},  {8, 8, 128},  {8, 8, 256},  {1, 1, 32}};
+      {32, 8, 512},  {32, 8, 1024}, {32, 4, 256}, {16, 8, 512}, {16, 8, 256},
+      {16, 16, 256}, {16, 4, 128},  {8, 8, 128},  {8, 8, 256},  {1, 1, 32}};
   s.insert(s.end(), more.begin(), more.end());
   return s;
 }
@@ -152,20 +152,26 @@ TEST_P(FusedStageZoomSchedule, RejectsInvalidSchedules) {
 }
 
 // The launch of RubberWhale's first level (584 x 388 -> 292 x 194, zoom 0.5: Gaussian radius
-// (int)(5 x 0.6 sqrt 3) + 1 = 6, so 10 rows of vertical reach), by hand. 16 x 8 tiles: 19 x 25
-// tiles; an inner tile's outputs x in [16, 31] sample x / 0.5 in [32, 62], whose bicubic cells
-// read texels 31 .. 64 (34 columns), its rows y in [8, 15] read 15 .. 32 (18 rows): (18 + 10) x
-// 34 row-pass floats + 18 x 34 smoothed floats = 1564 floats. Session 9's 32 x 8: 10 x 25
-// tiles, 66 columns: (28 + 18) x 66 = 3036 floats.
+// (int)(5 x 0.6 sqrt 3) + 1 = 6, so 10 rows of vertical reach), by hand. 16 x 16 tiles (the
+// default): 19 x 13 tiles; an inner tile's outputs x in [16, 31] sample x / 0.5 in [32, 62],
+// whose bicubic cells read texels 31 .. 64 (34 columns; the first tile 33, the last 9), and as
+// many rows: (34 + 10) x 34 row-pass floats + 34 x 34 smoothed floats = 2652 floats. 16 x 8:
+// rows y in [8, 15] read 15 .. 32 (18 rows): (18 + 10) x 34 + 18 x 34 = 1564 floats. Session
+// 9's 32 x 8: 10 x 25 tiles, 66 columns: (18 + 10) x 66 + 18 x 66 = 3036 floats.
 TEST(FusedStageZoomScheduleLaunch, RubberWhalesFirstLevelByHand) {
   const fk::GaussTaps taps = fk::gaussian_taps(0.6 * std::sqrt(3.0));
   ASSERT_EQ(taps.radius, 6);
   const fk::ZoomLaunch now =
-      fk::zoom_out_launch(584, 388, 292, 194, taps, 0.5, fk::ZoomSchedule{16, 8, 256}, false);
+      fk::zoom_out_launch(584, 388, 292, 194, taps, 0.5, fk::ZoomSchedule{16, 16, 512}, false);
   EXPECT_EQ(now.grid_x, 19);
-  EXPECT_EQ(now.grid_y, 25);
-  EXPECT_EQ(now.smem_bytes, 1564 * sizeof(float));
+  EXPECT_EQ(now.grid_y, 13);
+  EXPECT_EQ(now.smem_bytes, 2652 * sizeof(float));
   EXPECT_EQ(now.blocks_per_sm, 0);  // not queried
+  const fk::ZoomLaunch half =
+      fk::zoom_out_launch(584, 388, 292, 194, taps, 0.5, fk::ZoomSchedule{16, 8, 256}, false);
+  EXPECT_EQ(half.grid_x, 19);
+  EXPECT_EQ(half.grid_y, 25);
+  EXPECT_EQ(half.smem_bytes, 1564 * sizeof(float));
   const fk::ZoomLaunch old =
       fk::zoom_out_launch(584, 388, 292, 194, taps, 0.5, fk::kZoomScheduleSession9, false);
   EXPECT_EQ(old.grid_x, 10);

@@ -72,19 +72,23 @@ void zoom_out_sample_pair(const float* in0, const float* in1, int w, int h, floa
 /// The Gaussian's vertical reach (2 (radius - 1) rows, 10 at zoom 0.5) is paid once per tile
 /// row, the bicubic's 3 texels once per tile side.
 struct ZoomSchedule {
-  int tile_x = 16, tile_y = 8;  ///< output pixels per block, >= 1 each
-  int threads = 256;            ///< threads per block, a multiple of 32 in [32, 1024]
+  int tile_x = 16, tile_y = 16;  ///< output pixels per block, >= 1 each
+  int threads = 512;             ///< threads per block, a multiple of 32 in [32, 1024]
 };
 
 /// The default schedule, chosen for the frame's levels on the H200 (132 SMs, 2048 threads
-/// each): session 9's 32 x 8 tiles with 256 threads (kZoomScheduleSession9) ran 500 blocks on
-/// RubberWhale's first level (0.47 waves, 27% achieved occupancy, 16 us per level in
-/// reports/issue21_h200_session9.md): each thread did ~7.6 row-pass outputs, ~5 column-pass
-/// outputs and one sample in a chain of dependent loads. 16 x 8 tiles with the same 256
-/// threads double the blocks (950 on that level, 0.9 waves) and halve each thread's chain at
-/// nearly the same total work (the 3-texel horizontal halo is small; the vertical reach is
-/// paid per tile row as before). scripts/device-issue21zoom measures it against the others.
-constexpr ZoomSchedule kZoomScheduleDefault{16, 8, 256};
+/// each; the kernel takes 32 registers, so threads and shared memory bound the resident
+/// blocks). Session 9's 32 x 8 tiles with 256 threads (kZoomScheduleSession9) ran RubberWhale's
+/// first level (zoom 0.5) as 500 blocks: 0.47 waves, 27% achieved occupancy, 16 us per level
+/// (reports/issue21_h200_session9.md), each thread doing ~7.6 row-pass outputs, ~5 column-pass
+/// outputs and one sample in a chain of dependent loads. 16 x 16 tiles with 512 threads: 494
+/// blocks of 16 warps, 0.94 waves at 4 blocks per SM, and per thread ~2.9 row-pass outputs,
+/// ~2.3 column-pass outputs and at most one sample; the Gaussian's vertical reach (10 rows at
+/// zoom 0.5, 4 at 0.8) is paid once per 32 fine rows instead of 16, so the row pass does 19%
+/// less work over the level (14% at zoom 0.8). Not measured when chosen:
+/// scripts/device-issue21zoom times it against session 9's and 9 others on every level of
+/// both protocols' pyramids.
+constexpr ZoomSchedule kZoomScheduleDefault{16, 16, 512};
 
 /// The schedule of zoom_out_pair_one_launch up to session 9 (32 x 8 outputs, one thread each):
 /// the reference of the schedule tests and of the before / after measurement.
