@@ -10,7 +10,8 @@
 // _PERSISTENT_BLOCKS_PER_SM set the frame solver's FrameOptions::persistent_*;
 // FLOWTUNE_THROUGHPUT_FUSED (1 / 0), _HOST_CHUNKS and _HOST_COPY_THREADS its fused_stages,
 // host_copy_chunks and host_copy_threads: FUSED=0 HOST_CHUNKS=1 is the frame without launch
-// fusion and chunked host copies).
+// fusion and chunked host copies; _PYRAMID_TILE_X, _PYRAMID_TILE_Y and _PYRAMID_THREADS its
+// pyramid_schedule: 32 8 256 is session 9's).
 //
 // Benchmarks, each 5 repetitions (median, min, max as aggregates):
 //  - device_ms/<p>: device time per frame: CUDA events around one graph frame (upload, graph,
@@ -115,6 +116,10 @@ cuda::FrameOptions frame_options() {
       std::stoi(env_or("FLOWTUNE_THROUGHPUT_HOST_CHUNKS", std::to_string(o.host_copy_chunks)));
   o.host_copy_threads = std::stoi(
       env_or("FLOWTUNE_THROUGHPUT_HOST_COPY_THREADS", std::to_string(o.host_copy_threads)));
+  cuda::frame::ZoomSchedule& z = o.pyramid_schedule;
+  z.tile_x = std::stoi(env_or("FLOWTUNE_THROUGHPUT_PYRAMID_TILE_X", std::to_string(z.tile_x)));
+  z.tile_y = std::stoi(env_or("FLOWTUNE_THROUGHPUT_PYRAMID_TILE_Y", std::to_string(z.tile_y)));
+  z.threads = std::stoi(env_or("FLOWTUNE_THROUGHPUT_PYRAMID_THREADS", std::to_string(z.threads)));
   return o;
 }
 
@@ -354,6 +359,10 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("host_copy_chunks", std::to_string(frame_options().host_copy_chunks));
   benchmark::AddCustomContext("host_copy_threads",
                               std::to_string(frame_options().host_copy_threads));
+  const cuda::frame::ZoomSchedule& z = frame_options().pyramid_schedule;
+  benchmark::AddCustomContext(
+      "pyramid_schedule",
+      std::to_string(z.tile_x) + "x" + std::to_string(z.tile_y) + "/" + std::to_string(z.threads));
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   for (auto& [name, f] : g_seq) {

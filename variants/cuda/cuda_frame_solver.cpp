@@ -31,6 +31,7 @@ CudaFrameSolver::CudaFrameSolver(const Config& config, std::unique_ptr<Iteration
     throw std::invalid_argument("cuda_frame_solver: cached_sizes must be >= 1, got " +
                                 std::to_string(options_.cached_sizes));
   flowtune::detail::check_tvl1_params(params_);
+  frame::check_zoom_schedule(options_.pyramid_schedule);
   storage_ = storage_of(config_.precision);
   stages_ = std::make_unique<FrameStages>(params_, storage_, options_, std::move(schedule), marks_);
   if (!options_.host_emulation) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cuda/frame/frame_kernels.hpp"
 #include "variants/config.hpp"
 #include "variants/cuda/device_fields.hpp"
 #include "variants/variant.hpp"
@@ -68,6 +69,10 @@ struct FrameOptions {
   /// (tests/cuda/test_frame_fusion.cpp); false keeps one launch per stage (the reference of
   /// that test, and of the stage table's separate gradient / zoom_in rows).
   bool fused_stages = true;
+  /// Tiles and threads of the fused pyramid level (zoom_out_pair_one_launch, fused_stages
+  /// only): a schedule, the output is the same for every value (frame::ZoomSchedule; checked
+  /// by frame::check_zoom_schedule when the solver is made).
+  frame::ZoomSchedule pyramid_schedule = frame::kZoomScheduleDefault;
   /// Host API (compute / compute_into): the frames are copied into the pinned buffer and
   /// uploaded in this many chunks, each chunk's upload enqueued as soon as it is in pinned
   /// memory, and the flow is downloaded in as many chunks, each copied out as soon as it

@@ -116,7 +116,7 @@ void FrameStages::core(cudaStream_t stream, FrameBuffers& b) {
     if (options_.fused_stages &&
         frame::zoom_out_pair_one_launch(a.i0.as<float>(), a.i1.as<float>(), a.width, a.height,
                                         z.i0.as<float>(), z.i1.as<float>(), z.width, z.height,
-                                        zoom_taps_, p.zoom, exec)) {
+                                        zoom_taps_, p.zoom, exec, options_.pyramid_schedule)) {
       marks_.mark(stream, "pyramid", int(s));
       continue;
     }

@@ -1,5 +1,6 @@
 // Kernels and host emulation of the GPU TV-L1 frame stages (see frame_kernels.hpp): one thread
-// per output pixel, 32 x 8 blocks, the per-pixel bodies of frame_pixels.cuh.
+// per output pixel in 32 x 8 blocks (the one-launch Gaussian 32 x 16, the one-launch pyramid
+// level as its ZoomSchedule says), the per-pixel bodies of frame_pixels.cuh.
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -141,24 +142,32 @@ __global__ void gaussian_one_kernel(const float* in0, const float* in1, float* o
   gaussian_tile_cols(tile, blockIdx.z ? out1 : out0, w, h, t, bx, by, tx, ty);
 }
 
-/// zoom_out_pair_one_launch's kernel: blockIdx.z picks the plane; dynamic shared memory holds
-/// the row-pass tile, then the smoothed footprint.
+/// zoom_out_pair_one_launch's kernel: block (blockIdx.x, blockIdx.y) makes a tile_x x tile_y
+/// output tile with blockDim.x threads, blockIdx.z picks the plane; dynamic shared memory
+/// holds the row-pass tile, then the smoothed footprint. Block index and plane pointers are
+/// re-read where used rather than held across the phases: so written the kernel needs 32
+/// registers on sm_90 (CUDA 13, -Xptxas -v), as session 9's fixed 32 x 8 kernel, and 8 blocks
+/// of 256 threads fit an SM (holding them took 34, i.e. 6 blocks; __launch_bounds__(1024, 2)
+/// forced 32 with spills).
 __global__ void zoom_out_one_kernel(const float* in0, const float* in1, int w, int h, float* out0,
-                                    float* out1, int ow, int oh, GaussTaps t, double zoom) {
+                                    float* out1, int ow, int oh, GaussTaps t, double zoom,
+                                    int tile_x, int tile_y) {
   extern __shared__ float smem[];
-  const ZoomFootprint f = zoom_out_footprint(int(blockIdx.x), int(blockIdx.y), w, h, ow, oh, zoom);
+  const ZoomFootprint f =
+      zoom_out_footprint(int(blockIdx.x), int(blockIdx.y), tile_x, tile_y, w, h, ow, oh, zoom);
   const int n_rows = (f.rows() + 2 * (t.radius - 1)) * f.cols(), n_smooth = f.rows() * f.cols();
   float* rows_tile = smem;
   float* smooth_tile = smem + n_rows;
-  const int tid = int(threadIdx.y * blockDim.x + threadIdx.x), nt = int(blockDim.x * blockDim.y);
-  const float* in = blockIdx.z ? in1 : in0;
-  for (int e = tid; e < n_rows; e += nt) zoom_tile_rows(in, w, h, t, f, rows_tile, e);
+  const int tid = int(threadIdx.x), nt = int(blockDim.x);
+  for (int e = tid; e < n_rows; e += nt)
+    zoom_tile_rows(blockIdx.z ? in1 : in0, w, h, t, f, rows_tile, e);
   __syncthreads();
   for (int e = tid; e < n_smooth; e += nt) zoom_tile_cols(rows_tile, h, t, f, smooth_tile, e);
   __syncthreads();
-  zoom_tile_sample(smooth_tile, f, w, h, blockIdx.z ? out1 : out0, ow, oh,
-                   int(blockIdx.x) * kZoomBlockX + int(threadIdx.x),
-                   int(blockIdx.y) * kZoomBlockY + int(threadIdx.y), zoom);
+  for (int e = tid; e < tile_x * tile_y; e += nt)
+    zoom_tile_sample(smooth_tile, f, w, h, blockIdx.z ? out1 : out0, ow, oh,
+                     int(blockIdx.x) * tile_x + e % tile_x, int(blockIdx.y) * tile_y + e / tile_x,
+                     zoom);
 }
 
 template <class S>
@@ -355,26 +364,57 @@ void zoom_out_sample_pair(const float* in0, const float* in1, int w, int h, floa
   });
 }
 
-bool zoom_out_pair_one_launch(const float* in0, const float* in1, int w, int h, float* out0,
-                              float* out1, int ow, int oh, const GaussTaps& taps, double zoom,
-                              Exec exec) {
-  if (ow <= 0 || oh <= 0) return true;
-  const int gx = (ow + kZoomBlockX - 1) / kZoomBlockX, gy = (oh + kZoomBlockY - 1) / kZoomBlockY;
+void check_zoom_schedule(const ZoomSchedule& s) {
+  const auto bad = [](const std::string& what) {
+    throw std::invalid_argument("kernels/cuda/frame: zoom_out schedule: " + what);
+  };
+  if (s.tile_x < 1 || s.tile_y < 1)
+    bad("tile " + std::to_string(s.tile_x) + " x " + std::to_string(s.tile_y) +
+        " must be at least 1 x 1");
+  if (long(s.tile_x) * s.tile_y > 65536)
+    bad("tile " + std::to_string(s.tile_x) + " x " + std::to_string(s.tile_y) +
+        " has more than 65536 outputs");
+  if (s.threads < 32 || s.threads > 1024 || s.threads % 32 != 0)
+    bad("threads " + std::to_string(s.threads) + " must be a multiple of 32 in [32, 1024]");
+}
+
+ZoomLaunch zoom_out_launch(int w, int h, int ow, int oh, const GaussTaps& taps, double zoom,
+                           const ZoomSchedule& schedule, bool query_occupancy) {
+  check_zoom_schedule(schedule);
+  ZoomLaunch l;
+  if (ow <= 0 || oh <= 0) return l;
+  const int tx = schedule.tile_x, ty = schedule.tile_y;
+  l.grid_x = (ow + tx - 1) / tx;
+  l.grid_y = (oh + ty - 1) / ty;
   // The largest footprint over the blocks (columns depend on bx only, rows on by only).
   int cols = 0, rows = 0;
-  for (int bx = 0; bx < gx; ++bx)
-    cols = std::max(cols, zoom_out_footprint(bx, 0, w, h, ow, oh, zoom).cols());
-  for (int by = 0; by < gy; ++by)
-    rows = std::max(rows, zoom_out_footprint(0, by, w, h, ow, oh, zoom).rows());
-  const std::size_t floats =
-      std::size_t(rows + 2 * (taps.radius - 1)) * std::size_t(cols) + std::size_t(rows) * cols;
-  if (floats * sizeof(float) > 48 * 1024) return false;
+  for (int bx = 0; bx < l.grid_x; ++bx)
+    cols = std::max(cols, zoom_out_footprint(bx, 0, tx, ty, w, h, ow, oh, zoom).cols());
+  for (int by = 0; by < l.grid_y; ++by)
+    rows = std::max(rows, zoom_out_footprint(0, by, tx, ty, w, h, ow, oh, zoom).rows());
+  l.smem_bytes = sizeof(float) * (std::size_t(rows + 2 * (taps.radius - 1)) * std::size_t(cols) +
+                                  std::size_t(rows) * cols);
+  if (query_occupancy)
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&l.blocks_per_sm, zoom_out_one_kernel,
+                                                        schedule.threads, l.smem_bytes),
+          "zoom_out_one occupancy");
+  return l;
+}
+
+bool zoom_out_pair_one_launch(const float* in0, const float* in1, int w, int h, float* out0,
+                              float* out1, int ow, int oh, const GaussTaps& taps, double zoom,
+                              Exec exec, const ZoomSchedule& schedule) {
+  const ZoomLaunch l = zoom_out_launch(w, h, ow, oh, taps, zoom, schedule, false);
+  if (ow <= 0 || oh <= 0) return true;
+  if (l.smem_bytes > 48 * 1024) return false;
+  const int tx = schedule.tile_x, ty = schedule.tile_y, gx = l.grid_x, gy = l.grid_y;
+  const std::size_t floats = l.smem_bytes / sizeof(float);
   if (exec.on_host) {  // the kernel's three phases, block after block
     std::vector<float> smem(floats);
     for (int z = 0; z < 2; ++z)
       for (int by = 0; by < gy; ++by)
         for (int bx = 0; bx < gx; ++bx) {
-          const ZoomFootprint f = zoom_out_footprint(bx, by, w, h, ow, oh, zoom);
+          const ZoomFootprint f = zoom_out_footprint(bx, by, tx, ty, w, h, ow, oh, zoom);
           const int n_rows = (f.rows() + 2 * (taps.radius - 1)) * f.cols();
           float* rows_tile = smem.data();
           float* smooth_tile = smem.data() + n_rows;
@@ -382,16 +422,15 @@ bool zoom_out_pair_one_launch(const float* in0, const float* in1, int w, int h, 
             zoom_tile_rows(z ? in1 : in0, w, h, taps, f, rows_tile, e);
           for (int e = 0; e < f.rows() * f.cols(); ++e)
             zoom_tile_cols(rows_tile, h, taps, f, smooth_tile, e);
-          for (int ty = 0; ty < kZoomBlockY; ++ty)
-            for (int tx = 0; tx < kZoomBlockX; ++tx)
-              zoom_tile_sample(smooth_tile, f, w, h, z ? out1 : out0, ow, oh, bx * kZoomBlockX + tx,
-                               by * kZoomBlockY + ty, zoom);
+          for (int e = 0; e < tx * ty; ++e)
+            zoom_tile_sample(smooth_tile, f, w, h, z ? out1 : out0, ow, oh, bx * tx + e % tx,
+                             by * ty + e / tx, zoom);
         }
     return true;
   }
-  const dim3 block(kZoomBlockX, kZoomBlockY), grid(unsigned(gx), unsigned(gy), 2u);
+  const dim3 block(unsigned(schedule.threads)), grid(unsigned(gx), unsigned(gy), 2u);
   zoom_out_one_kernel<<<grid, block, floats * sizeof(float), exec.stream>>>(
-      in0, in1, w, h, out0, out1, ow, oh, taps, zoom);
+      in0, in1, w, h, out0, out1, ow, oh, taps, zoom, tx, ty);
   check(cudaGetLastError(), "zoom_out_one");
   return true;
 }

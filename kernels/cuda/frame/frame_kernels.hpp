@@ -65,16 +65,65 @@ void gaussian_pair_one_launch(const float* in0, const float* in1, float* out0, f
 void zoom_out_sample_pair(const float* in0, const float* in1, int w, int h, float* out0,
                           float* out1, int ow, int oh, double zoom, Exec exec);
 
+/// How zoom_out_pair_one_launch divides a pyramid level among blocks: each block produces a
+/// tile_x x tile_y tile of the output level with `threads` threads (the row pass, the column
+/// pass and the sampling each loop over their elements with that stride). A schedule, not
+/// math: every output float is the same for every schedule (tests/cuda/test_zoom_schedule.cpp).
+/// The Gaussian's vertical reach (2 (radius - 1) rows, 10 at zoom 0.5) is paid once per tile
+/// row, the bicubic's 3 texels once per tile side.
+struct ZoomSchedule {
+  int tile_x = 16, tile_y = 16;  ///< output pixels per block, >= 1 each
+  int threads = 512;             ///< threads per block, a multiple of 32 in [32, 1024]
+};
+
+/// The default schedule, chosen for the frame's levels on the H200 (132 SMs, 2048 threads
+/// each; the kernel takes 32 registers, so threads and shared memory bound the resident
+/// blocks). Session 9's 32 x 8 tiles with 256 threads (kZoomScheduleSession9) ran RubberWhale's
+/// first level (zoom 0.5) as 500 blocks: 0.47 waves, 27% achieved occupancy, 16 us per level
+/// (reports/issue21_h200_session9.md), each thread doing ~7.6 row-pass outputs, ~5 column-pass
+/// outputs and one sample in a chain of dependent loads. 16 x 16 tiles with 512 threads: 494
+/// blocks of 16 warps, 0.94 waves at 4 blocks per SM, and per thread ~2.9 row-pass outputs,
+/// ~2.3 column-pass outputs and at most one sample; the Gaussian's vertical reach (10 rows at
+/// zoom 0.5, 4 at 0.8) is paid once per 32 fine rows instead of 16, so the row pass does 19%
+/// less work over the level (14% at zoom 0.8). Not measured when chosen:
+/// scripts/device-issue21zoom times it against session 9's and 9 others on every level of
+/// both protocols' pyramids.
+constexpr ZoomSchedule kZoomScheduleDefault{16, 16, 512};
+
+/// The schedule of zoom_out_pair_one_launch up to session 9 (32 x 8 outputs, one thread each):
+/// the reference of the schedule tests and of the before / after measurement.
+constexpr ZoomSchedule kZoomScheduleSession9{32, 8, 256};
+
+/// Throws std::invalid_argument (naming frame_kernels and the field) unless tile_x, tile_y >=
+/// 1, tile_x * tile_y <= 65536 and threads is a multiple of 32 in [32, 1024].
+void check_zoom_schedule(const ZoomSchedule& s);
+
+/// The launch zoom_out_pair_one_launch makes for a level: grid_x x grid_y x 2 blocks (the two
+/// planes), smem_bytes of dynamic shared memory per block (the largest footprint's row-pass
+/// tile and smoothed tile; above 48 KiB the level is declined), and with query_occupancy the
+/// blocks the driver keeps resident per SM (cudaOccupancyMaxActiveBlocksPerMultiprocessor;
+/// 0 otherwise), so that waves = 2 grid_x grid_y / (blocks_per_sm x SMs). Throws as
+/// check_zoom_schedule, or std::runtime_error if the occupancy query fails.
+struct ZoomLaunch {
+  int grid_x = 0, grid_y = 0;
+  std::size_t smem_bytes = 0;
+  int blocks_per_sm = 0;
+};
+ZoomLaunch zoom_out_launch(int w, int h, int ow, int oh, const GaussTaps& taps, double zoom,
+                           const ZoomSchedule& schedule, bool query_occupancy);
+
 /// A pyramid level in one launch: gaussian_pair (no normalisation) then zoom_out_sample_pair,
-/// without the intermediate planes. Each 32 x 8 output block computes, in shared memory, the
-/// row pass and then the column pass over the fine-plane footprint its bicubic samples read,
-/// then samples (frame_pixels.cuh's zoom_tile_rows / zoom_tile_cols / zoom_tile_sample): bit
-/// for bit the two stages' output (tests/cuda/test_frame_fusion.cpp). Returns false, doing
-/// nothing, when a block's tiles would exceed 48 KiB of shared memory (a zoom far below 0.5
-/// with a wide Gaussian): the caller then runs the two stages.
+/// without the intermediate planes. Each block (`schedule`: a tile_x x tile_y output tile,
+/// `threads` threads) computes, in shared memory, the row pass and then the column pass over
+/// the fine-plane footprint its bicubic samples read, then samples (frame_pixels.cuh's
+/// zoom_tile_rows / zoom_tile_cols / zoom_tile_sample): bit for bit the two stages' output
+/// whatever the schedule (tests/cuda/test_frame_fusion.cpp, test_zoom_schedule.cpp). Returns
+/// false, doing nothing, when a block's tiles would exceed 48 KiB of shared memory (a zoom far
+/// below 0.5 with a wide Gaussian, or a very large tile): the caller then runs the two stages.
+/// Throws std::invalid_argument for a schedule check_zoom_schedule rejects.
 bool zoom_out_pair_one_launch(const float* in0, const float* in1, int w, int h, float* out0,
                               float* out1, int ow, int oh, const GaussTaps& taps, double zoom,
-                              Exec exec);
+                              Exec exec, const ZoomSchedule& schedule = kZoomScheduleDefault);
 
 /// Centred gradient of the w x h plane i1, packed per pixel as (I1, I1x, I1y, 0).
 void packed_gradient(const float* i1, int w, int h, float4* i1g, Exec exec);

@@ -248,9 +248,6 @@ FT_HD float zoom_out_px(const float* smooth, int w, int h, int x, int y, double 
 
 // ---- a pyramid level in one launch: Gaussian pre-filter and sampling of a block's footprint ----
 
-/// Output block of the one-launch pyramid level.
-constexpr int kZoomBlockX = 32, kZoomBlockY = 8;
-
 /// The first (last = false) or last texel index that zoom_out_at's bicubic reads along an axis
 /// of n texels for output index x: its clamped cell (bicubic's own arithmetic).
 FT_HD int zoom_out_reach(int x, int n, double zoom, bool last) {
@@ -259,18 +256,20 @@ FT_HD int zoom_out_reach(int x, int n, double zoom, bool last) {
   return clamp_int(last ? ix + 2 : ix - 1, 0, n - 1);
 }
 
-/// The footprint [c0, c1] x [r0, r1] in the w x h fine plane that output block (bx, by) of an
-/// ow x oh level samples (the sampling positions grow with x and y, so the block's first and
-/// last outputs bound it).
+/// The footprint [c0, c1] x [r0, r1] in the w x h fine plane that output tile (bx, by) of an
+/// ow x oh level samples, the tile being outputs [bx tile_x, (bx + 1) tile_x) x [by tile_y,
+/// (by + 1) tile_y) (ZoomSchedule; the sampling positions grow with x and y, so the tile's
+/// first and last outputs bound it).
 struct ZoomFootprint {
   int c0, c1, r0, r1;
   FT_HD int cols() const { return c1 - c0 + 1; }
   FT_HD int rows() const { return r1 - r0 + 1; }
 };
-FT_HD ZoomFootprint zoom_out_footprint(int bx, int by, int w, int h, int ow, int oh, double zoom) {
-  const int x0 = bx * kZoomBlockX, y0 = by * kZoomBlockY;
-  const int x1 = (x0 + kZoomBlockX < ow ? x0 + kZoomBlockX : ow) - 1;
-  const int y1 = (y0 + kZoomBlockY < oh ? y0 + kZoomBlockY : oh) - 1;
+FT_HD ZoomFootprint zoom_out_footprint(int bx, int by, int tile_x, int tile_y, int w, int h, int ow,
+                                       int oh, double zoom) {
+  const int x0 = bx * tile_x, y0 = by * tile_y;
+  const int x1 = (x0 + tile_x < ow ? x0 + tile_x : ow) - 1;
+  const int y1 = (y0 + tile_y < oh ? y0 + tile_y : oh) - 1;
   return {zoom_out_reach(x0, w, zoom, false), zoom_out_reach(x1, w, zoom, true),
           zoom_out_reach(y0, h, zoom, false), zoom_out_reach(y1, h, zoom, true)};
 }
