@@ -11,7 +11,7 @@
 // FLOWTUNE_THROUGHPUT_FUSED (1 / 0), _HOST_CHUNKS and _HOST_COPY_THREADS its fused_stages,
 // host_copy_chunks and host_copy_threads: FUSED=0 HOST_CHUNKS=1 is the frame without launch
 // fusion and chunked host copies; _PYRAMID_TILE_X, _PYRAMID_TILE_Y and _PYRAMID_THREADS its
-// pyramid_schedule: 32 8 256 is session 9's).
+// pyramid_schedule: 32 8 256 is the earlier one).
 //
 // Benchmarks, each 5 repetitions (median, min, max as aggregates):
 //  - device_ms/<p>: device time per frame: CUDA events around one graph frame (upload, graph,

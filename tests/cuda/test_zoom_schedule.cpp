@@ -1,7 +1,7 @@
 // The schedule of the one-launch pyramid level (kernels/cuda/frame's ZoomSchedule: output tile
 // and threads per block of zoom_out_pair_one_launch; cuda::FrameOptions::pyramid_schedule) is
 // a schedule only: every output float of every schedule equals, byte for byte (memcmp), that
-// of session 9's 32 x 8 tiles with 256 threads and that of the two separate stages
+// of the 32 x 8 tiles with 256 threads and that of the two separate stages
 // (gaussian_pair, zoom_out_sample_pair), on RubberWhale's and Grove2's frames, the sizes of
 // their second pyramid level and odd sizes, at the frame's zooms 0.5 (default) and 0.8
 // (OpenCV's accuracy); and the whole frame's flow does not depend on it. The host emulation
@@ -35,7 +35,7 @@ std::string name_of(const fk::ZoomSchedule& s) {
          std::to_string(s.threads);
 }
 
-/// The schedules compared: the default, session 9's, those scripts/device-issue21zoom measures
+/// The schedules compared: the default, the 32 x 8 one, those scripts/device-issue21zoom measures
 /// (bench_zoom_schedule), and odd ones (a tile that is no power of two with fewer threads than
 /// outputs, more threads than outputs, a single output per block).
 std::vector<fk::ZoomSchedule> schedules(bool on_host) {
@@ -67,11 +67,11 @@ std::size_t differing(const std::vector<float>& a, const std::vector<float>& b) 
   return n;
 }
 
-// Every schedule against session 9's schedule and against the two stages, byte for byte, on
+// Every schedule against the 32 x 8 schedule and against the two stages, byte for byte, on
 // both planes of each level; the inputs are RubberWhale's and Grove2's frames 10 and 11 at
 // their own sizes, random planes at the second pyramid level's sizes (292 x 194, 320 x 240)
 // and at odd sizes (97 x 61, 9 x 7).
-TEST_P(FusedStageZoomSchedule, EveryScheduleEqualsSession9AndTwoStages) {
+TEST_P(FusedStageZoomSchedule, EveryScheduleEquals32x8AndTwoStages) {
   struct Case {
     std::string name;
     Image a, b;
@@ -107,17 +107,17 @@ TEST_P(FusedStageZoomSchedule, EveryScheduleEqualsSession9AndTwoStages) {
                                oh, zoom, exec());
       ASSERT_TRUE(fk::zoom_out_pair_one_launch(in.get(), in.get() + n, w, h, old.get(),
                                                old.get() + on, ow, oh, taps, zoom, exec(),
-                                               fk::kZoomScheduleSession9))
+                                               fk::kZoomSchedule32x8))
           << what;
-      const std::vector<float> reference = two.download(), session9 = old.download();
-      ASSERT_EQ(differing(session9, reference), 0u) << what << ": session 9 vs two stages";
+      const std::vector<float> reference = two.download(), tiles32x8 = old.download();
+      ASSERT_EQ(differing(tiles32x8, reference), 0u) << what << ": 32 x 8 vs two stages";
       for (const fk::ZoomSchedule& s : schedules(on_host_)) {
         TestBuffer<float> one(2 * on, on_host_);
         ASSERT_TRUE(fk::zoom_out_pair_one_launch(in.get(), in.get() + n, w, h, one.get(),
                                                  one.get() + on, ow, oh, taps, zoom, exec(), s))
             << what << " schedule " << name_of(s);
         const std::vector<float> x = one.download();
-        EXPECT_EQ(differing(x, session9), 0u)
+        EXPECT_EQ(differing(x, tiles32x8), 0u)
             << what << " schedule " << name_of(s) << " vs 32x8/256";
         EXPECT_EQ(differing(x, reference), 0u)
             << what << " schedule " << name_of(s) << " vs the two stages";
@@ -148,7 +148,7 @@ TEST_P(FusedStageZoomSchedule, RejectsInvalidSchedules) {
     EXPECT_NE(std::string(e.what()).find("threads 100"), std::string::npos) << e.what();
   }
   EXPECT_NO_THROW(fk::check_zoom_schedule(fk::kZoomScheduleDefault));
-  EXPECT_NO_THROW(fk::check_zoom_schedule(fk::kZoomScheduleSession9));
+  EXPECT_NO_THROW(fk::check_zoom_schedule(fk::kZoomSchedule32x8));
 }
 
 // The launch of RubberWhale's first level (584 x 388 -> 292 x 194, zoom 0.5: Gaussian radius
@@ -173,7 +173,7 @@ TEST(FusedStageZoomScheduleLaunch, RubberWhalesFirstLevelByHand) {
   EXPECT_EQ(half.grid_y, 25);
   EXPECT_EQ(half.smem_bytes, 1564 * sizeof(float));
   const fk::ZoomLaunch old =
-      fk::zoom_out_launch(584, 388, 292, 194, taps, 0.5, fk::kZoomScheduleSession9, false);
+      fk::zoom_out_launch(584, 388, 292, 194, taps, 0.5, fk::kZoomSchedule32x8, false);
   EXPECT_EQ(old.grid_x, 10);
   EXPECT_EQ(old.grid_y, 25);
   EXPECT_EQ(old.smem_bytes, 3036 * sizeof(float));
@@ -192,7 +192,7 @@ Config config_of(const std::string& variant, const std::string& precision, const
 }
 
 // The whole default frame (3 scales x 1 warping x 10 iterations) on RubberWhale and Grove2 with
-// the default pyramid schedule equals the frame with session 9's byte for byte: in host
+// the default pyramid schedule equals the frame with the 32 x 8 one byte for byte: in host
 // emulation with the tests' plain schedule (f32), on the device with bench_frame_throughput's
 // shared_fusion f16 config, directly launched and replayed from the CUDA Graph. A solver with
 // an invalid schedule is refused when it is made.
@@ -218,7 +218,7 @@ TEST_P(FusedStageZoomSchedule, FrameFlowDoesNotDependOnTheSchedule) {
                   {"persistent_px", 0}};
     return make_cuda_frame_solver(c, cuda::make_iteration_schedule(c), o);
   };
-  auto now = make(fk::kZoomScheduleDefault), before = make(fk::kZoomScheduleSession9);
+  auto now = make(fk::kZoomScheduleDefault), before = make(fk::kZoomSchedule32x8);
   for (const char* seq : {"RubberWhale", "Grove2"}) {
     const test::MiddleburyPair f = test::load_repo_pair(seq);
     for (int frame = 0; frame < (on_host_ ? 1 : 2); ++frame) {  // device: direct, then graph

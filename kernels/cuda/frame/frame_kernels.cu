@@ -146,7 +146,7 @@ __global__ void gaussian_one_kernel(const float* in0, const float* in1, float* o
 /// output tile with blockDim.x threads, blockIdx.z picks the plane; dynamic shared memory
 /// holds the row-pass tile, then the smoothed footprint. Block index and plane pointers are
 /// re-read where used rather than held across the phases: so written the kernel needs 32
-/// registers on sm_90 (CUDA 13, -Xptxas -v), as session 9's fixed 32 x 8 kernel, and 8 blocks
+/// registers on sm_90 (CUDA 13, -Xptxas -v), as the fixed 32 x 8 kernel before it, and 8 blocks
 /// of 256 threads fit an SM (holding them took 34, i.e. 6 blocks; __launch_bounds__(1024, 2)
 /// forced 32 with spills).
 __global__ void zoom_out_one_kernel(const float* in0, const float* in1, int w, int h, float* out0,

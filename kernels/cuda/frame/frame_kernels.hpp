@@ -78,7 +78,7 @@ struct ZoomSchedule {
 
 /// The default schedule, chosen for the frame's levels on the H200 (132 SMs, 2048 threads
 /// each; the kernel takes 32 registers, so threads and shared memory bound the resident
-/// blocks). Session 9's 32 x 8 tiles with 256 threads (kZoomScheduleSession9) ran RubberWhale's
+/// blocks). The 32 x 8 tiles with 256 threads (kZoomSchedule32x8) ran RubberWhale's
 /// first level (zoom 0.5) as 500 blocks: 0.47 waves, 27% achieved occupancy, 16 us per level
 /// (reports/issue21_h200_session9.md), each thread doing ~7.6 row-pass outputs, ~5 column-pass
 /// outputs and one sample in a chain of dependent loads. 16 x 16 tiles with 512 threads: 494
@@ -86,13 +86,13 @@ struct ZoomSchedule {
 /// ~2.3 column-pass outputs and at most one sample; the Gaussian's vertical reach (10 rows at
 /// zoom 0.5, 4 at 0.8) is paid once per 32 fine rows instead of 16, so the row pass does 19%
 /// less work over the level (14% at zoom 0.8). Not measured when chosen:
-/// scripts/device-issue21zoom times it against session 9's and 9 others on every level of
+/// scripts/device-issue21zoom times it against the 32 x 8 one and 9 others on every level of
 /// both protocols' pyramids.
 constexpr ZoomSchedule kZoomScheduleDefault{16, 16, 512};
 
-/// The schedule of zoom_out_pair_one_launch up to session 9 (32 x 8 outputs, one thread each):
+/// The earlier schedule of zoom_out_pair_one_launch (32 x 8 outputs, one thread each):
 /// the reference of the schedule tests and of the before / after measurement.
-constexpr ZoomSchedule kZoomScheduleSession9{32, 8, 256};
+constexpr ZoomSchedule kZoomSchedule32x8{32, 8, 256};
 
 /// Throws std::invalid_argument (naming frame_kernels and the field) unless tile_x, tile_y >=
 /// 1, tile_x * tile_y <= 65536 and threads is a multiple of 32 in [32, 1024].
