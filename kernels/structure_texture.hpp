@@ -65,10 +65,17 @@ FT_ROF_HD Real rof_div_value(Real p1, Real p1_west, Real p2, Real p2_north) {
   return (p1 - p1_west) + (p2 - p2_north);
 }
 
+/// f / theta as the v step subtracts it: f * (1 / theta), the product rounded on its own (the
+/// blocked ROF keeps it in a register for all its iterations).
+template <class Real>
+FT_ROF_HD Real rof_f_over_theta(Real f, Real inv_theta) {
+  return rof_mul(f, inv_theta);
+}
+
 /// v = div p - f / theta (Chambolle 2004, eq. 9, the argument of the gradient).
 template <class Real>
-FT_ROF_HD Real rof_v_value(Real div, Real f, Real inv_theta) {
-  return div - rof_mul(f, inv_theta);
+FT_ROF_HD Real rof_v_value(Real div, Real f_over_theta) {
+  return div - f_over_theta;
 }
 
 /// The projection step on p = (p1, p2) in place, from the forward differences gx, gy of v:
@@ -102,7 +109,7 @@ template <class Real>
 FT_ROF_HD void rof_v_px(const Real* f, const Real* p1, const Real* p2, Real* v, int w, int x, int y,
                         Real inv_theta) {
   const std::size_t i = std::size_t(y) * w + x;
-  v[i] = rof_v_value(rof_div_px(p1, p2, w, x, y), f[i], inv_theta);
+  v[i] = rof_v_value(rof_div_px(p1, p2, w, x, y), rof_f_over_theta(f[i], inv_theta));
 }
 
 /// Step 2 at (x, y): p = (p + tau grad v) / (1 + tau |grad v|), forward differences.

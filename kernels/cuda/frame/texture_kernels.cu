@@ -54,6 +54,9 @@ void each_pixel(int w, int h, Exec exec, const char* what, const F& f) {
 constexpr int kRofThreadsY = 8;                      ///< block: kRofRegion x 8 threads
 constexpr int kRofRows = kRofRegion / kRofThreadsY;  ///< region rows per thread
 constexpr int kRofCells = kRofRegion * kRofRegion;
+/// Resident blocks per SM the kernel is compiled for (at most 40 registers per thread): 3 x
+/// 48 KiB of shared memory, 3 x 512 threads.
+constexpr int kRofBlocksPerSm = 3;
 
 /// One block's region in shared memory (row-major, kRofRegion wide).
 struct RofTile {
@@ -76,98 +79,128 @@ struct RofLaunch {
   float inv_theta, tau, theta, alpha;
 };
 
-/// Frame-wide coordinates of region cell c of block (bx, by).
-FT_HD int rof_gx(const RofLaunch& a, int bx, int c) {
-  return bx * a.out_w - a.halo_lo + c % kRofRegion;
-}
-FT_HD int rof_gy(const RofLaunch& a, int by, int c) {
-  return by * a.out_h - a.halo_lo + c / kRofRegion;
+/// One cell of a block's region: its place in the region (lx, ly) and in the frame (x, y).
+struct RofCell {
+  int lx, ly, x, y;
+};
+
+FT_HD RofCell rof_cell(const RofLaunch& a, int bx, int by, int lx, int ly) {
+  return {lx, ly, bx * a.out_w - a.halo_lo + lx, by * a.out_h - a.halo_lo + ly};
 }
 
-/// Loads cell c (p, or 0 before the first iteration) into the tile; returns its frame value.
-/// Cells outside the frame hold 0 and are never read by a cell inside (the *_value helpers'
-/// boundary terms are chosen by frame coordinates).
-FT_HD float rof_load(RofTile& t, const RofLaunch& a, int bx, int by, int z, int c) {
-  const int x = rof_gx(a, bx, c), y = rof_gy(a, by, c);
+FT_HD bool rof_in_frame(const RofLaunch& a, const RofCell& c) {
+  return c.x >= 0 && c.x < a.w && c.y >= 0 && c.y < a.h;
+}
+
+/// Whether cell c is in the block's output tile (and the frame).
+FT_HD bool rof_in_output(const RofLaunch& a, const RofCell& c) {
+  return c.lx >= a.halo_lo && c.lx < a.halo_lo + a.out_w && c.ly >= a.halo_lo &&
+         c.ly < a.halo_lo + a.out_h && c.x < a.w && c.y < a.h;
+}
+
+/// Loads cell c's p (or 0 before the first iteration) into the tile and returns its f / theta;
+/// the first launch normalises the raw frame and writes the output tile's normalised values
+/// to a.fn. Cells outside the frame hold 0 and are never read by a cell inside (the boundary
+/// terms below are chosen by frame coordinates).
+FT_HD float rof_load(RofTile& t, const RofLaunch& a, int z, const RofCell& c) {
   float f = 0.f, p1 = 0.f, p2 = 0.f;
-  if (x >= 0 && x < a.w && y >= 0 && y < a.h) {
-    const std::size_t n = std::size_t(a.w) * a.h, i = std::size_t(y) * a.w + x;
-    f = a.first ? normalised_value((z ? a.in1 : a.in0)[i], normalisation_of(a.minmax))
-                : a.fn[std::size_t(z) * n + i];
+  if (rof_in_frame(a, c)) {
+    const std::size_t n = std::size_t(a.w) * a.h, i = std::size_t(c.y) * a.w + c.x;
+    if (a.first) {
+      f = normalised_value((z ? a.in1 : a.in0)[i], normalisation_of(a.minmax));
+      if (rof_in_output(a, c)) a.fn[std::size_t(z) * n + i] = f;
+    } else {
+      f = a.fn[std::size_t(z) * n + i];
+    }
     if (a.p_in) {
       p1 = a.p_in[std::size_t(z) * 2 * n + i];
       p2 = a.p_in[std::size_t(z) * 2 * n + n + i];
     }
   }
-  t.p1[c] = p1;
-  t.p2[c] = p2;
-  return f;
+  const int k = c.ly * kRofRegion + c.lx;
+  t.p1[k] = p1;
+  t.p2[k] = p2;
+  return rof_f_over_theta(f, a.inv_theta);
 }
 
 /// div p at cell c (p1 west, p2 north taken as 0 at the frame's left / top edge, and at the
 /// region's, where the halo absorbs the error).
-FT_HD float rof_tile_div(const RofTile& t, const RofLaunch& a, int bx, int by, int c) {
-  const int lx = c % kRofRegion, ly = c / kRofRegion;
-  const float west = rof_gx(a, bx, c) > 0 && lx > 0 ? t.p1[c - 1] : 0.f;
-  const float north = rof_gy(a, by, c) > 0 && ly > 0 ? t.p2[c - kRofRegion] : 0.f;
-  return rof_div_value(t.p1[c], west, t.p2[c], north);
+FT_HD float rof_tile_div(const RofTile& t, const RofCell& c) {
+  const int k = c.ly * kRofRegion + c.lx;
+  const float west = c.x > 0 && c.lx > 0 ? t.p1[k - 1] : 0.f;
+  const float north = c.y > 0 && c.ly > 0 ? t.p2[k - kRofRegion] : 0.f;
+  return rof_div_value(t.p1[k], west, t.p2[k], north);
 }
 
 /// Step 1 at cell c: v = div p - f / theta.
-FT_HD void rof_tile_v(RofTile& t, const RofLaunch& a, int bx, int by, int c, float f) {
-  t.v[c] = rof_v_value(rof_tile_div(t, a, bx, by, c), f, a.inv_theta);
+FT_HD void rof_tile_v(RofTile& t, const RofCell& c, float f_over_theta) {
+  t.v[c.ly * kRofRegion + c.lx] = rof_v_value(rof_tile_div(t, c), f_over_theta);
 }
 
 /// Step 2 at cell c: p from the forward differences of v (0 at the frame's last column /
 /// row, and at the region's).
-FT_HD void rof_tile_p(RofTile& t, const RofLaunch& a, int bx, int by, int c) {
-  const int lx = c % kRofRegion, ly = c / kRofRegion;
-  const float gx = rof_gx(a, bx, c) < a.w - 1 && lx < kRofRegion - 1 ? t.v[c + 1] - t.v[c] : 0.f;
-  const float gy =
-      rof_gy(a, by, c) < a.h - 1 && ly < kRofRegion - 1 ? t.v[c + kRofRegion] - t.v[c] : 0.f;
-  float p1 = t.p1[c], p2 = t.p2[c];
+FT_HD void rof_tile_p(RofTile& t, const RofLaunch& a, const RofCell& c) {
+  const int k = c.ly * kRofRegion + c.lx;
+  const float gx = c.x < a.w - 1 && c.lx < kRofRegion - 1 ? t.v[k + 1] - t.v[k] : 0.f;
+  const float gy = c.y < a.h - 1 && c.ly < kRofRegion - 1 ? t.v[k + kRofRegion] - t.v[k] : 0.f;
+  float p1 = t.p1[k], p2 = t.p2[k];
   rof_p_value(p1, p2, gx, gy, a.tau);
-  t.p1[c] = p1;
-  t.p2[c] = p2;
+  t.p1[k] = p1;
+  t.p2[k] = p2;
 }
 
-/// Writes cell c back if it is in the block's output tile and the frame: the normalised
-/// frame (first launch), then p, or the texture at the last launch.
-FT_HD void rof_store(const RofTile& t, const RofLaunch& a, int bx, int by, int z, int c, float f) {
-  const int lx = c % kRofRegion, ly = c / kRofRegion;
-  const int x = rof_gx(a, bx, c), y = rof_gy(a, by, c);
-  if (lx < a.halo_lo || lx >= a.halo_lo + a.out_w || ly < a.halo_lo || ly >= a.halo_lo + a.out_h ||
-      x >= a.w || y >= a.h)
-    return;
-  const std::size_t n = std::size_t(a.w) * a.h, i = std::size_t(y) * a.w + x;
-  if (a.first) a.fn[std::size_t(z) * n + i] = f;
+/// Rows of the region whose v (p) iteration j = it + 1 still needs: [j, kRofRegion - j]
+/// ([j, kRofRegion - 1 - j]); the p of the rows outside cannot reach the output tile any more
+/// (one row per iteration), so skipping them changes no output value.
+FT_HD bool rof_v_row_needed(int ly, int it) {
+  return ly >= it + 1 && ly <= kRofRegion - 1 - it;
+}
+FT_HD bool rof_p_row_needed(int ly, int it) {
+  return ly >= it + 1 && ly <= kRofRegion - 2 - it;
+}
+
+/// Writes cell c back if it is in the block's output tile: p, or at the last launch the
+/// texture (f reloaded from a.fn, which the first launch wrote).
+FT_HD void rof_store(const RofTile& t, const RofLaunch& a, int z, const RofCell& c) {
+  if (!rof_in_output(a, c)) return;
+  const std::size_t n = std::size_t(a.w) * a.h, i = std::size_t(c.y) * a.w + c.x;
   if (a.texture) {
-    (z ? a.out1 : a.out0)[i] = texture_value(f, rof_tile_div(t, a, bx, by, c), a.theta, a.alpha);
+    const float f = a.fn[std::size_t(z) * n + i];
+    (z ? a.out1 : a.out0)[i] = texture_value(f, rof_tile_div(t, c), a.theta, a.alpha);
   } else {
-    a.p_out[std::size_t(z) * 2 * n + i] = t.p1[c];
-    a.p_out[std::size_t(z) * 2 * n + n + i] = t.p2[c];
+    const int k = c.ly * kRofRegion + c.lx;
+    a.p_out[std::size_t(z) * 2 * n + i] = t.p1[k];
+    a.p_out[std::size_t(z) * 2 * n + n + i] = t.p2[k];
   }
 }
 
-__global__ void __launch_bounds__(kRofRegion* kRofThreadsY) rof_blocked_kernel(const RofLaunch a) {
+__global__ void __launch_bounds__(kRofRegion* kRofThreadsY, kRofBlocksPerSm)
+    rof_blocked_kernel(const RofLaunch a) {
   __shared__ RofTile t;
   const int bx = int(blockIdx.x), by = int(blockIdx.y), z = int(blockIdx.z);
-  const int c0 = int(threadIdx.y) * kRofRegion + int(threadIdx.x);
-  constexpr int kStride = kRofThreadsY * kRofRegion;
-  float f[kRofRows];
+  const int lx = int(threadIdx.x), ly0 = int(threadIdx.y);
+  float fs[kRofRows];  // f / theta of the thread's cells (rows ly0 + r kRofThreadsY)
 #pragma unroll
-  for (int r = 0; r < kRofRows; ++r) f[r] = rof_load(t, a, bx, by, z, c0 + r * kStride);
+  for (int r = 0; r < kRofRows; ++r)
+    fs[r] = rof_load(t, a, z, rof_cell(a, bx, by, lx, ly0 + r * kRofThreadsY));
   __syncthreads();
   for (int it = 0; it < a.k; ++it) {
 #pragma unroll
-    for (int r = 0; r < kRofRows; ++r) rof_tile_v(t, a, bx, by, c0 + r * kStride, f[r]);
+    for (int r = 0; r < kRofRows; ++r) {
+      const int ly = ly0 + r * kRofThreadsY;
+      if (rof_v_row_needed(ly, it)) rof_tile_v(t, rof_cell(a, bx, by, lx, ly), fs[r]);
+    }
     __syncthreads();
 #pragma unroll
-    for (int r = 0; r < kRofRows; ++r) rof_tile_p(t, a, bx, by, c0 + r * kStride);
+    for (int r = 0; r < kRofRows; ++r) {
+      const int ly = ly0 + r * kRofThreadsY;
+      if (rof_p_row_needed(ly, it)) rof_tile_p(t, a, rof_cell(a, bx, by, lx, ly));
+    }
     __syncthreads();
   }
 #pragma unroll
-  for (int r = 0; r < kRofRows; ++r) rof_store(t, a, bx, by, z, c0 + r * kStride, f[r]);
+  for (int r = 0; r < kRofRows; ++r)
+    rof_store(t, a, z, rof_cell(a, bx, by, lx, ly0 + r * kRofThreadsY));
 }
 
 /// Runs one blocked launch: on the device, or block after block and phase after phase on
@@ -181,16 +214,19 @@ void rof_blocked_launch(const RofLaunch& a, Exec exec) {
     return;
   }
   auto t = std::make_unique<RofTile>();
-  std::vector<float> f(kRofCells);
+  std::vector<float> fs(kRofCells);
   for (int z = 0; z < 2; ++z)
     for (int by = 0; by < int(gy); ++by)
       for (int bx = 0; bx < int(gx); ++bx) {
-        for (int c = 0; c < kRofCells; ++c) f[std::size_t(c)] = rof_load(*t, a, bx, by, z, c);
+        auto cell = [&](int k) { return rof_cell(a, bx, by, k % kRofRegion, k / kRofRegion); };
+        for (int k = 0; k < kRofCells; ++k) fs[std::size_t(k)] = rof_load(*t, a, z, cell(k));
         for (int it = 0; it < a.k; ++it) {
-          for (int c = 0; c < kRofCells; ++c) rof_tile_v(*t, a, bx, by, c, f[std::size_t(c)]);
-          for (int c = 0; c < kRofCells; ++c) rof_tile_p(*t, a, bx, by, c);
+          for (int k = 0; k < kRofCells; ++k)
+            if (rof_v_row_needed(k / kRofRegion, it)) rof_tile_v(*t, cell(k), fs[std::size_t(k)]);
+          for (int k = 0; k < kRofCells; ++k)
+            if (rof_p_row_needed(k / kRofRegion, it)) rof_tile_p(*t, a, cell(k));
         }
-        for (int c = 0; c < kRofCells; ++c) rof_store(*t, a, bx, by, z, c, f[std::size_t(c)]);
+        for (int k = 0; k < kRofCells; ++k) rof_store(*t, a, z, cell(k));
       }
 }
 
