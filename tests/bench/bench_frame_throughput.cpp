@@ -5,7 +5,8 @@
 // Protocols: `default` = 3 scales x 1 warping x 10 iterations; `opencv_accuracy` = 5 scales x
 // zoom 0.8, 5 warpings x 20 iterations (the config at OpenCV's accuracy);
 // `opencv_texture` = 5 scales x zoom 0.8, 1 warping x 30 iterations, texture_alpha 0.95,
-// epsilon 0 (the structure-texture config at OpenCV's accuracy); `tuned`, only when
+// epsilon 0 (the structure-texture config at OpenCV's accuracy). FLOWTUNE_THROUGHPUT_PROTOCOLS
+// (comma-separated, default "default,opencv_accuracy") picks among these three; `tuned`, when
 // FLOWTUNE_THROUGHPUT_TUNED names a tuned header (`tune export`; read by
 // select/tuned_header_reader.hpp, FLOWTUNE_THROUGHPUT_TUNED_BOARD picks a board of a header
 // of several): the header's variant, precision, tunables and params. Config of the others:
@@ -100,8 +101,22 @@ std::vector<Protocol> protocols() {
   t.n_warpings = 1;
   t.iterations = 30;
   t.texture_alpha = 0.95;
-  std::vector<Protocol> all{
+  // FLOWTUNE_THROUGHPUT_PROTOCOLS: the built-in protocols to run (comma-separated); the
+  // default is the two that the earlier device scripts measure, opencv_texture is opt-in.
+  const std::string wanted =
+      "," + env_or("FLOWTUNE_THROUGHPUT_PROTOCOLS", "default,opencv_accuracy") + ",";
+  const std::vector<Protocol> builtin{
       {"default", d, {}}, {"opencv_accuracy", o, {}}, {"opencv_texture", t, {}}};
+  std::vector<Protocol> all;
+  for (const Protocol& p : builtin)
+    if (wanted.find("," + p.name + ",") != std::string::npos) all.push_back(p);
+  for (std::size_t a = 1, b; (b = wanted.find(',', a)) != std::string::npos; a = b + 1) {
+    const std::string name = wanted.substr(a, b - a);
+    if (!name.empty() && std::none_of(builtin.begin(), builtin.end(),
+                                      [&](const Protocol& p) { return p.name == name; }))
+      throw std::invalid_argument("FLOWTUNE_THROUGHPUT_PROTOCOLS: no protocol '" + name +
+                                  "' (default, opencv_accuracy, opencv_texture)");
+  }
   const std::string tuned = env_or("FLOWTUNE_THROUGHPUT_TUNED", "");
   if (!tuned.empty())
     all.push_back(
@@ -351,7 +366,7 @@ int main(int argc, char** argv) {
   std::vector<Protocol> all;
   try {
     all = protocols();
-  } catch (const std::exception& e) {  // an unreadable tuned header
+  } catch (const std::exception& e) {  // an unreadable tuned header, an unknown protocol
     std::fprintf(stderr, "bench_frame_throughput: %s\n", e.what());
     return 1;
   }
