@@ -10,8 +10,8 @@
 // p = 0 outside the image (its negative adjoint), tau = kRofTau; the texture frame is
 //   T = I - alpha S.
 // The per-pixel steps are written once for the host and the device: the CPU driver (double,
-// structure_texture below) and the GPU frame (kernels/cuda/frame/structure_texture.cu, float)
-// call them.
+// structure_texture below) and the GPU frame (kernels/cuda/frame/texture_kernels.cu, float:
+// per-iteration kernels and temporally blocked tiles) call them.
 #pragma once
 
 #include <cmath>
@@ -34,6 +34,66 @@ namespace flowtune {
 /// tau <= 1/8 and observes it up to 1/4; Wedel et al. 2009 use 1/4).
 constexpr double kRofTau = 0.25;
 
+/// a * b rounded on its own: on the device never contracted into an FMA with the add that
+/// follows (__fmul_rn), so each step below rounds the same way in every kernel that inlines
+/// it, whatever the compiler hoists (the blocked ROF computes f / theta once per launch, the
+/// per-iteration kernels at every iteration). The host compile of kernels/cuda/frame has
+/// -ffp-contract=off for the same reason.
+FT_ROF_HD float rof_mul(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+FT_ROF_HD double rof_mul(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __dmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+
+// Value-level steps: the arithmetic of one pixel on values already read (a neighbour outside
+// the image passed as 0, a forward difference at the last column / row passed as 0). The
+// pointer-level *_px helpers below and the GPU's temporally blocked tiles
+// (kernels/cuda/frame/texture_kernels.cu) both call these, so both round identically.
+
+/// Backward-difference divergence from p1, p2 at the pixel and p1 west, p2 north of it.
+template <class Real>
+FT_ROF_HD Real rof_div_value(Real p1, Real p1_west, Real p2, Real p2_north) {
+  return (p1 - p1_west) + (p2 - p2_north);
+}
+
+/// f / theta as the v step subtracts it: f * (1 / theta), the product rounded on its own (the
+/// blocked ROF keeps it in a register for all its iterations).
+template <class Real>
+FT_ROF_HD Real rof_f_over_theta(Real f, Real inv_theta) {
+  return rof_mul(f, inv_theta);
+}
+
+/// v = div p - f / theta (Chambolle 2004, eq. 9, the argument of the gradient).
+template <class Real>
+FT_ROF_HD Real rof_v_value(Real div, Real f_over_theta) {
+  return div - f_over_theta;
+}
+
+/// The projection step on p = (p1, p2) in place, from the forward differences gx, gy of v:
+/// p = (p + tau grad v) / (1 + tau |grad v|) (Chambolle 2004, eq. 9 with tau = kRofTau).
+template <class Real>
+FT_ROF_HD void rof_p_value(Real& p1, Real& p2, Real gx, Real gy, Real tau) {
+  const Real n = Real(1) + rof_mul(tau, Real(std::sqrt(rof_mul(gx, gx) + rof_mul(gy, gy))));
+  p1 = (p1 + rof_mul(tau, gx)) / n;
+  p2 = (p2 + rof_mul(tau, gy)) / n;
+}
+
+/// Texture T = f - alpha S of the structure S = f - theta div p.
+template <class Real>
+FT_ROF_HD Real texture_value(Real f, Real div, Real theta, Real alpha) {
+  const Real s = f - rof_mul(theta, div);
+  return f - rof_mul(alpha, s);
+}
+
 /// Divergence of p at (x, y) of a w x h grid: backward differences, p = 0 outside the image
 /// (and p1 on the last column, p2 on the last row, stay 0 because grad is 0 there).
 template <class Real>
@@ -41,7 +101,7 @@ FT_ROF_HD Real rof_div_px(const Real* p1, const Real* p2, int w, int x, int y) {
   const std::size_t i = std::size_t(y) * w + x;
   const Real west = x > 0 ? p1[i - 1] : Real(0);
   const Real north = y > 0 ? p2[i - std::size_t(w)] : Real(0);
-  return (p1[i] - west) + (p2[i] - north);
+  return rof_div_value(p1[i], west, p2[i], north);
 }
 
 /// Step 1 of an iteration at (x, y): v = div p - f / theta.
@@ -49,7 +109,7 @@ template <class Real>
 FT_ROF_HD void rof_v_px(const Real* f, const Real* p1, const Real* p2, Real* v, int w, int x, int y,
                         Real inv_theta) {
   const std::size_t i = std::size_t(y) * w + x;
-  v[i] = rof_div_px(p1, p2, w, x, y) - f[i] * inv_theta;
+  v[i] = rof_v_value(rof_div_px(p1, p2, w, x, y), rof_f_over_theta(f[i], inv_theta));
 }
 
 /// Step 2 at (x, y): p = (p + tau grad v) / (1 + tau |grad v|), forward differences.
@@ -58,18 +118,17 @@ FT_ROF_HD void rof_p_px(const Real* v, Real* p1, Real* p2, int w, int h, int x, 
   const std::size_t i = std::size_t(y) * w + x;
   const Real gx = x < w - 1 ? v[i + 1] - v[i] : Real(0);
   const Real gy = y < h - 1 ? v[i + std::size_t(w)] - v[i] : Real(0);
-  const Real n = Real(1) + tau * std::sqrt(gx * gx + gy * gy);
-  p1[i] = (p1[i] + tau * gx) / n;
-  p2[i] = (p2[i] + tau * gy) / n;
+  Real a = p1[i], b = p2[i];
+  rof_p_value(a, b, gx, gy, tau);
+  p1[i] = a;
+  p2[i] = b;
 }
 
 /// The result at (x, y): structure S = f - theta div p, texture T = f - alpha S.
 template <class Real>
 FT_ROF_HD Real texture_px(const Real* f, const Real* p1, const Real* p2, int w, int x, int y,
                           Real theta, Real alpha) {
-  const std::size_t i = std::size_t(y) * w + x;
-  const Real s = f[i] - theta * rof_div_px(p1, p2, w, x, y);
-  return f[i] - alpha * s;
+  return texture_value(f[std::size_t(y) * w + x], rof_div_px(p1, p2, w, x, y), theta, alpha);
 }
 
 /// Throws std::invalid_argument naming `who` unless alpha in [0, 1], theta > 0 and

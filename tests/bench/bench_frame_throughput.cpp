@@ -3,7 +3,13 @@
 // --benchmark_out=F.json --benchmark_out_format=json; scripts/device-issue21).
 //
 // Protocols: `default` = 3 scales x 1 warping x 10 iterations; `opencv_accuracy` = 5 scales x
-// zoom 0.8, 5 warpings x 20 iterations (the issue's config at OpenCV's accuracy). Config:
+// zoom 0.8, 5 warpings x 20 iterations (the issue's config at OpenCV's accuracy);
+// `opencv_texture` = 5 scales x zoom 0.8, 1 warping x 30 iterations, texture_alpha 0.95,
+// epsilon 0 (the structure-texture config at OpenCV's accuracy). FLOWTUNE_THROUGHPUT_PROTOCOLS
+// (comma-separated, default "default,opencv_accuracy") picks among these three; `tuned`, when
+// FLOWTUNE_THROUGHPUT_TUNED names a tuned header (`tune export`; read by
+// select/tuned_header_reader.hpp, FLOWTUNE_THROUGHPUT_TUNED_BOARD picks a board of a header
+// of several): the header's variant, precision, tunables and params. Config of the others:
 // shared_fusion f16 32x8, resident_px 1024, tiled_px 65536, persistent_px 0
 // (FLOWTUNE_THROUGHPUT_VARIANT / _PRECISION / _BLOCK_X / _BLOCK_Y / _RESIDENT_PX / _TILED_PX /
 // _PERSISTENT_PX override it; _PERSISTENT_SYNCS, _PERSISTENT_THREADS and
@@ -11,7 +17,8 @@
 // FLOWTUNE_THROUGHPUT_FUSED (1 / 0), _HOST_CHUNKS and _HOST_COPY_THREADS its fused_stages,
 // host_copy_chunks and host_copy_threads: FUSED=0 HOST_CHUNKS=1 is the frame without launch
 // fusion and chunked host copies; _PYRAMID_TILE_X, _PYRAMID_TILE_Y and _PYRAMID_THREADS its
-// pyramid_schedule: 32 8 256 is the earlier one).
+// pyramid_schedule: 32 8 256 is the earlier one; FLOWTUNE_THROUGHPUT_ROF_K its
+// rof_iterations_per_launch, the structure-texture stage's Chambolle iterations per launch).
 //
 // Benchmarks, each 5 repetitions (median, min, max as aggregates):
 //  - device_ms/<p>: device time per frame: CUDA events around one graph frame (upload, graph,
@@ -43,12 +50,15 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "kernels/flo_io.hpp"
 #include "kernels/metrics.hpp"
 #include "kernels/png_io.hpp"
+#include "select/tuned_header_reader.hpp"
 #include "variants/cuda/cuda_frame_solver.hpp"
 #include "variants/cuda/cuda_variant.hpp"
 #include "variants/cuda/device_fields.hpp"
@@ -67,7 +77,13 @@ constexpr int kRepetitions = 5;
 struct Protocol {
   std::string name;
   Tvl1Params params;
+  std::optional<Config> config;  ///< the whole config (tuned header), else config_of's
 };
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
 
 std::vector<Protocol> protocols() {
   Tvl1Params d;
@@ -80,15 +96,37 @@ std::vector<Protocol> protocols() {
   o.zoom = 0.8;
   o.n_warpings = 5;
   o.iterations = 20;
-  return {{"default", d}, {"opencv_accuracy", o}};
-}
-
-std::string env_or(const char* name, const std::string& fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? v : fallback;
+  Tvl1Params t = d;
+  t.n_scales = 5;
+  t.zoom = 0.8;
+  t.n_warpings = 1;
+  t.iterations = 30;
+  t.texture_alpha = 0.95;
+  // FLOWTUNE_THROUGHPUT_PROTOCOLS: the built-in protocols to run (comma-separated); the
+  // default is the two that the earlier device scripts measure, opencv_texture is opt-in.
+  const std::string wanted =
+      "," + env_or("FLOWTUNE_THROUGHPUT_PROTOCOLS", "default,opencv_accuracy") + ",";
+  const std::vector<Protocol> builtin{
+      {"default", d, {}}, {"opencv_accuracy", o, {}}, {"opencv_texture", t, {}}};
+  std::vector<Protocol> all;
+  for (const Protocol& p : builtin)
+    if (wanted.find("," + p.name + ",") != std::string::npos) all.push_back(p);
+  for (std::size_t a = 1, b; (b = wanted.find(',', a)) != std::string::npos; a = b + 1) {
+    const std::string name = wanted.substr(a, b - a);
+    if (!name.empty() && std::none_of(builtin.begin(), builtin.end(),
+                                      [&](const Protocol& p) { return p.name == name; }))
+      throw std::invalid_argument("FLOWTUNE_THROUGHPUT_PROTOCOLS: no protocol '" + name +
+                                  "' (default, opencv_accuracy, opencv_texture)");
+  }
+  const std::string tuned = env_or("FLOWTUNE_THROUGHPUT_TUNED", "");
+  if (!tuned.empty())
+    all.push_back(
+        {"tuned", {}, read_tuned_header(tuned, env_or("FLOWTUNE_THROUGHPUT_TUNED_BOARD", ""))});
+  return all;
 }
 
 Config config_of(const Protocol& p) {
+  if (p.config) return *p.config;
   Config c;
   c.variant = env_or("FLOWTUNE_THROUGHPUT_VARIANT", "shared_fusion");
   c.precision = env_or("FLOWTUNE_THROUGHPUT_PRECISION", "f16");
@@ -120,6 +158,8 @@ cuda::FrameOptions frame_options() {
   z.tile_x = std::stoi(env_or("FLOWTUNE_THROUGHPUT_PYRAMID_TILE_X", std::to_string(z.tile_x)));
   z.tile_y = std::stoi(env_or("FLOWTUNE_THROUGHPUT_PYRAMID_TILE_Y", std::to_string(z.tile_y)));
   z.threads = std::stoi(env_or("FLOWTUNE_THROUGHPUT_PYRAMID_THREADS", std::to_string(z.threads)));
+  o.rof_iterations_per_launch =
+      std::stoi(env_or("FLOWTUNE_THROUGHPUT_ROF_K", std::to_string(o.rof_iterations_per_launch)));
   return o;
 }
 
@@ -328,6 +368,13 @@ std::string repo_data_root() {
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
+  std::vector<Protocol> all;
+  try {
+    all = protocols();
+  } catch (const std::exception& e) {  // an unreadable tuned header, an unknown protocol
+    std::fprintf(stderr, "bench_frame_throughput: %s\n", e.what());
+    return 1;
+  }
   int n = 0;
   if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
     std::printf("bench_frame_throughput: no CUDA device, nothing to measure\n");
@@ -345,7 +392,7 @@ int main(int argc, char** argv) {
     cudaMemcpy(f.d_i0, f.i0.data.data(), bytes, cudaMemcpyHostToDevice);
     cudaMemcpy(f.d_i1, f.i1.data.data(), bytes, cudaMemcpyHostToDevice);
   }
-  for (const Protocol& p : protocols()) {
+  for (const Protocol& p : all) {
     register_protocol(p);
     benchmark::AddCustomContext("config_" + p.name, config_of(p).label());
   }
@@ -363,6 +410,8 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext(
       "pyramid_schedule",
       std::to_string(z.tile_x) + "x" + std::to_string(z.tile_y) + "/" + std::to_string(z.threads));
+  benchmark::AddCustomContext("rof_iterations_per_launch",
+                              std::to_string(frame_options().rof_iterations_per_launch));
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   for (auto& [name, f] : g_seq) {

@@ -22,7 +22,7 @@
 namespace flowtune {
 namespace {
 
-void check_against_double(bool on_host) {
+void check_against_double(bool on_host, int iterations_per_launch) {
   const int w = 70, h = 45;
   const std::size_t n = std::size_t(w) * h;
   const Image a = test::random_image(w, h, 11, 10.f, 90.f), b = test::random_image(w, h, 12);
@@ -34,28 +34,40 @@ void check_against_double(bool on_host) {
   std::vector<float> frames(a.data);
   frames.insert(frames.end(), b.data.begin(), b.data.end());
   const auto [lo, hi] = std::minmax_element(frames.begin(), frames.end());
-  test::TestBuffer<float> f(2 * n, on_host), p(4 * n, on_host), v(2 * n, on_host), mm(2, on_host);
+  test::TestBuffer<float> f(2 * n, on_host), mm(2, on_host);
+  test::TestBuffer<float> scratch(
+      cuda::frame::structure_texture_scratch_floats(w, h, iterations_per_launch), on_host);
   f.upload(frames);
   mm.upload({*lo, *hi});
-  cuda::frame::structure_texture_pair(f.get(), f.get() + n, w, h, p.get(), v.get(), mm.get(), 0.95f,
-                                      0.125f, 100, {nullptr, on_host});
+  cuda::frame::structure_texture_pair(f.get(), f.get() + n, w, h, scratch.get(), mm.get(), 0.95f,
+                                      0.125f, 100, iterations_per_launch, {nullptr, on_host});
   const std::vector<float> got = f.download();
   double worst = 0;
   for (std::size_t i = 0; i < n; ++i) {
     worst = std::max(worst, std::abs(got[i] - ta.data[i]));
     worst = std::max(worst, std::abs(got[n + i] - tb.data[i]));
   }
-  std::printf("structure-texture %s vs double: max |diff| %.3e (values in [0, 255])\n",
-              on_host ? "host emulation" : "GPU", worst);
+  std::printf(
+      "structure-texture %s, %d iterations per launch, vs double: max |diff| %.3e "
+      "(values in [0, 255])\n",
+      on_host ? "host emulation" : "GPU", iterations_per_launch, worst);
   EXPECT_LT(worst, 2e-3);
 }
 
 TEST(TextureStage, MatchesDoubleReferenceHostEmulation) {
-  check_against_double(true);
+  check_against_double(true, 1);
 }
 TEST(TextureStage, MatchesDoubleReferenceGpu) {
   if (!test::have_cuda_device()) GTEST_SKIP() << "no CUDA device";
-  check_against_double(false);
+  check_against_double(false, 1);
+}
+// Temporally blocked (8 iterations per launch: 13 launches, the last of 4).
+TEST(TextureStage, BlockedMatchesDoubleReferenceHostEmulation) {
+  check_against_double(true, 8);
+}
+TEST(TextureStage, BlockedMatchesDoubleReferenceGpu) {
+  if (!test::have_cuda_device()) GTEST_SKIP() << "no CUDA device";
+  check_against_double(false, 8);
 }
 
 void check_frame(bool on_host) {

@@ -83,6 +83,12 @@ struct FrameOptions {
   /// buffer (variants/cuda/host_copy.hpp); -1 (default) = min(4, hardware threads / 2), at
   /// least 1.
   int host_copy_threads = -1;
+  /// Chambolle iterations of the structure-texture decomposition (texture_alpha > 0) per
+  /// launch: 1 = two launches per iteration (v, then p, in global memory); k in [2, 31] =
+  /// temporally blocked, k iterations of a 64 x 64 region in shared memory per launch
+  /// (kernels/cuda/frame/texture_kernels.hpp), ceil(rof_iterations / k) launches, the same
+  /// texture bit for bit (tests/cuda/test_texture_blocked.cpp). A schedule, not math.
+  int rof_iterations_per_launch = 8;
 };
 
 /// One stage of a profiled frame: its name, the pyramid level it worked on (0 = finest, -1

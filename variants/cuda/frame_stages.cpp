@@ -40,7 +40,8 @@ void FrameStages::prepare(const Config& config) {
   }
   if (params_.epsilon > 0) stop_ = std::make_unique<EpsilonStop>(options_.host_emulation);
   if (params_.texture_alpha > 0)
-    texture_ = std::make_unique<TextureStage>(params_, options_.host_emulation);
+    texture_ = std::make_unique<TextureStage>(params_, options_.host_emulation,
+                                              options_.rof_iterations_per_launch);
 }
 
 void FrameStages::upload(cudaStream_t s, FrameBuffers& b, const void* in0, const void* in1,
