@@ -17,6 +17,7 @@
 
 #include "kernels/cuda/frame/flow_filters.hpp"
 #include "kernels/cuda/frame/frame_kernels.hpp"
+#include "kernels/cuda/frame/occlusion_filters.hpp"
 #include "kernels/image_ops.hpp"
 #include "kernels/tvl1_multiscale.hpp"
 #include "variants/cuda/cuda_variant.hpp"
@@ -778,9 +779,16 @@ class CudaFrameSolver final : public FlowSolver {
           mark(stream, "median", s);
         }
         if (p.nl_median_window > 0) {  // Sun, Roth, Black 2010, sec. 4: guided by this level's I0
-          fk::weighted_median_flow(f16, b_.u[cur].as(), b_.u[1 - cur].as(), l.i0.as<float>(),
-                                   l.width, l.height, p.nl_median_window, float(p.nl_sigma_spatial),
-                                   float(p.nl_sigma_color), exec);
+          if (p.nl_occlusion)  // eq. 10's o(x_j) / o(x_i); grad (dead until the next warping)
+            fk::weighted_median_flow_occlusion(  // holds the occlusion cost (n pairs >= n floats)
+                f16, b_.u[cur].as(), b_.u[1 - cur].as(), l.i0.as<float>(), l.i1.as<float>(),
+                b_.grad.as<float>(), l.width, l.height, p.nl_median_window,
+                float(p.nl_sigma_spatial), float(p.nl_sigma_color), float(p.nl_sigma_divergence),
+                float(p.nl_sigma_residual), exec);
+          else
+            fk::weighted_median_flow(f16, b_.u[cur].as(), b_.u[1 - cur].as(), l.i0.as<float>(),
+                                     l.width, l.height, p.nl_median_window,
+                                     float(p.nl_sigma_spatial), float(p.nl_sigma_color), exec);
           cur = 1 - cur;
           f.u = b_.u[cur].as();
           mark(stream, "nl_median", s);
