@@ -15,6 +15,7 @@
 #include "kernels/image.hpp"
 #include "kernels/image_ops.hpp"
 #include "kernels/median_filter.hpp"
+#include "kernels/occlusion.hpp"
 #include "kernels/reference_tvl1.hpp"
 #include "kernels/structure_texture.hpp"
 #include "kernels/tvl1_params.hpp"
@@ -41,6 +42,8 @@ inline void check_tvl1_params(const Tvl1Params& p) {
                                 std::to_string(p.epsilon_check_every));
   check_median_window(p.median_window, "Tvl1Params");
   check_nl_median(p.nl_median_window, p.nl_sigma_spatial, p.nl_sigma_color, "Tvl1Params");
+  if (p.nl_occlusion)
+    check_occlusion_sigmas(p.nl_sigma_divergence, p.nl_sigma_residual, "Tvl1Params");
   check_structure_texture(p.texture_alpha, p.rof_theta, p.rof_iterations, "Tvl1Params");
 }
 }  // namespace detail
@@ -58,7 +61,9 @@ inline void check_tvl1_params(const Tvl1Params& p) {
 ///       if p.median_window > 0: u1, u2 = median_filter(u1, u2, p.median_window) (Wedel et
 ///       al. 2009, sec. 3; the duals p are kept);
 ///       if p.nl_median_window > 0: u1, u2 = weighted_median_filter(u1, u2, guide I0 of the
-///       level) (Sun, Roth, Black 2010, sec. 4) };
+///       level) (Sun, Roth, Black 2010, sec. 4), its weights multiplied by the occlusion factor
+///       o(x_j) / o(x_i) of eq. 10 when p.nl_occlusion (occlusion_cost_map of the flow after
+///       the median filter and the level's I0, I1, kernels/occlusion.hpp) };
 ///     between levels the flow is zoom_in-ed to the finer size and multiplied by 1 / p.zoom.
 /// `iterate` is any callable void(const WarpingData<Real>&, Tvl1State<Real>&) running the
 /// inner iterations in place. Real: float or double.
@@ -143,9 +148,13 @@ FlowField tvl1_multiscale(const Image& i0, const Image& i1, const Tvl1Params& p,
         state.u2 = median_filter(state.u2, state.width, state.height, p.median_window);
       }
       if (p.nl_median_window > 0) {  // Sun, Roth, Black 2010, sec. 4, guided by this level's I0
-        std::vector<Real> o1, o2;
+        std::vector<Real> o1, o2, q;
+        if (p.nl_occlusion)  // eq. 10: the occlusion cost -log o of the flow as it is now
+          q = occlusion_cost_map(state.u1, state.u2, f0.data, f1.data, state.width, state.height,
+                                 p.nl_sigma_divergence, p.nl_sigma_residual);
         weighted_median_filter(state.u1, state.u2, f0.data, state.width, state.height,
-                               p.nl_median_window, p.nl_sigma_spatial, p.nl_sigma_color, &o1, &o2);
+                               p.nl_median_window, p.nl_sigma_spatial, p.nl_sigma_color, &o1, &o2,
+                               p.nl_occlusion ? &q : nullptr);
         state.u1 = std::move(o1);
         state.u2 = std::move(o2);
       }

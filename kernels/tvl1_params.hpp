@@ -36,6 +36,14 @@ struct Tvl1Params {
   int nl_median_window = 0;
   double nl_sigma_spatial = 7.0;  ///< px
   double nl_sigma_color = 7.0;    ///< grey levels of the [0, 255] normalised I0
+  /// The occlusion factor o(x_j) / o(x_i) in the weighted median's weights (Sun, Roth, Black
+  /// 2010, sec. 4, eq. 10; kernels/occlusion.hpp): o = exp(-d^2 / (2 nl_sigma_divergence^2))
+  /// exp(-e^2 / (2 nl_sigma_residual^2)), d the negative part of the flow's divergence, e the
+  /// residual I0(x) - I1(x + u) on the level's frames. false = off (no effect without
+  /// nl_median_window).
+  bool nl_occlusion = false;
+  double nl_sigma_divergence = 0.3;  ///< px / px (Sun et al.: 0.3)
+  double nl_sigma_residual = 20.0;   ///< grey levels of the [0, 255] levels (Sun et al.: 20)
   /// Structure-texture decomposition of both frames before the pyramid (Wedel et al. 2009,
   /// sec. 2.3): I_texture = I - texture_alpha * ROF(I); 0 = off (Wedel: 0.95).
   double texture_alpha = 0.0;

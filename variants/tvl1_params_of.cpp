@@ -46,6 +46,14 @@ Tvl1Params tvl1_params_of(const Config& c) {
   p.nl_median_window = optional_int(c, "nl_median_window", 0);
   p.nl_sigma_spatial = c.params.count("nl_sigma_spatial") ? need(c, "nl_sigma_spatial") : 7.0;
   p.nl_sigma_color = c.params.count("nl_sigma_color") ? need(c, "nl_sigma_color") : 7.0;
+  const int occl = optional_int(c, "nl_occlusion", 0);
+  if (occl != 0 && occl != 1)
+    throw std::invalid_argument("config '" + c.label() + "': nl_occlusion=" + std::to_string(occl) +
+                                " is not 0 (off) or 1 (on)");
+  p.nl_occlusion = occl == 1;
+  p.nl_sigma_divergence =
+      c.params.count("nl_sigma_divergence") ? need(c, "nl_sigma_divergence") : 0.3;
+  p.nl_sigma_residual = c.params.count("nl_sigma_residual") ? need(c, "nl_sigma_residual") : 20.0;
   p.texture_alpha = c.params.count("texture_alpha") ? need(c, "texture_alpha") : 0.0;
   p.rof_theta = c.params.count("rof_theta") ? need(c, "rof_theta") : 0.125;
   p.rof_iterations = optional_int(c, "rof_iterations", 100);
@@ -72,6 +80,9 @@ ParamValues param_values_of(const Tvl1Params& p) {
           {"nl_median_window", p.nl_median_window},
           {"nl_sigma_spatial", p.nl_sigma_spatial},
           {"nl_sigma_color", p.nl_sigma_color},
+          {"nl_occlusion", p.nl_occlusion ? 1 : 0},
+          {"nl_sigma_divergence", p.nl_sigma_divergence},
+          {"nl_sigma_residual", p.nl_sigma_residual},
           {"texture_alpha", p.texture_alpha},
           {"rof_theta", p.rof_theta},
           {"rof_iterations", p.rof_iterations},

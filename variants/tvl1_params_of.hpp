@@ -10,6 +10,8 @@ namespace flowtune {
 /// presmoothing_sigma from config.params (the TV-L1 workload's schema, workloads/tvl1), and
 /// the later additions epsilon_check_every (absent: 1), median_window (absent: 0, off),
 /// nl_median_window (absent: 0, off), nl_sigma_spatial and nl_sigma_color (absent: 7),
+/// nl_occlusion (absent: 0, off; 0 or 1, else std::invalid_argument), nl_sigma_divergence
+/// (absent: 0.3) and nl_sigma_residual (absent: 20),
 /// texture_alpha (absent: 0, off), rof_theta (absent: 0.125), rof_iterations (absent: 100).
 /// Throws std::invalid_argument naming the config and the first missing parameter, or an
 /// integer parameter that is not a whole number.

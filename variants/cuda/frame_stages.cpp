@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "kernels/cuda/frame/flow_filters.hpp"
+#include "kernels/cuda/frame/occlusion_filters.hpp"
 #include "variants/cuda/cuda_variant.hpp"
 
 namespace flowtune::cuda {
@@ -214,9 +215,16 @@ void FrameStages::core(cudaStream_t stream, FrameBuffers& b) {
         marks_.mark(stream, "median", s);
       }
       if (p.nl_median_window > 0) {  // Sun, Roth, Black 2010, sec. 4: guided by this level's I0
-        frame::weighted_median_flow(f16, b.u[cur].as(), b.u[1 - cur].as(), l.i0.as<float>(),
-                                    l.width, l.height, p.nl_median_window,
-                                    float(p.nl_sigma_spatial), float(p.nl_sigma_color), exec);
+        if (p.nl_occlusion)          // eq. 10's o(x_j) / o(x_i); grad (dead until the next warping)
+          frame::weighted_median_flow_occlusion(  // holds the occlusion cost (n pairs >= n floats)
+              f16, b.u[cur].as(), b.u[1 - cur].as(), l.i0.as<float>(), l.i1.as<float>(),
+              b.grad.as<float>(), l.width, l.height, p.nl_median_window, float(p.nl_sigma_spatial),
+              float(p.nl_sigma_color), float(p.nl_sigma_divergence), float(p.nl_sigma_residual),
+              exec);
+        else
+          frame::weighted_median_flow(f16, b.u[cur].as(), b.u[1 - cur].as(), l.i0.as<float>(),
+                                      l.width, l.height, p.nl_median_window,
+                                      float(p.nl_sigma_spatial), float(p.nl_sigma_color), exec);
         cur = 1 - cur;
         f.u = b.u[cur].as();
         marks_.mark(stream, "nl_median", s);

@@ -51,6 +51,18 @@ const std::vector<ParamSpec>& tvl1_param_specs() {
        "sigma of the grey-level difference of I0 (normalised to [0, 255]) in the weighted "
        "median's weights",
        "Sun, Roth, Black 2010, sec. 4 (7, on Lab colour)", true},
+      {"nl_occlusion", T::integer, "", 0, 0, 1, false, false,
+       "1: the weighted median's weights times the occlusion factor o(x_j) / o(x_i), o = "
+       "exp(-d^2 / (2 nl_sigma_divergence^2) - e^2 / (2 nl_sigma_residual^2)), d the negative "
+       "divergence of the flow, e = I0(x) - I1(x + u); 0 = off",
+       "Sun, Roth, Black 2010, sec. 4, eq. 10 (after Sand and Teller 2008)", true},
+      {"nl_sigma_divergence", T::real, "", 0.3, 0, 10, true, false,
+       "sigma of the negative flow divergence in the occlusion factor",
+       "Sun, Roth, Black 2010, sec. 4 (0.3)", true},
+      {"nl_sigma_residual", T::real, "", 20, 0, 255, true, false,
+       "sigma of the residual I0(x) - I1(x + u) (levels normalised to [0, 255]) in the occlusion "
+       "factor",
+       "Sun, Roth, Black 2010, sec. 4 (20, intensities in [0, 255])", true},
       {"texture_alpha", T::real, "", 0, 0, 1, false, false,
        "structure-texture decomposition before the pyramid: I - texture_alpha * ROF(I); 0 = off",
        "Wedel et al. 2009, sec. 2.3 (0.95)", true},

@@ -122,6 +122,9 @@ class Tvl1Workload final : public Workload {
         (nl->second < 3 || std::fmod(nl->second, 2.0) != 1.0))
       return "tvl1: nl_median_window=" + shortest_decimal(nl->second) +
              " must be 0 (off) or odd (3..11)";
+    const auto occl = config.params.find("nl_occlusion");
+    if (occl != config.params.end() && occl->second != 0 && occl->second != 1)
+      return "tvl1: nl_occlusion=" + shortest_decimal(occl->second) + " must be 0 (off) or 1";
     return std::nullopt;
   }
   std::unique_ptr<InputSet> load_inputs(const InputOptions& o) const override {
