@@ -88,8 +88,9 @@ int run_import(const std::vector<std::string>& args) {
     throw std::runtime_error(file + ": " + e.what());
   }
   if (!defaulted.empty())
-    std::cout << "parameters the file does not give take their defaults: " << joined(defaulted)
-              << "\n";
+    std::cout << "parameters the file does not give take their absent values (added later) or "
+                 "defaults: "
+              << joined(defaulted) << "\n";
   if (done.run_id == 0) {
     std::cout << file << " is in " << repo.path() << " already (board " << board << ", dataset "
               << dataset << ", " << done.already << " entries): nothing imported\n";

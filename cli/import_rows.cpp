@@ -44,7 +44,8 @@ struct RowContext {
 
 /// Checks e.config against workload's schema: a variant of the workload, one of its
 /// precisions, exactly its tunables with values of their domains, known parameters in range
-/// (rebuilt configs take the defaults of the parameters the file lacks, and lose the 0 of a
+/// (rebuilt configs take the absent values, else the defaults, of the parameters the file
+/// lacks, and lose the 0 of a
 /// tunable of another variant that the flattening wrote). A pruned entry is
 /// not held to the rules between parameters or the variant's own rules (they may be why it
 /// was pruned). An exact config (a file flowtune wrote) may lack a tunable added to the
@@ -97,10 +98,13 @@ void check_against_schema(const RowContext& x, interop::KernelTunerEntry& e,
   }
   c.label = c.variant + " " + c.precision;
   for (const auto& [name, value] : c.tunables) c.label += " " + name + "=" + std::to_string(value);
+  // A rebuilt config (a file another tool wrote) takes the value its missing parameters mean:
+  // the absent value of a parameter added after the schema's first version (the file may
+  // predate it; median_window: 0, not its default 5), else the default.
   if (!e.exact)
     for (const ParamSpec& p : workload.params())
       if (!c.params.count(p.name)) {
-        c.params[p.name] = p.default_value;
+        c.params[p.name] = p.absent_value.value_or(p.default_value);
         defaulted.insert(p.name);
       }
   for (const auto& [name, value] : c.params) {
@@ -110,10 +114,10 @@ void check_against_schema(const RowContext& x, interop::KernelTunerEntry& e,
   }
   for (const ParamSpec& p : workload.params()) {
     if (c.params.count(p.name)) continue;
-    // A parameter added after the file was written, whose absence means its default (its
-    // spec says so): the config is the same point as with the default.
-    if (p.absent_means_default) {
-      c.params[p.name] = p.default_value;
+    // A parameter added after the file was written: its absence means its absent value
+    // (ParamSpec::absent_value, the value that computes what the file's config computed).
+    if (p.absent_value) {
+      c.params[p.name] = *p.absent_value;
       continue;
     }
     fail(p.name, "missing (a parameter of " + workload.name() + ")");

@@ -21,14 +21,17 @@ struct ImportRows {
   std::vector<db::ImportedEntry> entries;  ///< in file order, each with board, key, dataset
   const Workload* workload = nullptr;      ///< the file's workload
   std::string board, dataset;              ///< resolved
-  std::set<std::string> defaulted;         ///< parameters the file lacks that took their defaults
+  /// Parameters the file lacks that took their absent values (ParamSpec::absent_value, e.g.
+  /// median_window 0), or their defaults where they have none.
+  std::set<std::string> defaulted;
 };
 
 /// Reads every entry of f (the file named file) into a row to store: the entry read and
 /// checked (interop::KernelTunerFile::entry), then checked against its workload's schema
 /// (a variant of the workload, one of its precisions, exactly its tunables with values of
 /// their domains, known parameters in range, the workload's rules except for pruned entries;
-/// rebuilt configs take the defaults of the parameters the file lacks), with its key, board
+/// rebuilt configs take the absent values, else the defaults, of the parameters the file
+/// lacks), with its key, board
 /// and dataset. The first entry settles the dataset (dataset "" = "kernel_tuner:<device
 /// name>", or "kernel_tuner:<file stem>" for a file without one), resolves board and finds
 /// the workload (its config's). The other entries are read in blocks of block entries by

@@ -33,6 +33,15 @@ std::string dims_text(const ParamSpec& p, const std::vector<double>& values) {
   return s;
 }
 
+// The default, and the absent value where it differs (what a DB row, tuned header or
+// imported file without the parameter means; ParamSpec::absent_value): "5 (absent: 0)".
+std::string default_text(const ParamSpec& p) {
+  std::string s = p.value_text(p.default_value);
+  if (p.absent_value && *p.absent_value != p.default_value)
+    s += " (absent: " + p.value_text(*p.absent_value) + ")";
+  return s;
+}
+
 }  // namespace
 
 int run_params(const std::vector<std::string>& args) {
@@ -78,13 +87,12 @@ int run_params(const std::vector<std::string>& args) {
                 << "|---|---|---|---:|---|---|---|---|\n";
       for (const ParamSpec& p : w->params())
         std::cout << "| `" << p.name << "` | " << type_name(p) << " | " << p.unit << " | "
-                  << p.value_text(p.default_value) << " | " << p.range_text() << " | "
-                  << dim(cpu, p) << " / " << dim(gpu, p) << " | " << md(p.doc) << " | "
-                  << md(p.source) << " |\n";
+                  << default_text(p) << " | " << p.range_text() << " | " << dim(cpu, p) << " / "
+                  << dim(gpu, p) << " | " << md(p.doc) << " | " << md(p.source) << " |\n";
     } else {
       for (const ParamSpec& p : w->params())
         std::cout << "  " << p.name << " (" << type_name(p) << (p.unit.empty() ? "" : ", " + p.unit)
-                  << "): default " << p.value_text(p.default_value) << ", valid " << p.range_text()
+                  << "): default " << default_text(p) << ", valid " << p.range_text()
                   << "; tune dimension cpu {" << dim(cpu, p) << "}, cuda {" << dim(gpu, p) << "}\n"
                   << "      " << p.doc << " [" << p.source << "]\n";
     }

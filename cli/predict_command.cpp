@@ -114,14 +114,15 @@ int run_predict(const std::vector<std::string>& args) {
   // The model costs the solver's iterations, not the accuracy additions of the default
   // dimensions (flow medians, structure-texture decomposition): they stay off here
   // unless asked for with --param, so the default GPU space predicts what the model knows
-  // (8 times fewer configs, no duplicates that differ only in what it does not cost).
+  // (8 times fewer configs, no duplicates that differ only in what it does not cost). Off
+  // with --no-default-dimensions too, where median_window would otherwise take its default
+  // (5): the model predicts the frame without the additions.
   std::vector<std::string> pinned;
-  if (options.default_dimensions)
-    for (const char* name : {"median_window", "nl_median_window", "texture_alpha"})
-      if (workload.find_param(name) && !options.param_values.count(name)) {
-        options.param_values[name] = {0};
-        pinned.push_back(name);
-      }
+  for (const char* name : {"median_window", "nl_median_window", "texture_alpha"})
+    if (workload.find_param(name) && !options.param_values.count(name)) {
+      options.param_values[name] = {0};
+      pinned.push_back(name);
+    }
   if (!pinned.empty()) {
     std::cout << "not costed by the model, kept off (--param to vary):";
     for (const std::string& name : pinned) std::cout << ' ' << name;

@@ -27,7 +27,9 @@ struct Tvl1Params {
   /// k, 2k, 3k, ... on the change of that iteration (1 = every iteration, IPOL's loop).
   int epsilon_check_every = 1;
   /// Median filter of the flow after each warping (Wedel et al. 2009, sec. 3; Sun, Roth,
-  /// Black 2010, sec. 3.3): window 3 or 5, 0 = off (IPOL 2013 has none).
+  /// Black 2010, sec. 3.3): window 3 or 5, 0 = off (IPOL 2013 has none). 0 here, with the
+  /// other test defaults, and as the schema's absent value (a config without it); the
+  /// product default, the schema's, is 5 (README "Defaults").
   int median_window = 0;
   /// Weighted non-local median of the flow after each warping (after the median filter when
   /// both are on; Sun, Roth, Black 2010, sec. 4, "Classic+NL"; kernels/weighted_median.hpp):

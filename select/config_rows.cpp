@@ -1,6 +1,7 @@
 #include "select/config_rows.hpp"
 
 #include <exception>
+#include <utility>
 
 namespace flowtune {
 
@@ -14,20 +15,16 @@ db::ConfigRow to_config_row(const std::string& board, const Config& config) {
   row.tunables = config.tunables;
   row.clock_mhz = config.clock_mhz;
   row.params = config.params;
-  // A parameter whose absence means its default (ParamSpec::absent_means_default), at its
-  // default, is left out of the row and so of its key: the config keeps the key it had
-  // before the parameter existed, and a run resumes the rows of a DB written then.
+  // A parameter at its absent value (ParamSpec::absent_value) is left out of the row and so
+  // of its key: the config keeps the key it had before the parameter existed, and a run
+  // resumes the rows of a DB written then. A parameter at any other value (its default
+  // included, e.g. median_window 5) is written.
   const Workload* workload = nullptr;
   try {
     workload = &find_workload(config.workload);
   } catch (const std::exception&) {  // an unregistered workload: every parameter as given
   }
-  if (workload)
-    for (const ParamSpec& spec : workload->params()) {
-      const auto it = row.params.find(spec.name);
-      if (spec.absent_means_default && it != row.params.end() && it->second == spec.default_value)
-        row.params.erase(it);
-    }
+  if (workload) row.params = workload->without_absent_values(std::move(row.params));
   row.key = db::config_key(row);
   return row;
 }

@@ -12,9 +12,12 @@ namespace flowtune {
 
 /// The DB row of `config` measured on `board`: every field copied, the label
 /// (Config::label) and the key (db::config_key, the config's identity in the DB) filled in.
-/// A parameter of a registered workload whose spec has absent_means_default is left out when
-/// it holds its default value, so the key of a config does not change when such a parameter
-/// is added to the schema (old DBs resume); to_config reads it back as absent = default.
+/// A parameter of a registered workload that holds its absent value (ParamSpec::absent_value,
+/// e.g. median_window 0) is left out (Workload::without_absent_values), so the key of a config
+/// does not change when such a parameter is added to the schema (old DBs resume); any other
+/// value, the parameter's default included, is written. to_config returns the row's
+/// parameters as stored; a missing one means its absent value (Workload::with_absent_values,
+/// tvl1_params_of).
 db::ConfigRow to_config_row(const std::string& board, const Config& config);
 
 /// The inverse: the Config of a stored row (board, key and label dropped).

@@ -22,8 +22,10 @@ int need_int(const Config& c, const char* name) {
   return static_cast<int>(v);
 }
 
-/// A parameter added after the schema's first version: absent = its default (older DB rows
-/// and tuned headers keep their meaning).
+/// A parameter added after the schema's first version: absent = its absent value (the
+/// schema's ParamSpec::absent_value, the older computation; not always its default:
+/// median_window is absent 0, default 5), so older DB rows and tuned headers keep their
+/// meaning. tests/tuner/test_absent_values.cpp checks these values against the schema.
 int optional_int(const Config& c, const char* name, int absent) {
   return c.params.count(name) ? need_int(c, name) : absent;
 }

@@ -12,7 +12,10 @@ namespace flowtune {
 /// nl_median_window (absent: 0, off), nl_sigma_spatial and nl_sigma_color (absent: 7),
 /// nl_occlusion (absent: 0, off; 0 or 1, else std::invalid_argument), nl_sigma_divergence
 /// (absent: 0.3) and nl_sigma_residual (absent: 20),
-/// texture_alpha (absent: 0, off), rof_theta (absent: 0.125), rof_iterations (absent: 100).
+/// texture_alpha (absent: 0, off), rof_theta (absent: 0.125), rof_iterations (absent: 100),
+/// warping_interp (absent: 0, bicubic): each parameter's absent value in the schema
+/// (ParamSpec::absent_value; the older computation), which is not always its default
+/// (median_window: default 5).
 /// Throws std::invalid_argument naming the config and the first missing parameter, or an
 /// integer parameter that is not a whole number.
 Tvl1Params tvl1_params_of(const Config& config);

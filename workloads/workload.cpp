@@ -65,6 +65,20 @@ ParamValues Workload::default_params() const {
   return v;
 }
 
+ParamValues Workload::with_absent_values(ParamValues params) const {
+  for (const ParamSpec& p : this->params())
+    if (p.absent_value && !params.count(p.name)) params[p.name] = *p.absent_value;
+  return params;
+}
+
+ParamValues Workload::without_absent_values(ParamValues params) const {
+  for (const ParamSpec& p : this->params()) {
+    const auto it = params.find(p.name);
+    if (p.absent_value && it != params.end() && it->second == *p.absent_value) params.erase(it);
+  }
+  return params;
+}
+
 std::optional<std::string> Workload::check_params(const Config& config) const {
   for (const auto& [name, value] : config.params) {
     (void)value;
@@ -73,7 +87,7 @@ std::optional<std::string> Workload::check_params(const Config& config) const {
   for (const ParamSpec& p : params()) {
     const auto it = config.params.find(p.name);
     if (it == config.params.end()) {
-      if (p.absent_means_default) continue;
+      if (p.absent_value) continue;  // a row or header written before p existed
       return this->name() + ": parameter '" + p.name + "' missing";
     }
     if (auto why = p.invalid_reason(it->second)) return this->name() + ": " + *why;

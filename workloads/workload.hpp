@@ -31,9 +31,13 @@ struct ParamSpec {
   bool min_open = false, max_open = false;  ///< true: the bound itself is excluded
   std::string doc;                          ///< one line
   std::string source;                       ///< paper and section, e.g. "IPOL 2013, sec. 4.1"
-  /// true: a config without this parameter (a DB row or tuned header written before it
-  /// existed) means its default_value, which must then reproduce the older behaviour.
-  bool absent_means_default = false;
+  /// The value a config without this parameter means (a DB row, tuned header or imported
+  /// file written before the parameter existed): the value that reproduces the older
+  /// computation. nullopt for the parameters of the schema's first version, which every
+  /// config gives. Distinct from default_value, the value a new config takes when nobody sets
+  /// it (TV-L1's median_window: absent 0, off; default 5). A canonical config (its DB row and
+  /// key, select/config_rows.hpp) leaves the parameter out exactly when it equals this value.
+  std::optional<double> absent_value = std::nullopt;
   /// Categorical: the names of the values 0, 1, ... (e.g. {"bicubic", "bilinear"}).
   std::vector<std::string> choices = {};
   /// nullopt when `value` is valid, else "lambda=-1 outside (0, 10]" (with the range).
@@ -170,10 +174,17 @@ class Workload {
 
   /// The spec of parameter `name`, or nullptr.
   const ParamSpec* find_param(const std::string& name) const;
-  /// Every parameter at its default.
+  /// Every parameter at its default (the values of a new config: `tune run`, the spaces).
   ParamValues default_params() const;
-  /// Checks config.params against the schema (every parameter present, known, in range,
-  /// whole where integer), then invalid_reason(); nullopt when valid.
+  /// `params` with every parameter it lacks that has an absent value (ParamSpec::absent_value)
+  /// set to that value: what a stored row, tuned header or imported file means. Parameters
+  /// without an absent value stay missing (check_params names them).
+  ParamValues with_absent_values(ParamValues params) const;
+  /// `params` without each parameter that equals its absent value: the canonical form that
+  /// DB rows and keys store, so a config keeps the key it had before such a parameter existed.
+  ParamValues without_absent_values(ParamValues params) const;
+  /// Checks config.params against the schema (every parameter present or with an absent
+  /// value, known, in range, whole where integer), then invalid_reason(); nullopt when valid.
   std::optional<std::string> check_params(const Config& config) const;
 };
 

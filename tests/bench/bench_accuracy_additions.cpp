@@ -18,7 +18,9 @@
 //   ACC_CSV       output file (default accuracy_additions.csv)
 //   ACC_GRID      instead of the named configs, grids of TV-L1 parameters (the accuracy front):
 //                 "NAME=V1,V2;NAME=V1,...|NAME=...": each '|'-separated grid is the product of
-//                 its dimensions over the schema defaults, the grids run in order, a point
+//                 its dimensions over the schema defaults with every later addition at
+//                 its absent value (median_window 0: the base of the committed fronts, not
+//                 the default 5; ParamSpec::absent_value), the grids run in order, a point
 //                 seen before is skipped; a categorical value may be its name (bilinear).
 //                 A point is named by the values of every dimension of any grid, in the order
 //                 they first appear ("iterations=10 n_warpings=1 ... warping_interp=bilinear")
@@ -67,13 +69,25 @@ struct Named {
   Tvl1Params p;
 };
 
-/// The configs: the schema defaults (IPOL 2013 with epsilon 0.005: 5 warpings, up to 300
-/// iterations, zoom 0.5) and the fast GPU point (zoom 0.8, 3 warpings x 70
+/// The schema defaults with every parameter added after the first schema at its absent value
+/// (median_window 0, not its default 5): the defaults these configs and the committed rows
+/// of reports/accuracy_additions_*.md and the accuracy fronts are relative to.
+ParamValues defaults_before_additions() {
+  const Workload& w = find_workload("tvl1");
+  ParamValues v = w.default_params();
+  for (const ParamSpec& p : w.params())
+    if (p.absent_value) v[p.name] = *p.absent_value;
+  return v;
+}
+
+/// The configs: `defaults` = the schema defaults before the additions (IPOL 2013 with epsilon
+/// 0.005: 5 warpings, up to 300 iterations, zoom 0.5, median off; the schema's default is
+/// now defaults+median5) and the fast GPU point (zoom 0.8, 3 warpings x 70
 /// iterations, epsilon 0), each alone and with the additions.
 std::vector<Named> configs() {
   const Tvl1Params d = tvl1_params_of([] {
     Config c;
-    c.params = find_workload("tvl1").default_params();
+    c.params = defaults_before_additions();
     return c;
   }());
   auto with = [](Tvl1Params p, const std::function<void(Tvl1Params&)>& f) {
@@ -169,7 +183,7 @@ std::vector<Named> grid_configs(const std::string& spec) {
     std::vector<std::size_t> at(g.size(), 0);
     while (true) {
       Config c;
-      c.params = w.default_params();
+      c.params = defaults_before_additions();
       for (std::size_t k = 0; k < g.size(); ++k) c.params[g[k].first] = g[k].second[at[k]];
       std::string name;
       for (const std::string& d : order)

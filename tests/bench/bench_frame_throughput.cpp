@@ -91,6 +91,9 @@ std::vector<Protocol> protocols() {
   d.n_warpings = 1;
   d.iterations = 10;
   d.epsilon = 0;
+  // The frame these protocols measured: no median of the flow (the schema's default is
+  // now median_window 5; README "Defaults"), in every protocol.
+  d.median_window = 0;
   Tvl1Params o = d;
   o.n_scales = 5;
   o.zoom = 0.8;

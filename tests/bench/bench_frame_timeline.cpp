@@ -53,6 +53,9 @@ std::vector<Protocol> protocols() {
   d.n_warpings = 1;
   d.iterations = 10;
   d.epsilon = 0;
+  // The frame these protocols measured: no median of the flow (the schema's default is
+  // now median_window 5; README "Defaults"), in every protocol.
+  d.median_window = 0;
   Tvl1Params q = d;
   q.n_scales = 6;
   q.n_warpings = 5;

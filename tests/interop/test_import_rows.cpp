@@ -165,5 +165,23 @@ TEST(ImportRows, RowsAreTheFileEntriesInFileOrder) {
   EXPECT_EQ(keys.size(), std::size_t(n));
 }
 
+// A plain Kernel Tuner cache has no median_window: its configs take the parameter's absent
+// value 0 (what the file's kernels computed), not its default 5, and the row has median_window 0
+// written, as rows imported before the default changed.
+TEST(ImportRows, AParameterTheFileLacksTakesItsAbsentValueNotItsDefault) {
+  std::istringstream in(cache_text(2));
+  const interop::KernelTunerFile f(in, {"", {"tile_x", "tile_y"}});
+  const cli::ImportRows rows = cli::import_rows(f, "gen.json", "host", "", 1, 256);
+  ASSERT_EQ(rows.entries.size(), 2u);
+  EXPECT_EQ(rows.defaulted.count("median_window"), 1u);
+  EXPECT_EQ(rows.entries[0].params_json,
+            R"({"epsilon":0.005,"epsilon_check_every":1,"iterations":1,"lambda":0.15,)"
+            R"("median_window":0,"n_scales":0,"n_warpings":5,"nl_median_window":0,)"
+            R"("nl_occlusion":0,"nl_sigma_color":7,"nl_sigma_divergence":0.3,)"
+            R"("nl_sigma_residual":20,"nl_sigma_spatial":7,"presmoothing_sigma":0.8,)"
+            R"("rof_iterations":100,"rof_theta":0.125,"tau":0.25,"texture_alpha":0,"theta":0.3,)"
+            R"("warping_interp":0,"zoom":0.5})");
+}
+
 }  // namespace
 }  // namespace flowtune

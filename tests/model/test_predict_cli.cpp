@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "db/repository.hpp"
 #include "tests/tuner/tune_process.hpp"
@@ -64,6 +66,19 @@ TEST(PredictCli, AccuracyAdditionsStayOffUnlessAskedFor) {
             std::string::npos)
       << asked.output;
   EXPECT_NE(asked.output.find("\n64 configs, 64 predicted"), std::string::npos) << asked.output;
+  // Without the default dimensions every parameter takes its default, but median_window's
+  // (5) is an addition the model does not cost: off there too, the one config predicted
+  // with median_window 0.
+  const test::TuneResult plain = test::run_tune(space + " --no-default-dimensions");
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  EXPECT_NE(plain.output.find("kept off (--param to vary): median_window nl_median_window "
+                              "texture_alpha\n"),
+            std::string::npos)
+      << plain.output;
+  std::ifstream in(out);
+  const nlohmann::json j = nlohmann::json::parse(in);
+  ASSERT_EQ(j.at("configs").size(), 1u) << j.dump();
+  EXPECT_EQ(j.at("configs")[0].at("params").at("median_window"), 0) << j.dump();
   fs::remove(out);
 }
 

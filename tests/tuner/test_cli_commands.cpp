@@ -309,5 +309,44 @@ TEST_F(CliCommands, FlowRunsOneValidConfig) {
   EXPECT_EQ(missing.output.find("aepe"), std::string::npos) << missing.output;
 }
 
+// The default config computes with the 5x5 median of the flow (median_window's default, 5):
+// bit for bit the flow of --param median_window=5. A tuned header written before
+// median_window existed (its config line has none) computes without it: bit for bit the flow
+// of --param median_window=0.
+TEST_F(CliCommands, DefaultMedianIsOnAndAnOldHeaderKeepsItOff) {
+  const std::string seq = std::string(FLOWTUNE_TEST_REPO_DATA) + "/middlebury/RubberWhale/";
+  const std::string frames = seq + "frame10.png " + seq + "frame11.png";
+  const std::string one =
+      " --variant kokkos_global --precision f32 --tunable tile_x=32 "
+      "--tunable tile_y=4 --param iterations=5 --param n_warpings=1";
+  const auto bytes = [](const std::string& file) {
+    std::ifstream in(file, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  const Result on = tune("flow " + frames + one + " -o " + path("on.flo"));
+  ASSERT_EQ(on.exit_code, 0) << on.output;
+  EXPECT_NE(on.output.find("median_window=5"), std::string::npos) << on.output;
+  const Result five = tune("flow " + frames + one + " --param median_window=5 -o " + path("5.flo"));
+  ASSERT_EQ(five.exit_code, 0) << five.output;
+  const Result off = tune("flow " + frames + one + " --param median_window=0 -o " + path("0.flo"));
+  ASSERT_EQ(off.exit_code, 0) << off.output;
+  ASSERT_FALSE(bytes(path("on.flo")).empty());
+  EXPECT_EQ(bytes(path("on.flo")), bytes(path("5.flo")));
+  EXPECT_NE(bytes(path("on.flo")), bytes(path("0.flo")));
+
+  std::ofstream(path("old.h"))
+      << "// flowtune tuned header (written before median_window existed)\n"
+      << R"(// flowtune-config: {"workload":"tvl1","variant":"kokkos_global","precision":"f32",)"
+      << R"("clock_mhz":0,"tunables":{"tile_x":32,"tile_y":4},"params":{"epsilon":0.005,)"
+      << R"("iterations":5,"lambda":0.15,"n_scales":0,"n_warpings":1,"presmoothing_sigma":0.8,)"
+      << R"("tau":0.25,"theta":0.3,"zoom":0.5}})"
+      << "\n";
+  const Result old =
+      tune("flow " + frames + " --tuned " + path("old.h") + " -o " + path("old.flo"));
+  ASSERT_EQ(old.exit_code, 0) << old.output;
+  EXPECT_EQ(old.output.find("median_window"), std::string::npos) << old.output;
+  EXPECT_EQ(bytes(path("old.flo")), bytes(path("0.flo")));
+}
+
 }  // namespace
 }  // namespace flowtune

@@ -20,18 +20,23 @@ TEST(Config, KeyIsCanonicalAndCoversEveryParameter) {
     c.params[p.name] = p.default_value != p.max ? p.max : (p.min + p.max) / 2;
     EXPECT_NE(to_config_row("host", a).key, to_config_row("host", c).key) << p.name;
   }
-  // A parameter whose absence means its default, at its default, is not in the row: the
-  // key equals that of the same config written before the parameter existed.
+  // A parameter at its absent value is not in the row: the key equals that of the same
+  // config written before the parameter existed. At its default (median_window 5, not its
+  // absent 0) it is written.
+  Config at_absent = a;
   Config before = a;
   std::size_t n_absent = 0;
   for (const ParamSpec& p : find_workload("tvl1").params())
-    if (p.absent_means_default) {
+    if (p.absent_value) {
+      at_absent.params[p.name] = *p.absent_value;
       before.params.erase(p.name);
       ++n_absent;
     }
   ASSERT_GT(n_absent, 0u);
-  EXPECT_EQ(to_config_row("host", a).key, to_config_row("host", before).key);
-  EXPECT_EQ(to_config_row("host", a).params, before.params);
+  EXPECT_EQ(to_config_row("host", at_absent).key, to_config_row("host", before).key);
+  EXPECT_EQ(to_config_row("host", at_absent).params, before.params);
+  EXPECT_NE(to_config_row("host", a).key, to_config_row("host", before).key);
+  EXPECT_EQ(to_config_row("host", a).params.at("median_window"), 5);
   EXPECT_THROW(a.tunable("depth"), std::out_of_range);
   EXPECT_THROW(a.param("depth"), std::out_of_range);
   EXPECT_DOUBLE_EQ(a.param("lambda"), find_workload("tvl1").find_param("lambda")->default_value);

@@ -46,9 +46,9 @@ TEST(Space, DefaultDimensionsOfTheWorkloadSpanTheParametersThatMatter) {
 }
 
 // The accuracy additions that paid on the held-out sequences are dimensions of the
-// default spaces (off or on), while their own defaults stay off; each binary dimension
-// doubles the space.
-TEST(Space, AccuracyAdditionsAreDefaultDimensionsAndStayOffByDefault) {
+// default spaces (off or on); of their own defaults only median_window's is on (5, README
+// "Defaults"), each absent value off; each binary dimension doubles the space.
+TEST(Space, AccuracyAdditionsAreDefaultDimensionsAndOnlyTheMedianIsOnByDefault) {
   const Workload& w = find_workload("tvl1");
   const ParamDimensions gpu = parameter_dimensions(w, load_board("h200"), SpaceOptions{});
   EXPECT_EQ(gpu.at("median_window"), (std::vector<double>{0, 5}));
@@ -59,8 +59,11 @@ TEST(Space, AccuracyAdditionsAreDefaultDimensionsAndStayOffByDefault) {
   EXPECT_EQ(host.at("nl_median_window"), std::vector<double>{0});
   EXPECT_EQ(host.at("texture_alpha"), std::vector<double>{0});
   const ParamValues defaults = w.default_params();
-  for (const char* name : {"median_window", "nl_median_window", "texture_alpha"})
+  EXPECT_EQ(defaults.at("median_window"), 5);
+  for (const char* name : {"nl_median_window", "texture_alpha"})
     EXPECT_EQ(defaults.at(name), 0) << name;
+  for (const char* name : {"median_window", "nl_median_window", "texture_alpha"})
+    EXPECT_EQ(w.find_param(name)->absent_value, std::optional<double>(0)) << name;
 
   SpaceOptions off;  // the additions pinned off: the space without them
   off.param_values = {{"median_window", {0}}, {"nl_median_window", {0}}, {"texture_alpha", {0}}};

@@ -81,9 +81,12 @@ TEST_F(TimeBudget, ObjectiveAndConstraintPrintThePickAndTheExportCommand) {
         (!best || mc.measurement.time_ms_median < best->measurement.time_ms_median))
       best = &mc;
   ASSERT_NE(best, nullptr);
+  // The space leaves median_window at its default, 5, which the row stores (unlike its absent
+  // value 0).
+  EXPECT_EQ(best->config.params.at("median_window"), 5);
   const std::string params =
       "iterations=" + std::to_string(int(best->config.params.at("iterations"))) +
-      " lambda=0.15 n_scales=0 n_warpings=" +
+      " lambda=0.15 median_window=5 n_scales=0 n_warpings=" +
       std::to_string(int(best->config.params.at("n_warpings")));
   const auto pick = out_.find("pick (time, aepe <= 0.22): ");
   ASSERT_NE(pick, std::string::npos) << out_;
