@@ -87,8 +87,12 @@ struct FrameOptions {
   /// launch: 1 = two launches per iteration (v, then p, in global memory); k in [2, 31] =
   /// temporally blocked, k iterations of a 64 x 64 region in shared memory per launch
   /// (kernels/cuda/frame/texture_kernels.hpp), ceil(rof_iterations / k) launches, the same
-  /// texture bit for bit (tests/cuda/test_texture_blocked.cpp). A schedule, not math.
-  int rof_iterations_per_launch = 8;
+  /// texture bit for bit (tests/cuda/test_texture_blocked.cpp). A schedule, not math. 1 by
+  /// default: on the H200 the blocked stage is instruction-bound (two exact divisions and a
+  /// square root per cell and iteration, the halo recomputed) and slower than two graph nodes
+  /// per iteration at every k (k = 8: 0.76 against 0.61 ms for 100 iterations on RubberWhale;
+  /// reports/issue21_session10_h200.md).
+  int rof_iterations_per_launch = 1;
 };
 
 /// One stage of a profiled frame: its name, the pyramid level it worked on (0 = finest, -1

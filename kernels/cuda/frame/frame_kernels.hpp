@@ -76,19 +76,17 @@ struct ZoomSchedule {
   int threads = 512;             ///< threads per block, a multiple of 32 in [32, 1024]
 };
 
-/// The default schedule, chosen for the frame's levels on the H200 (132 SMs, 2048 threads
-/// each; the kernel takes 32 registers, so threads and shared memory bound the resident
-/// blocks). The 32 x 8 tiles with 256 threads (kZoomSchedule32x8) ran RubberWhale's
-/// first level (zoom 0.5) as 500 blocks: 0.47 waves, 27% achieved occupancy, 16 us per level
-/// (reports/issue21_h200_session9.md), each thread doing ~7.6 row-pass outputs, ~5 column-pass
-/// outputs and one sample in a chain of dependent loads. 16 x 16 tiles with 512 threads: 494
-/// blocks of 16 warps, 0.94 waves at 4 blocks per SM, and per thread ~2.9 row-pass outputs,
-/// ~2.3 column-pass outputs and at most one sample; the Gaussian's vertical reach (10 rows at
-/// zoom 0.5, 4 at 0.8) is paid once per 32 fine rows instead of 16, so the row pass does 19%
-/// less work over the level (14% at zoom 0.8). Not measured when chosen:
-/// scripts/device-issue21zoom times it against the 32 x 8 one and 9 others on every level of
-/// both protocols' pyramids.
-constexpr ZoomSchedule kZoomScheduleDefault{16, 16, 512};
+/// The default schedule, chosen from a measurement on the H200 (132 SMs; the kernel takes 32
+/// registers, so threads and shared memory bound the resident blocks): 16 x 16 output tiles
+/// with 256 threads. The 32 x 8 tiles with 256 threads (kZoomSchedule32x8) ran RubberWhale's
+/// first level (zoom 0.5) as 500 blocks, 0.47 waves, each thread doing ~7.6 row-pass outputs,
+/// ~5 column-pass outputs and one sample in a chain of dependent loads; taller tiles also pay
+/// the Gaussian's vertical reach (10 rows at zoom 0.5, 4 at 0.8) once per 32 fine rows instead
+/// of 16. Of 11 schedules timed on every level of the zoom-0.5 and zoom-0.8 pyramids of
+/// RubberWhale and Grove2 (scripts/device-issue21zoom, reports/issue21_session10_h200.md),
+/// 16 x 16 with 256 threads is the only one faster than 32 x 8 on all four (1.06-1.11x on the
+/// pyramid stage); 16 x 16 with 512 threads is 1.14-1.22x on zoom 0.5 but 0.94-0.96x on 0.8.
+constexpr ZoomSchedule kZoomScheduleDefault{16, 16, 256};
 
 /// The earlier schedule of zoom_out_pair_one_launch (32 x 8 outputs, one thread each):
 /// the reference of the schedule tests and of the before / after measurement.
