@@ -1,0 +1,93 @@
+// Tuned tvl1 configuration for board 'h200', exported by flowtune (tune export) from its database.
+// Objective: time_ms (least on the Pareto front of the workload's objectives).
+// Measured figures (dataset middlebury:Grove2,RubberWhale, measured at 2026-11-25T13:30:20.246Z, run 1, measurement 1799):
+//   time per run   : 0.653 ms (median of 19 repeats, min 0.642, max 1.262)
+//   time per unit  : 2.4452 ns
+//   energy         : n/a
+//   aae_deg        : 4.233634367437333
+//   aepe           : 0.17631734957551798
+//   config key     : tvl1 global_pipeline f16 {"depth":3,"parts":2,"persistent_px":0,"resident_px":1024,"rows_per_thread":2,"skew":1,"strip_h":64,"tiled_px":1048576,"w":256} clock=0 {"epsilon":0,"iterations":15,"lambda":0.15,"median_window":5,"n_scales":4,"n_warpings":2,"presmoothing_sigma":0.8,"rof_iterations":3,"tau":0.25,"texture_alpha":0.95,"theta":0.3,"zoom":0.65}
+//   label          : global_pipeline f16 depth=3 parts=2 persistent_px=0 resident_px=1024 rows_per_thread=2 skew=1 strip_h=64 tiled_px=1048576 w=256
+// Deployment: include this header before a CUDA kernel (kernels/cuda/*.cuh); it defines
+// the kernel's FT_<TUNABLE> constants and FT_PRECISION_* unless already defined (-D).
+// Host code: flowtune::parse_tuned_config(flowtune::tuned::kConfigJson)
+// (flowtune/flowtune.hpp, CMake package flowtune).
+// flowtune-config: {"clock_mhz":0,"params":{"epsilon":0,"iterations":15,"lambda":0.15,"median_window":5,"n_scales":4,"n_warpings":2,"presmoothing_sigma":0.8,"rof_iterations":3,"tau":0.25,"texture_alpha":0.95,"theta":0.3,"zoom":0.65},"precision":"f16","tunables":{"depth":3,"parts":2,"persistent_px":0,"resident_px":1024,"rows_per_thread":2,"skew":1,"strip_h":64,"tiled_px":1048576,"w":256},"variant":"global_pipeline","workload":"tvl1"}
+#pragma once
+
+#define FLOWTUNE_TUNED_DEPTH 3
+#define FLOWTUNE_TUNED_PARTS 2
+#define FLOWTUNE_TUNED_PERSISTENT_PX 0
+#define FLOWTUNE_TUNED_RESIDENT_PX 1024
+#define FLOWTUNE_TUNED_ROWS_PER_THREAD 2
+#define FLOWTUNE_TUNED_SKEW 1
+#define FLOWTUNE_TUNED_STRIP_H 64
+#define FLOWTUNE_TUNED_TILED_PX 1048576
+#define FLOWTUNE_TUNED_W 256
+
+// The kernels' compile-time constants (kernels/cuda/*.cuh read FT_*).
+#if !defined(FT_PRECISION_F32) && !defined(FT_PRECISION_F16) && !defined(FT_PRECISION_MIXED)
+#define FT_PRECISION_F16 1
+#endif
+#ifndef FT_DEPTH
+#define FT_DEPTH 3
+#endif
+#ifndef FT_PARTS
+#define FT_PARTS 2
+#endif
+#ifndef FT_PERSISTENT_PX
+#define FT_PERSISTENT_PX 0
+#endif
+#ifndef FT_RESIDENT_PX
+#define FT_RESIDENT_PX 1024
+#endif
+#ifndef FT_ROWS_PER_THREAD
+#define FT_ROWS_PER_THREAD 2
+#endif
+#ifndef FT_SKEW
+#define FT_SKEW 1
+#endif
+#ifndef FT_STRIP_H
+#define FT_STRIP_H 64
+#endif
+#ifndef FT_TILED_PX
+#define FT_TILED_PX 1048576
+#endif
+#ifndef FT_W
+#define FT_W 256
+#endif
+
+namespace flowtune::tuned {
+
+inline constexpr const char* kWorkload = "tvl1";
+inline constexpr const char* kBoard = "h200";
+inline constexpr const char* kVariant = "global_pipeline";
+inline constexpr const char* kPrecision = "f16";
+inline constexpr const char* kConfigKey = "tvl1 global_pipeline f16 {\"depth\":3,\"parts\":2,\"persistent_px\":0,\"resident_px\":1024,\"rows_per_thread\":2,\"skew\":1,\"strip_h\":64,\"tiled_px\":1048576,\"w\":256} clock=0 {\"epsilon\":0,\"iterations\":15,\"lambda\":0.15,\"median_window\":5,\"n_scales\":4,\"n_warpings\":2,\"presmoothing_sigma\":0.8,\"rof_iterations\":3,\"tau\":0.25,\"texture_alpha\":0.95,\"theta\":0.3,\"zoom\":0.65}";
+/// The whole config as JSON (the flowtune-config line), for flowtune::parse_tuned_config.
+inline constexpr const char* kConfigJson = "{\"clock_mhz\":0,\"params\":{\"epsilon\":0,\"iterations\":15,\"lambda\":0.15,\"median_window\":5,\"n_scales\":4,\"n_warpings\":2,\"presmoothing_sigma\":0.8,\"rof_iterations\":3,\"tau\":0.25,\"texture_alpha\":0.95,\"theta\":0.3,\"zoom\":0.65},\"precision\":\"f16\",\"tunables\":{\"depth\":3,\"parts\":2,\"persistent_px\":0,\"resident_px\":1024,\"rows_per_thread\":2,\"skew\":1,\"strip_h\":64,\"tiled_px\":1048576,\"w\":256},\"variant\":\"global_pipeline\",\"workload\":\"tvl1\"}";
+
+inline constexpr int kDepth = 3;
+inline constexpr int kParts = 2;
+inline constexpr int kPersistentPx = 0;
+inline constexpr int kResidentPx = 1024;
+inline constexpr int kRowsPerThread = 2;
+inline constexpr int kSkew = 1;
+inline constexpr int kStripH = 64;
+inline constexpr int kTiledPx = 1048576;
+inline constexpr int kW = 256;
+inline constexpr int kEpsilon = 0;
+inline constexpr int kIterations = 15;
+inline constexpr double kLambda = 0.15;
+inline constexpr int kMedianWindow = 5;
+inline constexpr int kNScales = 4;
+inline constexpr int kNWarpings = 2;
+inline constexpr double kPresmoothingSigma = 0.8;
+inline constexpr int kRofIterations = 3;
+inline constexpr double kTau = 0.25;
+inline constexpr double kTextureAlpha = 0.95;
+inline constexpr double kTheta = 0.3;
+inline constexpr double kZoom = 0.65;
+inline constexpr int kClockMhz = 0;  // 0 = clock not controlled
+
+}  // namespace flowtune::tuned
