@@ -205,7 +205,7 @@ int main(int argc, char** argv) {
       }
     }
   benchmark::AddCustomContext("default_schedule", tag_of(fk::kZoomScheduleDefault));
-  benchmark::AddCustomContext("session9_schedule", tag_of(fk::kZoomSchedule32x8));
+  benchmark::AddCustomContext("old_schedule", tag_of(fk::kZoomSchedule32x8));
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   for (const Pyramid& p : g_pyramids)

@@ -156,8 +156,8 @@ TEST_P(FusedStageZoomSchedule, RejectsInvalidSchedules) {
 // default): 19 x 13 tiles; an inner tile's outputs x in [16, 31] sample x / 0.5 in [32, 62],
 // whose bicubic cells read texels 31 .. 64 (34 columns; the first tile 33, the last 9), and as
 // many rows: (34 + 10) x 34 row-pass floats + 34 x 34 smoothed floats = 2652 floats. 16 x 8:
-// rows y in [8, 15] read 15 .. 32 (18 rows): (18 + 10) x 34 + 18 x 34 = 1564 floats. Session
-// 9's 32 x 8: 10 x 25 tiles, 66 columns: (18 + 10) x 66 + 18 x 66 = 3036 floats.
+// rows y in [8, 15] read 15 .. 32 (18 rows): (18 + 10) x 34 + 18 x 34 = 1564 floats. The
+// 32 x 8 one: 10 x 25 tiles, 66 columns: (18 + 10) x 66 + 18 x 66 = 3036 floats.
 TEST(FusedStageZoomScheduleLaunch, RubberWhalesFirstLevelByHand) {
   const fk::GaussTaps taps = fk::gaussian_taps(0.6 * std::sqrt(3.0));
   ASSERT_EQ(taps.radius, 6);

@@ -42,7 +42,7 @@ const std::vector<ParamSpec>& tvl1_param_specs() {
        "one value back per test",
        "IPOL 2013, sec. 4 (k = 1); this project (GPU check interval)", 1},
       // Default 5, absent 0 (off: IPOL 2013 has no median; rows and headers written before
-      // median_window existed computed without it). The held-out evidence of issue 22
+      // median_window existed computed without it). The held-out evidence
       // (reports/accuracy_additions_cpu.md, CPU; reports/accuracy_additions_gpu.md, GPU):
       // chosen on the training 4 sequences (5x5 0.4447 vs 3x3 0.4478), it improves the
       // held-out 4 from 0.3029 to 0.2952 and the 8-sequence mean from 0.3797 to 0.3699 with
