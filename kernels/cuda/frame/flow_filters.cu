@@ -75,27 +75,11 @@ void median_impl(const void* u_in, void* u_out, int w, int h, Exec exec) {
   check(cudaGetLastError(), "median_flow");
 }
 
-/// Texel loaders of weighted_median_px: the flow of pairs and the guide I0.
-template <class T2>
-struct FlowComponentLoad {
-  const T2* p;
-  int w;
-  FT_HD float operator()(int i, int j, int c) const {
-    const float2 v = load2(p, std::size_t(j) * w + i);
-    return c ? v.y : v.x;
-  }
-};
-struct GuideLoad {
-  const float* g;
-  int w;
-  FT_HD float operator()(int i, int j) const { return g[std::size_t(j) * w + i]; }
-};
-
 template <int Window, class T2>
 FT_HD void weighted_median_px_pair(const T2* in, T2* out, const float* guide, int w, int h,
                                    float sigma_spatial, float sigma_color, int x, int y) {
   float a = 0, b = 0;
-  weighted_median_px_window<float, Window>(FlowComponentLoad<T2>{in, w}, GuideLoad{guide, w}, w, h,
+  weighted_median_px_window<float, Window>(FlowComponentLoad<T2>{in, w}, PlaneLoad{guide, w}, w, h,
                                            x, y, sigma_spatial, sigma_color, &a, &b);
   store2(out, std::size_t(y) * w + x, make_float2(a, b));
 }

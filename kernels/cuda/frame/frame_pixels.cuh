@@ -181,6 +181,17 @@ FT_HD float2 load2(const __half2* p, std::size_t i) {
   const __half2 h = p[i];
   return make_float2(__half2float(h.x), __half2float(h.y));
 }
+/// Texel loader of a flow of pairs (float2 or __half2) by component: c = 0 is u, 1 is v (the
+/// flow filters' per-pixel code, kernels/weighted_median.hpp and kernels/occlusion.hpp).
+template <class T2>
+struct FlowComponentLoad {
+  const T2* p;
+  int w;
+  FT_HD float operator()(int i, int j, int c) const {
+    const float2 v = load2(p, std::size_t(j) * w + i);
+    return c ? v.y : v.x;
+  }
+};
 FT_HD void store2(float2* p, std::size_t i, float2 v) {
   p[i] = v;
 }

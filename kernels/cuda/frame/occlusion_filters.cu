@@ -22,22 +22,6 @@ void check(cudaError_t e, const char* what) {
                              ": " + cudaGetErrorString(e));
 }
 
-/// Texel loaders: a flow of pairs by component, a float plane.
-template <class T2>
-struct FlowComponentLoad {
-  const T2* p;
-  int w;
-  FT_HD float operator()(int i, int j, int c) const {
-    const float2 v = load2(p, std::size_t(j) * w + i);
-    return c ? v.y : v.x;
-  }
-};
-struct PlaneLoad {
-  const float* g;
-  int w;
-  FT_HD float operator()(int i, int j) const { return g[std::size_t(j) * w + i]; }
-};
-
 template <class T2>
 FT_HD void cost_px(const T2* u, const float* i0, const float* i1, float* cost, int w, int h,
                    float kd, float ke, int x, int y) {
