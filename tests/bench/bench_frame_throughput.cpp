@@ -32,6 +32,11 @@
 //  - latency_host/<p>/<seq> (RubberWhale, Grove2): wall time of one compute_into() (frames in
 //    through pinned buffers, flow out into the caller's FlowField), one frame at a time;
 //    counter aepe (against the sequence's ground truth).
+//  - latency_host_u8/<p>/<seq>: latency_host through the 8-bit host API (cuda::compute_flow_u8:
+//    bytes copied into pinned memory and uploaded, widened on the device), on the frames' grey
+//    rounded to 8 bits once before timing (the PNGs are 8-bit RGB, their grey Y = 0.299 R +
+//    0.587 G + 0.114 B is not an integer, so the frames are what an 8-bit grey camera would
+//    deliver and aepe may differ slightly from latency_host's); counter aepe.
 //  - latency_device/<p>/<seq>: wall time of one cuda::compute_flow_device() on frames already
 //    on the device, caller's stream, until the stream has synchronised.
 //  - throughput_host/<p>/streams:k (k = 1..4): measure_throughput with k solvers (k streams,
@@ -45,6 +50,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -53,6 +60,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/flo_io.hpp"
@@ -175,6 +183,7 @@ std::unique_ptr<FlowSolver> make(const Config& c) {
 
 struct Frames {
   Image i0, i1;
+  std::vector<std::uint8_t> b0, b1;  ///< i0, i1 rounded to 8 bits (latency_host_u8)
   FlowField gt;
   float *d_i0 = nullptr, *d_i1 = nullptr;
 };
@@ -262,6 +271,27 @@ void register_protocol(const Protocol& p) {
                        for (auto _ : st) {
                          const auto t0 = clock_type::now();
                          s->compute_into(fr->i0, fr->i1, flow);
+                         st.SetIterationTime(
+                             std::chrono::duration<double>(clock_type::now() - t0).count());
+                       }
+                       st.counters["aepe"] = flow_error(flow, fr->gt).aepe;
+                     }))
+        ->UseManualTime()
+        ->MinTime(0.1)
+        ->Repetitions(kRepetitions)
+        ->Unit(benchmark::kMillisecond);
+
+    with_min_max(benchmark::RegisterBenchmark(
+                     ("latency_host_u8/" + tag + "/" + seq).c_str(),
+                     [c, fr](benchmark::State& st) {
+                       auto s = make(c);
+                       const int w = fr->i0.width, h = fr->i0.height;
+                       FlowField flow;
+                       for (int i = 0; i < 3; ++i)
+                         cuda::compute_flow_u8(*s, fr->b0.data(), fr->b1.data(), w, h, w, flow);
+                       for (auto _ : st) {
+                         const auto t0 = clock_type::now();
+                         cuda::compute_flow_u8(*s, fr->b0.data(), fr->b1.data(), w, h, w, flow);
                          st.SetIterationTime(
                              std::chrono::duration<double>(clock_type::now() - t0).count());
                        }
@@ -389,6 +419,9 @@ int main(int argc, char** argv) {
     f.i0 = read_png_gray(dir + "frame10.png");
     f.i1 = read_png_gray(dir + "frame11.png");
     f.gt = read_flo(dir + "flow10.flo");
+    for (const auto& [img, bytes] : {std::make_pair(&f.i0, &f.b0), std::make_pair(&f.i1, &f.b1)})
+      for (const float v : img->data)
+        bytes->push_back(std::uint8_t(std::lround(std::min(255.f, std::max(0.f, v)))));
     const std::size_t bytes = f.i0.size() * sizeof(float);
     cudaMalloc(reinterpret_cast<void**>(&f.d_i0), bytes);
     cudaMalloc(reinterpret_cast<void**>(&f.d_i1), bytes);

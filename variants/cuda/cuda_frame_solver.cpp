@@ -2,8 +2,8 @@
 // frames (compute, compute_into, compute_from) and the order of a frame's work on the
 // solver's streams. Its parts: frame_buffers (buffers), frame_size_cache (buffers and graph
 // per size), frame_graph (the CUDA Graph), pinned_frame_copies (host copies), frame_stages
-// (the stage sequence); device_frame.cpp and frame_profile.cpp hold the device-pointer API
-// and the per-stage timeline.
+// (the stage sequence); device_frame.cpp, u8_frame.cpp and frame_profile.cpp hold the
+// device-pointer API, the 8-bit host API and the per-stage timeline.
 #include "variants/cuda/cuda_frame_solver.hpp"
 
 #include <cuda_runtime_api.h>
@@ -139,17 +139,17 @@ void CudaFrameSolver::stage_out(FlowField& flow) {
 }
 
 void CudaFrameSolver::run_frame(cudaStream_t s, const void* in0, const void* in1, void* out,
-                                bool direct, bool device_inputs) {
+                                bool direct, FrameInput input) {
   SizeEntry& e = cur();
   if (options_.host_emulation) {
-    stages_->upload(s, e.b, in0, in1);
+    stages_->upload(s, e.b, in0, in1, input);
     stages_->core(s, e.b);
     stages_->download(s, e.b, out);
     ++e.frames;
     return;
   }
   begin_frame(s, direct);
-  stages_->upload(s, e.b, in0, in1, device_inputs);
+  stages_->upload(s, e.b, in0, in1, input);
   enqueue_device_work(s, direct);
   stages_->download(s, e.b, out);
   end_frame(s);

@@ -3,6 +3,8 @@
 // schedule of the inner iterations (Romera et al. 2023, sec. 3.3).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -207,6 +209,25 @@ FrameTimeline profile_frame(FlowSolver& solver, const Image& i0, const Image& i1
 /// error (message names the call).
 void compute_flow_device(FlowSolver& solver, const float* i0, const float* i1, int width,
                          int height, float* flow, cudaStream_t stream);
+
+/// The 8-bit host API of a solver made by make_cuda_frame_solver: the flow of two 8-bit grey
+/// frames (cameras, PNGs) written into `flow` as compute_into does (its vectors keep their
+/// storage once they have the size). The bytes are copied into the size's pinned buffer
+/// (chunked and overlapping the bus as FrameOptions::host_copy_chunks says), uploaded as
+/// bytes (a quarter of the float frames' bus time and host copy) and widened to float on the
+/// device (frame::bytes_to_float_pair, exact) before the joint normalisation; from there the
+/// frame is compute_into's (the same stages and the same size's CUDA Graph), so the flow equals
+/// compute_into's on float Images holding the same integer values, bit for bit
+/// (tests/cuda/test_frame_u8.cpp).
+///
+/// i0, i1: host pointers to width x height bytes each, row-major, row r starting at
+/// i + r * stride (stride in bytes, >= width; = width for packed frames); intensities 0..255
+/// (normalised jointly to [0, 255] as compute() does). Works in host emulation too.
+///
+/// Throws std::invalid_argument for a solver that is not a CUDA frame solver, null pointers,
+/// a size < 1 or stride < width, std::runtime_error on a CUDA error (message names the call).
+void compute_flow_u8(FlowSolver& solver, const std::uint8_t* i0, const std::uint8_t* i1, int width,
+                     int height, std::ptrdiff_t stride, FlowField& flow);
 
 /// The solver's per-size cache counters. Throws std::invalid_argument if `solver` is not a
 /// CUDA frame solver.

@@ -18,7 +18,7 @@ void CudaFrameSolver::compute_device(const float* i0, const float* i1, int width
     throw std::invalid_argument("compute_flow_device: null device pointer or size " +
                                 std::to_string(width) + "x" + std::to_string(height) + " < 1");
   select_size(width, height);
-  run_frame(stream, i0, i1, flow, false, true);
+  run_frame(stream, i0, i1, flow, false, FrameInput::device_float);
 }
 
 void compute_flow_device(FlowSolver& solver, const float* i0, const float* i1, int width,

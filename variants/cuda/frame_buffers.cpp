@@ -55,6 +55,7 @@ void allocate_frame_buffers(FrameBuffers& b, int width, int height, const Tvl1Pa
     b.levels.push_back(std::move(l));
   }
   b.raw = OwnedBuffer(2 * n * sizeof(float), dev);
+  b.raw_u8 = OwnedBuffer(2 * n, dev);
   b.tmp = OwnedBuffer(2 * n * sizeof(float), dev);
   b.smooth = OwnedBuffer(2 * n * sizeof(float), dev);
   b.i1g = OwnedBuffer(n * 4 * sizeof(float), dev);

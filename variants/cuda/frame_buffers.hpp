@@ -59,14 +59,16 @@ struct FrameBuffers {
   int width = 0, height = 0;
   std::vector<PyramidLevel> levels;  ///< [0] finest
   OwnedBuffer raw;                   ///< 2n floats: the two frames as uploaded
-  OwnedBuffer tmp;                   ///< 2n floats: the Gaussian's row pass
-  OwnedBuffer smooth;                ///< 2n floats: the pre-filtered level before zoom_out sampling
-  OwnedBuffer i1g;                   ///< n float4: (I1, I1x, I1y, 0) of the current scale
-  OwnedBuffer grad, rho_c, p1, p2;   ///< n pairs / scalars in the schedule's storage
-  OwnedBuffer u[2];                  ///< n pairs each: ping-pong between scales
+  OwnedBuffer raw_u8;  ///< 2n bytes: the 8-bit host API's frames as uploaded (then widened to raw)
+  OwnedBuffer tmp;     ///< 2n floats: the Gaussian's row pass
+  OwnedBuffer smooth;  ///< 2n floats: the pre-filtered level before zoom_out sampling
+  OwnedBuffer i1g;     ///< n float4: (I1, I1x, I1y, 0) of the current scale
+  OwnedBuffer grad, rho_c, p1, p2;  ///< n pairs / scalars in the schedule's storage
+  OwnedBuffer u[2];                 ///< n pairs each: ping-pong between scales
   OwnedBuffer minmax_scratch, minmax;
   OwnedBuffer flow;               ///< 2n floats: planar output
-  OwnedBuffer host_in, host_out;  ///< 2n floats each, pinned (or plain host in emulation)
+  OwnedBuffer host_in, host_out;  ///< 2n floats each, pinned (or plain host in emulation); the
+                                  ///< 8-bit host API uses host_in's first 2n bytes
 };
 
 /// Bytes of one (x, y) pair / one scalar of the device fields in `storage` (float2 / float or

@@ -1,11 +1,14 @@
 // The class behind cuda_frame_solver.hpp's functions: the frame solver's state and the order
 // of a frame's work on its streams. Shared by the files that implement it
 // (cuda_frame_solver.cpp: construction and the host API; device_frame.cpp: the device-pointer
-// API; frame_profile.cpp: the per-stage timeline); other code uses cuda_frame_solver.hpp.
+// API; u8_frame.cpp: the 8-bit host API; frame_profile.cpp: the per-stage timeline); other
+// code uses cuda_frame_solver.hpp.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -39,6 +42,9 @@ class CudaFrameSolver final : public FlowSolver {
   /// See cuda::compute_flow_device (device_frame.cpp).
   void compute_device(const float* i0, const float* i1, int width, int height, float* flow,
                       cudaStream_t stream);
+  /// See cuda::compute_flow_u8 (u8_frame.cpp).
+  void compute_u8(const std::uint8_t* i0, const std::uint8_t* i1, int width, int height,
+                  std::ptrdiff_t stride, FlowField& flow);
   /// See cuda::frame_cache_stats.
   FrameCacheStats stats() const { return cache_->stats(); }
   /// See cuda::profile_frame (frame_profile.cpp).
@@ -55,12 +61,13 @@ class CudaFrameSolver final : public FlowSolver {
   void stage_out(FlowField& flow);
 
   /// One frame at the current size on `s`: the frames from in0 / in1 (host_in in the host
-  /// path, the caller's device frames in the device path), the device work (the size's graph
+  /// path, its bytes in the 8-bit path, the caller's device frames in the device path; see
+  /// FrameStages::upload), the device work (the size's graph
   /// once captured, else direct launches), the planar flow to `out`. Ordered after the
   /// solver's previous frame whatever stream that ran on. direct: never the graph (a frame
   /// with an initial flow).
   void run_frame(cudaStream_t s, const void* in0, const void* in1, void* out, bool direct = false,
-                 bool device_inputs = false);
+                 FrameInput input = FrameInput::host_float);
   /// Before a frame's first enqueue on `s`: the size's graph captured if due, and `s` ordered
   /// after the solver's previous frame.
   void begin_frame(cudaStream_t s, bool direct);

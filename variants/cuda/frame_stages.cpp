@@ -2,6 +2,7 @@
 #include "variants/cuda/frame_stages.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <utility>
 
@@ -46,10 +47,17 @@ void FrameStages::prepare(const Config& config) {
 }
 
 void FrameStages::upload(cudaStream_t s, FrameBuffers& b, const void* in0, const void* in1,
-                         bool device_inputs) {
+                         FrameInput input) {
   const std::size_t n = std::size_t(b.width) * b.height;
   float* raw = b.raw.as<float>();
-  if (options_.fused_stages && device_inputs && !options_.host_emulation) {
+  if (input == FrameInput::host_u8) {
+    copy(s, b.raw_u8.as(), in0, 2 * n);
+    marks_.mark(s, "upload", -1);
+    widen_u8(s, b);
+    normalise(s, b);
+    return;
+  }
+  if (options_.fused_stages && input == FrameInput::device_float && !options_.host_emulation) {
     frame::minmax_pair_one_launch(static_cast<const float*>(in0), static_cast<const float*>(in1), n,
                                   b.minmax_scratch.as<float>(), b.minmax.as<float>(),
                                   frame::Exec{s, false}, raw, raw + n);
@@ -65,6 +73,11 @@ void FrameStages::upload(cudaStream_t s, FrameBuffers& b, const void* in0, const
   }
   marks_.mark(s, "upload", -1);
   normalise(s, b);
+}
+
+void FrameStages::widen_u8(cudaStream_t s, FrameBuffers& b) {
+  frame::bytes_to_float_pair(b.raw_u8.as<std::uint8_t>(), b.width, b.height, b.raw.as<float>(),
+                             frame::Exec{s, options_.host_emulation});
 }
 
 void FrameStages::normalise(cudaStream_t s, FrameBuffers& b) {

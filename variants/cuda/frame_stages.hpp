@@ -25,6 +25,10 @@
 
 namespace flowtune::cuda {
 
+/// Where a frame's inputs come from: the host API's float frames (through host_in), the
+/// device-pointer API's float frames, or the 8-bit host API's frames (through host_in's bytes).
+enum class FrameInput { host_float, device_float, host_u8 };
+
 /// Enqueues the stages of a frame on a FrameBuffers (device pointers, or host pointers run
 /// synchronously in FrameOptions::host_emulation), marking each in `marks` while profiling.
 /// Throws std::runtime_error naming cuda_frame_solver and the call on a CUDA error, and what
@@ -49,9 +53,14 @@ class FrameStages {
 
   /// The two frames into `raw` (one copy when they are contiguous, as in host_in); with fused
   /// stages then their joint min / max (normalise), outside the size's graph: frames already
-  /// on the device (device_inputs) are then copied by the min / max launch itself.
+  /// on the device (FrameInput::device_float) are then copied by the min / max launch itself;
+  /// 8-bit host frames (FrameInput::host_u8: in0 = host_in's 2n bytes, in1 ignored) are
+  /// uploaded into raw_u8 and widened into raw (widen_u8).
   void upload(cudaStream_t s, FrameBuffers& b, const void* in0, const void* in1,
-              bool device_inputs = false);
+              FrameInput input = FrameInput::host_float);
+  /// The 8-bit frames of raw_u8 widened into raw's floats (frame::bytes_to_float_pair, exact),
+  /// before normalise: from there the frame is the float upload's.
+  void widen_u8(cudaStream_t s, FrameBuffers& b);
   /// With fused stages: the joint min / max of the frames in `raw` in one launch (outside the
   /// graph, after the upload; core()'s first stage otherwise).
   void normalise(cudaStream_t s, FrameBuffers& b);

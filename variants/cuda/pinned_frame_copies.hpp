@@ -5,6 +5,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -28,6 +30,10 @@ class PinnedFrameCopies {
 
   /// i0 then i1 (b's size, n floats each) into b.host_in (2n floats).
   void frames_in(FrameBuffers& b, const Image& i0, const Image& i1);
+  /// The 8-bit frames (b's size; row r of frame k starts at ik + r * stride bytes, stride >=
+  /// width) packed into b.host_in's first 2n bytes: i0's n bytes, then i1's.
+  void frames_in_u8(FrameBuffers& b, const std::uint8_t* i0, const std::uint8_t* i1,
+                    std::ptrdiff_t stride);
   /// The planar flow of b.host_out into `flow` (its vectors keep their storage when they
   /// already have the size).
   void flow_out(const FrameBuffers& b, FlowField& flow);
@@ -42,8 +48,22 @@ class PinnedFrameCopies {
                      cudaStream_t stream, const std::function<void()>& begin_frame,
                      const std::function<void()>& device_work,
                      const std::function<void()>& end_frame);
+  /// chunked_frame for 8-bit frames (packed as frames_in_u8, the chunks uploaded into
+  /// b.raw_u8); device_work() must widen them first (FrameStages::widen_u8).
+  void chunked_frame_u8(FrameBuffers& b, const std::uint8_t* i0, const std::uint8_t* i1,
+                        std::ptrdiff_t stride, FlowField& flow, int chunks, cudaStream_t stream,
+                        const std::function<void()>& begin_frame,
+                        const std::function<void()>& device_work,
+                        const std::function<void()>& end_frame);
 
  private:
+  /// chunked_frame's body: the jobs fill b.host_in's first `total` bytes, each chunk uploaded
+  /// from b.host_in to `device_in` at the same offset.
+  void chunked(FrameBuffers& b, const std::vector<HostCopyJob>& in_jobs, std::size_t total,
+               void* device_in, FlowField& flow, int chunks, cudaStream_t stream,
+               const std::function<void()>& begin_frame, const std::function<void()>& device_work,
+               const std::function<void()>& end_frame);
+
   std::unique_ptr<HostCopier> copier_;
   std::vector<cudaEvent_t> chunk_events_;  ///< chunked_frame: one per download chunk
 };

@@ -321,6 +321,15 @@ void minmax_pair_one_launch(const float* a, const float* b, std::size_t n, float
   check(cudaGetLastError(), "minmax_one");
 }
 
+void bytes_to_float_pair(const std::uint8_t* in, int w, int h, float* out, Exec exec) {
+  const std::size_t n = std::size_t(w) * h;
+  for_each_pixel(w, h, 2, exec, "bytes_to_float_pair",
+                 [=] __host__ __device__(int x, int y, int z) {
+                   const std::size_t i = std::size_t(z) * n + std::size_t(y) * w + x;
+                   out[i] = float(in[i]);
+                 });
+}
+
 void gaussian_pair(const float* in0, const float* in1, float* tmp0, float* tmp1, float* out0,
                    float* out1, int w, int h, const GaussTaps& taps, const float* minmax,
                    Exec exec) {

@@ -10,6 +10,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
 
 #include "kernels/bilinear.hpp"
 
@@ -166,6 +167,12 @@ void warp_level(bool f16, const float* i0, const float* i1, int w, int h, void* 
 void minmax_pair_one_launch(const float* a, const float* b, std::size_t n, float* scratch,
                             float* minmax, Exec exec, float* copy_a = nullptr,
                             float* copy_b = nullptr);
+
+/// 8-bit frames to float: out[i] = float(in[i]) for i < 2 w h (two w x h planes, row-major,
+/// no pitch, the second right after the first, in and out alike): exact, so the float frames
+/// are those of a float upload holding the same integer values (the 8-bit host API,
+/// cuda::compute_flow_u8). One launch (blockIdx.z picks the plane).
+void bytes_to_float_pair(const std::uint8_t* in, int w, int h, float* out, Exec exec);
 
 /// Flow up-sampling between scales (IPOL zoom_in of both components, times factor): u_in
 /// w x h pairs -> u_out ow x oh pairs.
