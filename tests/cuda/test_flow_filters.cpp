@@ -111,14 +111,7 @@ void check_frame(bool on_host) {
   const Image i0 = read_png_gray(d + "frame10.png"), i1 = read_png_gray(d + "frame11.png");
   const FlowField gt = read_flo(d + "flow10.flo");
   const Tvl1Params p = additions_params();
-  Config c;
-  c.variant = "plain";
-  c.precision = "f32";
-  c.params = param_values_of(p);
-  cuda::FrameOptions o;
-  o.host_emulation = on_host;
-  auto solver = make_cuda_frame_solver(
-      c, std::make_unique<test::PlainSchedule>(p, cuda::Storage::f32, on_host), o);
+  auto solver = test::plain_frame_solver(p, on_host);
   const FlowField got = solver->compute(i0, i1);
   const FlowField ref = tvl1_reference(i0, i1, p);
   double dist = 0;

@@ -202,14 +202,7 @@ void check_frame(bool on_host) {
   p.nl_median_window = 5;
   p.nl_sigma_spatial = 7;
   p.nl_sigma_color = 3.5;
-  Config c;
-  c.variant = "plain";
-  c.precision = "f32";
-  c.params = param_values_of(p);
-  cuda::FrameOptions o;
-  o.host_emulation = on_host;
-  auto solver = make_cuda_frame_solver(
-      c, std::make_unique<test::PlainSchedule>(p, cuda::Storage::f32, on_host), o);
+  auto solver = test::plain_frame_solver(p, on_host);
   const FlowField got = solver->compute(i0, i1);
   const FlowField ref = tvl1_reference(i0, i1, p);
   double dist = 0;

@@ -23,14 +23,7 @@ namespace flowtune {
 namespace {
 
 std::unique_ptr<FlowSolver> frame_solver(const Tvl1Params& p, bool on_host) {
-  Config c;
-  c.variant = "plain";
-  c.precision = "f32";
-  c.params = param_values_of(p);
-  cuda::FrameOptions o;
-  o.host_emulation = on_host;
-  return make_cuda_frame_solver(
-      c, std::make_unique<test::PlainSchedule>(p, cuda::Storage::f32, on_host), o);
+  return test::plain_frame_solver(p, on_host);
 }
 
 Image wave(int w, int h, double shift) {

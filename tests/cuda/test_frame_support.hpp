@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -16,7 +17,9 @@
 #include "kernels/image.hpp"
 #include "kernels/png_io.hpp"
 #include "kernels/tvl1_params.hpp"
+#include "variants/cuda/cuda_frame_solver.hpp"
 #include "variants/cuda/device_fields.hpp"
+#include "variants/tvl1_params_of.hpp"
 
 namespace flowtune::test {
 
@@ -129,5 +132,18 @@ class PlainSchedule final : public cuda::IterationSchedule {
   cuda::Storage storage_;
   bool on_host_;
 };
+
+/// The CUDA frame solver of p over PlainSchedule in f32 (config variant "plain"), with
+/// `options` and its host_emulation set to on_host.
+inline std::unique_ptr<FlowSolver> plain_frame_solver(const Tvl1Params& p, bool on_host,
+                                                      cuda::FrameOptions options = {}) {
+  Config c;
+  c.variant = "plain";
+  c.precision = "f32";
+  c.params = param_values_of(p);
+  options.host_emulation = on_host;
+  return make_cuda_frame_solver(c, std::make_unique<PlainSchedule>(p, cuda::Storage::f32, on_host),
+                                options);
+}
 
 }  // namespace flowtune::test

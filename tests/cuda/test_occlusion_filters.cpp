@@ -122,14 +122,7 @@ TEST(OcclusionFilters, MatchDoubleReferenceGpu) {
 }
 
 FlowField solve(const Tvl1Params& p, const Image& i0, const Image& i1, bool on_host) {
-  Config c;
-  c.variant = "plain";
-  c.precision = "f32";
-  c.params = param_values_of(p);
-  cuda::FrameOptions o;
-  o.host_emulation = on_host;
-  auto solver = make_cuda_frame_solver(
-      c, std::make_unique<test::PlainSchedule>(p, cuda::Storage::f32, on_host), o);
+  auto solver = test::plain_frame_solver(p, on_host);
   return solver->compute(i0, i1);
 }
 

@@ -104,18 +104,11 @@ void check_frame(const Image& i0, const Image& i1, bool on_host) {
   p.n_warpings = 1;
   p.iterations = 10;
   p.texture_alpha = 0.95;
-  Config c;
-  c.variant = "plain";
-  c.precision = "f32";
-  c.params = param_values_of(p);
   FlowField flow[2];
   for (int j = 0; j < 2; ++j) {
     cuda::FrameOptions o;
-    o.host_emulation = on_host;
     o.rof_iterations_per_launch = j == 0 ? 1 : 8;
-    flow[j] = make_cuda_frame_solver(
-                  c, std::make_unique<test::PlainSchedule>(p, cuda::Storage::f32, on_host), o)
-                  ->compute(i0, i1);
+    flow[j] = test::plain_frame_solver(p, on_host, o)->compute(i0, i1);
   }
   ASSERT_EQ(flow[0].u.size(), flow[1].u.size());
   EXPECT_EQ(std::memcmp(flow[0].u.data(), flow[1].u.data(), flow[0].u.size() * sizeof(float)), 0);

@@ -79,16 +79,7 @@ void check_frame(bool on_host) {
   p.n_warpings = 1;
   p.iterations = 50;
   p.texture_alpha = 0.95;
-  Config c;
-  c.variant = "plain";
-  c.precision = "f32";
-  c.params = param_values_of(p);
-  cuda::FrameOptions o;
-  o.host_emulation = on_host;
-  const FlowField got =
-      make_cuda_frame_solver(
-          c, std::make_unique<test::PlainSchedule>(p, cuda::Storage::f32, on_host), o)
-          ->compute(i0, i1);
+  const FlowField got = test::plain_frame_solver(p, on_host)->compute(i0, i1);
   const FlowField ref = tvl1_reference(i0, i1, p);
   const double a_ref = flow_error(ref, gt).aepe, a_got = flow_error(got, gt).aepe;
   std::printf("RubberWhale structure-texture: AEPE reference %.5f, %s %.5f\n", a_ref,
