@@ -310,9 +310,11 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
   const auto elapsed_s = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
+  // The handlers first: open_session marks the run "running", and a signal from then on must
+  // reach on_stop_signal (stop, or exit 128 + signal), never the default action.
+  StopSignals signals;
   const std::unique_ptr<TuneSession> session = open_session(options, log);
   TuneSession& s = *session;
-  StopSignals signals;
   const auto run_lost = [&s] { return s.lease && s.lease->lost(); };
   const std::function<bool()> stop = [&] { return g_stop_requested.load() || run_lost(); };
   // Another process took the coordinator role over (this one was stopped, or cut off from
