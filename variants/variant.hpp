@@ -3,6 +3,7 @@
 // config (FlowVariant for TV-L1; other workloads derive their own solver interface).
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -37,6 +38,17 @@ class FlowSolver {
     (void)i1;
     (void)init_flow;
     throw std::invalid_argument("this TV-L1 solver does not take an initial flow");
+  }
+  /// Keeps host bytes [p, p + bytes) (the caller's frames or flow) page-locked while the
+  /// returned handle lives, so that compute_into moves them by DMA without staging copies (the
+  /// CUDA frame solver: cuda::lock_pages, counted per range across the process). nullptr, the
+  /// default, for a solver without a device or when locking fails: compute_into computes the
+  /// same flow either way, only the host copies differ. The caller keeps the memory allocated
+  /// while the handle lives.
+  virtual std::shared_ptr<void> page_lock(const void* p, std::size_t bytes) {
+    (void)p;
+    (void)bytes;
+    return nullptr;
   }
 };
 

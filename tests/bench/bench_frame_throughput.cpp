@@ -37,6 +37,9 @@
 //    rounded to 8 bits once before timing (the PNGs are 8-bit RGB, their grey Y = 0.299 R +
 //    0.587 G + 0.114 B is not an integer, so the frames are what an 8-bit grey camera would
 //    deliver and aepe may differ slightly from latency_host's); counter aepe.
+//  - latency_host_locked/<p>/<seq>, latency_host_u8_locked/<p>/<seq>: the same with the
+//    frames and the flow page-locked by the caller (FlowSolver::page_lock): uploaded from and
+//    downloaded into them by DMA, no copy through the solver's pinned buffers.
 //  - latency_device/<p>/<seq>: wall time of one cuda::compute_flow_device() on frames already
 //    on the device, caller's stream, until the stream has synchronised.
 //  - throughput_host/<p>/streams:k (k = 1..4): measure_throughput with k solvers (k streams,
@@ -202,6 +205,22 @@ struct DeviceFlow {
   DeviceFlow& operator=(const DeviceFlow&) = delete;
 };
 
+/// With `locked`, the two frames (`frame_bytes` each) and the flow (already of the frames'
+/// size) page-locked by the solver (FlowSolver::page_lock) while the handles live; throws if
+/// the solver cannot lock them. Without, no handle.
+std::vector<std::shared_ptr<void>> lock_frames(FlowSolver& s, bool locked, const void* i0,
+                                               const void* i1, std::size_t frame_bytes,
+                                               const FlowField& flow) {
+  if (!locked) return {};
+  std::vector<std::shared_ptr<void>> locks = {
+      s.page_lock(i0, frame_bytes), s.page_lock(i1, frame_bytes),
+      s.page_lock(flow.u.data(), flow.u.size() * sizeof(float)),
+      s.page_lock(flow.v.data(), flow.v.size() * sizeof(float))};
+  for (const auto& l : locks)
+    if (!l) throw std::runtime_error("bench_frame_throughput: page_lock failed");
+  return locks;
+}
+
 /// Min and max over the repetitions next to Google Benchmark's mean / median / stddev.
 benchmark::internal::Benchmark* with_min_max(benchmark::internal::Benchmark* b) {
   return b
@@ -262,45 +281,55 @@ void register_protocol(const Protocol& p) {
 
   for (const char* seq : {"RubberWhale", "Grove2"}) {
     const Frames* fr = &g_seq.at(seq);
-    with_min_max(benchmark::RegisterBenchmark(
-                     ("latency_host/" + tag + "/" + seq).c_str(),
-                     [c, fr](benchmark::State& st) {
-                       auto s = make(c);
-                       FlowField flow;
-                       for (int i = 0; i < 3; ++i) s->compute_into(fr->i0, fr->i1, flow);
-                       for (auto _ : st) {
-                         const auto t0 = clock_type::now();
+    for (const bool locked : {false, true}) {
+      const std::string suffix = locked ? "_locked/" : "/";
+      with_min_max(benchmark::RegisterBenchmark(
+                       ("latency_host" + suffix + tag + "/" + seq).c_str(),
+                       [c, fr, locked](benchmark::State& st) {
+                         auto s = make(c);
+                         FlowField flow;
                          s->compute_into(fr->i0, fr->i1, flow);
-                         st.SetIterationTime(
-                             std::chrono::duration<double>(clock_type::now() - t0).count());
-                       }
-                       st.counters["aepe"] = flow_error(flow, fr->gt).aepe;
-                     }))
-        ->UseManualTime()
-        ->MinTime(0.1)
-        ->Repetitions(kRepetitions)
-        ->Unit(benchmark::kMillisecond);
+                         const auto locks =
+                             lock_frames(*s, locked, fr->i0.data.data(), fr->i1.data.data(),
+                                         fr->i0.size() * sizeof(float), flow);
+                         for (int i = 0; i < 3; ++i) s->compute_into(fr->i0, fr->i1, flow);
+                         for (auto _ : st) {
+                           const auto t0 = clock_type::now();
+                           s->compute_into(fr->i0, fr->i1, flow);
+                           st.SetIterationTime(
+                               std::chrono::duration<double>(clock_type::now() - t0).count());
+                         }
+                         st.counters["aepe"] = flow_error(flow, fr->gt).aepe;
+                       }))
+          ->UseManualTime()
+          ->MinTime(0.1)
+          ->Repetitions(kRepetitions)
+          ->Unit(benchmark::kMillisecond);
 
-    with_min_max(benchmark::RegisterBenchmark(
-                     ("latency_host_u8/" + tag + "/" + seq).c_str(),
-                     [c, fr](benchmark::State& st) {
-                       auto s = make(c);
-                       const int w = fr->i0.width, h = fr->i0.height;
-                       FlowField flow;
-                       for (int i = 0; i < 3; ++i)
+      with_min_max(benchmark::RegisterBenchmark(
+                       ("latency_host_u8" + suffix + tag + "/" + seq).c_str(),
+                       [c, fr, locked](benchmark::State& st) {
+                         auto s = make(c);
+                         const int w = fr->i0.width, h = fr->i0.height;
+                         FlowField flow;
                          cuda::compute_flow_u8(*s, fr->b0.data(), fr->b1.data(), w, h, w, flow);
-                       for (auto _ : st) {
-                         const auto t0 = clock_type::now();
-                         cuda::compute_flow_u8(*s, fr->b0.data(), fr->b1.data(), w, h, w, flow);
-                         st.SetIterationTime(
-                             std::chrono::duration<double>(clock_type::now() - t0).count());
-                       }
-                       st.counters["aepe"] = flow_error(flow, fr->gt).aepe;
-                     }))
-        ->UseManualTime()
-        ->MinTime(0.1)
-        ->Repetitions(kRepetitions)
-        ->Unit(benchmark::kMillisecond);
+                         const auto locks = lock_frames(*s, locked, fr->b0.data(), fr->b1.data(),
+                                                        fr->b0.size(), flow);
+                         for (int i = 0; i < 3; ++i)
+                           cuda::compute_flow_u8(*s, fr->b0.data(), fr->b1.data(), w, h, w, flow);
+                         for (auto _ : st) {
+                           const auto t0 = clock_type::now();
+                           cuda::compute_flow_u8(*s, fr->b0.data(), fr->b1.data(), w, h, w, flow);
+                           st.SetIterationTime(
+                               std::chrono::duration<double>(clock_type::now() - t0).count());
+                         }
+                         st.counters["aepe"] = flow_error(flow, fr->gt).aepe;
+                       }))
+          ->UseManualTime()
+          ->MinTime(0.1)
+          ->Repetitions(kRepetitions)
+          ->Unit(benchmark::kMillisecond);
+    }
 
     with_min_max(benchmark::RegisterBenchmark(
                      ("latency_device/" + tag + "/" + seq).c_str(),

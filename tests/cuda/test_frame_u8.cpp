@@ -122,13 +122,13 @@ class FrameU8Gpu : public ::testing::Test {
   }
 };
 
-// On the device, f32 and f16 storage, chunked (8) and one copy (1): every frame of a sequence
-// alternating sizes (the first at a size direct, then the size's graph) equals the float host
-// API's on the same solver kind, bit for bit; the sizes' graphs are built once each.
+// On the device, f32 and f16 storage, chunked (8), one copy (1) and unstaged (0): every frame of a
+// sequence alternating sizes (the first at a size direct, then the size's graph) equals the float
+// host API's on the same solver kind, bit for bit; the sizes' graphs are built once each.
 TEST_F(FrameU8Gpu, EqualsFloatFramesOfTheSameValues) {
   const BytePair rw = byte_pair("RubberWhale", 0), g2 = byte_pair("Grove2", 5);
   for (const cuda::Storage storage : {cuda::Storage::f32, cuda::Storage::f16})
-    for (int chunks : {8, 1}) {
+    for (int chunks : {8, 1, 0}) {
       const std::string label = std::string(storage == cuda::Storage::f16 ? "f16" : "f32") +
                                 " chunks " + std::to_string(chunks);
       const FlowField want_rw = plain_solver(false, storage, chunks)->compute(rw.i0, rw.i1);
@@ -146,6 +146,26 @@ TEST_F(FrameU8Gpu, EqualsFloatFramesOfTheSameValues) {
       EXPECT_EQ(st.buffer_allocations, 2) << label;
       EXPECT_EQ(st.graph_builds, 2) << label;
     }
+}
+
+// Page-locked strided bytes and flow (FlowSolver::page_lock: uploaded row span by row span
+// and downloaded by DMA, no pinned staging) give the float host API's flow bit for bit.
+TEST_F(FrameU8Gpu, PageLockedBytesEqualFloatFramesOfTheSameValues) {
+  const BytePair p = byte_pair("Grove2", 7);
+  const FlowField want = plain_solver(false, cuda::Storage::f32)->compute(p.i0, p.i1);
+  auto solver = plain_solver(false, cuda::Storage::f32);
+  FlowField flow;
+  cuda::compute_flow_u8(*solver, p.b0.data(), p.b1.data(), p.width, p.height, p.stride, flow);
+  const std::size_t n = flow.u.size(), span = std::size_t(p.height - 1) * p.stride + p.width;
+  const std::vector<std::shared_ptr<void>> locks = {
+      solver->page_lock(p.b0.data(), span), solver->page_lock(p.b1.data(), span),
+      solver->page_lock(flow.u.data(), n * sizeof(float)),
+      solver->page_lock(flow.v.data(), n * sizeof(float))};
+  for (const auto& l : locks) ASSERT_NE(l, nullptr);
+  for (int i = 0; i < 3; ++i) {  // the direct frame's successors run the size's graph
+    cuda::compute_flow_u8(*solver, p.b0.data(), p.b1.data(), p.width, p.height, p.stride, flow);
+    expect_same_flow(flow, want, "page-locked, frame " + std::to_string(i));
+  }
 }
 
 }  // namespace

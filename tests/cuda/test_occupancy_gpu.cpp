@@ -1,9 +1,13 @@
 // On an H100/H200, for every buildable config of the board's space, the occupancy
-// model's blocks/SM equals the driver's cuOccupancyMaxActiveBlocksPerMultiprocessor.
+// model's blocks/SM equals the driver's cuOccupancyMaxActiveBlocksPerMultiprocessor
+// (FLOWTUNE_OCCUPANCY_SHARD splits the space over processes).
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
 #include <string>
 
 #include "boards/board.hpp"
@@ -30,6 +34,24 @@ Board board_for(const std::string& arch) {
   throw std::runtime_error("no board profile for " + arch);
 }
 
+/// $FLOWTUNE_OCCUPANCY_SHARD = "i/n": this process checks the candidate configs whose index
+/// is i modulo n, so that n processes (with their own FLOWTUNE_CACHE_DIR) share the NVRTC
+/// builds of the space out over the CPUs; unset: every config (0/1).
+struct Shard {
+  int index = 0, count = 1;
+};
+
+Shard shard_from_env() {
+  Shard s;
+  const char* v = std::getenv("FLOWTUNE_OCCUPANCY_SHARD");
+  if (!v || !*v) return s;
+  if (std::sscanf(v, "%d/%d", &s.index, &s.count) != 2 || s.count < 1 || s.index < 0 ||
+      s.index >= s.count)
+    throw std::invalid_argument(
+        std::string("FLOWTUNE_OCCUPANCY_SHARD: want i/n with 0 <= i < n, got '") + v + "'");
+  return s;
+}
+
 TEST(OccupancyOnDevice, ModelEqualsDriverForEveryBuildableConfig) {
   if (!cuda::device_available()) GTEST_SKIP() << "no CUDA device";
   const OccupancyFn occupancy_fn = driver_occupancy();
@@ -40,6 +62,8 @@ TEST(OccupancyOnDevice, ModelEqualsDriverForEveryBuildableConfig) {
   options.default_dimensions = false;  // one parameter point: every config differs by tunables
   options.param_values = {{"epsilon", {0}}};
   int compared = 0;
+  const Shard shard = shard_from_env();
+  long candidate = 0;
   for (const Config& config : enumerate_space(board, options)) {
     const auto* variant = dynamic_cast<const cuda::CudaVariant*>(find_variant(config.variant));
     ASSERT_NE(variant, nullptr);
@@ -48,6 +72,7 @@ TEST(OccupancyOnDevice, ModelEqualsDriverForEveryBuildableConfig) {
     // persistent_px adds ft_persistent of another module (tvl1_persistent.cuh): its model
     // against the driver is PersistentLevelsGpu.OccupancyModelEqualsTheDriver.
     if (cuda::persistent_px_of(config) != 0) continue;
+    if (candidate++ % shard.count != shard.index) continue;
     const ConstraintCheck check = check_constraints(board, *variant, config);
     if (check.prune_reason) continue;
     const auto build = cuda::nvrtc_build(cuda::device_source_of(config.variant),
@@ -69,8 +94,8 @@ TEST(OccupancyOnDevice, ModelEqualsDriverForEveryBuildableConfig) {
     }
   }
   EXPECT_GT(compared, 0);
-  std::printf("compared %d kernels of the %s space on %s\n", compared, board.name.c_str(),
-              arch.c_str());
+  std::printf("compared %d kernels of the %s space on %s (shard %d/%d)\n", compared,
+              board.name.c_str(), arch.c_str(), shard.index, shard.count);
 }
 
 }  // namespace

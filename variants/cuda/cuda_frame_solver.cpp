@@ -27,6 +27,9 @@ CudaFrameSolver::CudaFrameSolver(const Config& config, std::unique_ptr<Iteration
   if (!schedule)
     throw std::invalid_argument("cuda_frame_solver: null iteration schedule for '" +
                                 config.label() + "'");
+  if (options_.host_copy_chunks < 0)
+    throw std::invalid_argument("cuda_frame_solver: host_copy_chunks must be >= 0, got " +
+                                std::to_string(options_.host_copy_chunks));
   if (options_.cached_sizes < 1)
     throw std::invalid_argument("cuda_frame_solver: cached_sizes must be >= 1, got " +
                                 std::to_string(options_.cached_sizes));
@@ -69,6 +72,11 @@ FlowField CudaFrameSolver::compute(const Image& i0, const Image& i1) {
 
 void CudaFrameSolver::compute_into(const Image& i0, const Image& i1, FlowField& flow) {
   check_frames(i0, i1);
+  select_size(i0.width, i0.height);
+  if (direct_host(i0.data.data(), i1.data.data(), i0.size() * sizeof(float), flow)) {
+    direct_host_frame(i0.data.data(), i1.data.data(), 0, FrameInput::host_float, flow);
+    return;
+  }
   if (!options_.host_emulation && options_.host_copy_chunks > 1) {
     chunked_frame(i0, i1, flow);
     return;

@@ -79,7 +79,11 @@ struct FrameOptions {
   /// uploaded in this many chunks, each chunk's upload enqueued as soon as it is in pinned
   /// memory, and the flow is downloaded in as many chunks, each copied out as soon as it
   /// arrived (HostCopier::copy_chunked), so the host copies overlap the bus. 1 = one copy,
-  /// one upload, one download (profile_frame's stage table always times that path).
+  /// one upload, one download (profile_frame's stage table always times that path). 0 = no
+  /// staging: the frames are uploaded from the caller's memory and the flow downloaded into
+  /// the caller's FlowField by cudaMemcpyAsync (the driver stages pageable memory itself).
+  /// Whatever the value, frames and flow that are all page-locked (FlowSolver::page_lock,
+  /// cudaHostRegister, cudaHostAlloc) take that way: they move by DMA, with no host copy.
   int host_copy_chunks = 8;
   /// Threads of the host memcpy into the pinned upload buffer and out of the pinned download
   /// buffer (variants/cuda/host_copy.hpp); -1 (default) = min(4, hardware threads / 2), at
@@ -218,7 +222,8 @@ void compute_flow_device(FlowSolver& solver, const float* i0, const float* i1, i
 /// device (frame::bytes_to_float_pair, exact) before the joint normalisation; from there the
 /// frame is compute_into's (the same stages and the same size's CUDA Graph), so the flow equals
 /// compute_into's on float Images holding the same integer values, bit for bit
-/// (tests/cuda/test_frame_u8.cpp).
+/// (tests/cuda/test_frame_u8.cpp). Page-locked frames (their rows' whole span) and flow are
+/// uploaded and downloaded directly, as compute_into's (FrameOptions::host_copy_chunks).
 ///
 /// i0, i1: host pointers to width x height bytes each, row-major, row r starting at
 /// i + r * stride (stride in bytes, >= width; = width for packed frames); intensities 0..255

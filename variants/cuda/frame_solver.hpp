@@ -38,6 +38,8 @@ class CudaFrameSolver final : public FlowSolver {
   /// frames' zoom_out (Gaussian pre-filter, bicubic sampling) and scaled by zoom^(levels - 1),
   /// and the coarsest level starts from it. Such a frame runs with direct launches (no graph).
   FlowField compute_from(const Image& i0, const Image& i1, const FlowField& init) override;
+  /// cuda::lock_pages (none in host emulation).
+  std::shared_ptr<void> page_lock(const void* p, std::size_t bytes) override;
 
   /// See cuda::compute_flow_device (device_frame.cpp).
   void compute_device(const float* i0, const float* i1, int width, int height, float* flow,
@@ -78,6 +80,15 @@ class CudaFrameSolver final : public FlowSolver {
   /// The host API's frame with the host copies overlapping the bus (FrameOptions::
   /// host_copy_chunks; PinnedFrameCopies::chunked_frame).
   void chunked_frame(const Image& i0, const Image& i1, FlowField& flow);
+  /// The host API's frame without the solver's pinned buffers, when the caller's frames and
+  /// flow are page-locked (is_page_locked) or FrameOptions::host_copy_chunks is 0: `flow` made
+  /// the current size, then true if the frame goes that way (never in host emulation).
+  bool direct_host(const void* i0, const void* i1, std::size_t frame_bytes, FlowField& flow);
+  /// That frame on stream_: the frames uploaded from the caller's memory (host_float: two
+  /// packed float frames; host_u8: rows `stride` bytes apart, widened on the device), the
+  /// device work, the flow downloaded into flow.u and flow.v, then waited for.
+  void direct_host_frame(const void* i0, const void* i1, std::ptrdiff_t stride, FrameInput input,
+                         FlowField& flow);
 
   Config config_;
   Tvl1Params params_;

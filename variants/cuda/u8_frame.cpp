@@ -16,6 +16,12 @@ void CudaFrameSolver::compute_u8(const std::uint8_t* i0, const std::uint8_t* i1,
                                 std::to_string(height) + " < 1 or stride " +
                                 std::to_string(stride) + " < width");
   select_size(width, height);
+  const std::size_t frame_bytes =
+      std::size_t(height - 1) * std::size_t(stride) + std::size_t(width);
+  if (direct_host(i0, i1, frame_bytes, flow)) {
+    direct_host_frame(i0, i1, stride, FrameInput::host_u8, flow);
+    return;
+  }
   FrameBuffers& b = cur().b;
   if (!options_.host_emulation && options_.host_copy_chunks > 1) {
     copies_->chunked_frame_u8(
