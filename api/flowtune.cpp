@@ -96,6 +96,32 @@ FlowField Tvl1Solver::compute(const Image& i0, const Image& i1) {
   return flow;
 }
 
+void Tvl1Solver::compute_u8(const std::uint8_t* i0, const std::uint8_t* i1, int width, int height,
+                            std::ptrdiff_t stride, FlowField& flow) {
+  if (!i0 || !i1 || width < 1 || height < 1 || stride < width)
+    throw std::invalid_argument("Tvl1Solver::compute_u8: null frame, size " +
+                                std::to_string(width) + "x" + std::to_string(height) +
+                                " < 1 or stride " + std::to_string(stride) + " < width");
+#ifdef FLOWTUNE_HAVE_CUDA
+  if (cuda::is_tvl1_cuda_scheme(config_.variant)) {
+    cuda::compute_flow_u8(*solver_, i0, i1, width, height, stride, flow);
+    return;
+  }
+#endif
+  Image f0(width, height), f1(width, height);
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x) {
+      const std::size_t src = std::size_t(y) * std::size_t(stride) + std::size_t(x);
+      f0.at(x, y) = float(i0[src]);
+      f1.at(x, y) = float(i1[src]);
+    }
+  solver_->compute_into(f0, f1, flow);
+}
+
+std::shared_ptr<void> Tvl1Solver::page_lock(const void* p, std::size_t bytes) {
+  return solver_->page_lock(p, bytes);
+}
+
 void Tvl1Solver::compute_device(const float* i0, const float* i1, int width, int height,
                                 float* flow, CUstream_st* stream) {
   if (!cuda::is_tvl1_cuda_scheme(config_.variant))

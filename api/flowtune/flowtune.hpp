@@ -9,6 +9,8 @@
 //   flowtune::write_flo("flow.flo", flowtune::compute_flow("f10.png", "f11.png", config));
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -77,6 +79,23 @@ class Tvl1Solver {
   void compute(const Image& i0, const Image& i1, FlowField& flow);
   /// As above, returning a new FlowField.
   FlowField compute(const Image& i0, const Image& i1);
+  /// 8-bit host API: flow I0 -> I1 of two 8-bit grey frames (cameras, PNGs), width x height
+  /// bytes each, row r at i + r * stride (stride in bytes, >= width), into `flow` as compute()
+  /// does. A CUDA solver uploads the bytes and widens them on the device (a quarter of the
+  /// float frames' bus time); a host variant widens them on the host. The flow equals
+  /// compute()'s on float frames of the same integer values, bit for bit.
+  /// Throws std::invalid_argument for null frames, a size < 1 or stride < width,
+  /// std::runtime_error when the GPU fails.
+  void compute_u8(const std::uint8_t* i0, const std::uint8_t* i1, int width, int height,
+                  std::ptrdiff_t stride, FlowField& flow);
+  /// Keeps the caller's host bytes [p, p + bytes) page-locked while the returned handle
+  /// lives (counted per range across the process; cudaHostRegister), so that a CUDA solver's
+  /// compute() / compute_u8() upload frames and download the flow by DMA, without the copies
+  /// through its own pinned buffers, when both frames and flow.u / flow.v are locked (lock
+  /// the flow once it has the frames' size: compute() then keeps its storage). nullptr for a
+  /// host variant or when the driver refuses; results never depend on it, only the time.
+  /// The memory must stay allocated while the handle lives.
+  std::shared_ptr<void> page_lock(const void* p, std::size_t bytes);
 
   /// Device-pointer API (CUDA variants): frames already on the GPU, the caller's stream and
   /// output buffer, no host copy and no host wait. i0, i1: device pointers to width x height

@@ -5,10 +5,13 @@
 // build without CUDA.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <flowtune/flowtune.hpp>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -73,6 +76,50 @@ TEST(Tvl1Solver, HostApiEqualsComputeFlowAndReusesTheCallersBuffer) {
   EXPECT_THROW(flowtune::Tvl1Solver(config_of("nope", "f32", {})), std::invalid_argument);
 }
 
+/// RubberWhale rounded to 8 bits: bytes with rows `stride` apart (padding 255, which would
+/// change the flow if read) and float frames of the same integer values (the oracle's input).
+struct Bytes {
+  std::vector<std::uint8_t> b0, b1;
+  flowtune::Image f0, f1;
+  int stride = 0;
+};
+
+Bytes rubberwhale_bytes(int padding) {
+  const auto i0 = flowtune::read_png_gray(pair_file("frame10.png"));
+  const auto i1 = flowtune::read_png_gray(pair_file("frame11.png"));
+  Bytes b;
+  b.stride = i0.width + padding;
+  b.b0.assign(std::size_t(b.stride) * std::size_t(i0.height), 255);
+  b.b1 = b.b0;
+  b.f0 = flowtune::Image(i0.width, i0.height);
+  b.f1 = flowtune::Image(i0.width, i0.height);
+  for (int y = 0; y < i0.height; ++y)
+    for (int x = 0; x < i0.width; ++x) {
+      const std::size_t j = std::size_t(y) * std::size_t(b.stride) + std::size_t(x);
+      b.b0[j] = std::uint8_t(std::lround(i0.at(x, y)));
+      b.b1[j] = std::uint8_t(std::lround(i1.at(x, y)));
+      b.f0.at(x, y) = float(b.b0[j]);
+      b.f1.at(x, y) = float(b.b1[j]);
+    }
+  return b;
+}
+
+// Host variant: the 8-bit API on strided bytes equals compute() on float frames of the same
+// values bit for bit; a host variant locks no pages; bad 8-bit arguments are refused.
+TEST(Tvl1Solver, EightBitApiEqualsFloatFramesOnAHostVariant) {
+  const Bytes b = rubberwhale_bytes(9);
+  const auto c = config_of("kokkos_global", "f32", {{"tile_x", 32}, {"tile_y", 4}});
+  flowtune::Tvl1Solver solver(c);
+  const flowtune::FlowField want = solver.compute(b.f0, b.f1);
+  flowtune::FlowField flow;
+  solver.compute_u8(b.b0.data(), b.b1.data(), b.f0.width, b.f0.height, b.stride, flow);
+  EXPECT_TRUE(flow.u == want.u && flow.v == want.v);
+  EXPECT_EQ(flow.width, b.f0.width);
+  EXPECT_EQ(solver.page_lock(b.b0.data(), b.b0.size()), nullptr);
+  EXPECT_THROW(solver.compute_u8(b.b0.data(), b.b1.data(), 8, 8, 7, flow), std::invalid_argument);
+  EXPECT_THROW(solver.compute_u8(nullptr, b.b1.data(), 8, 8, 8, flow), std::invalid_argument);
+}
+
 #ifdef FLOWTUNE_HAVE_CUDA
 bool have_gpu() {
   int n = 0;
@@ -129,6 +176,30 @@ TEST(Tvl1Solver, DevicePointerApiEqualsHostApiOnRubberWhale) {
     cudaFree(d_i0);
     cudaFree(d_i1);
     cudaFree(d_flow);
+  }
+}
+
+// A CUDA variant: the 8-bit API equals compute() on float frames of the same values, staged
+// and with page-locked bytes and flow (uploaded and downloaded by DMA), bit for bit.
+TEST(Tvl1Solver, EightBitApiEqualsFloatFramesOnTheGpuStagedAndPageLocked) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  const Bytes b = rubberwhale_bytes(3);
+  const auto c =
+      config_of("shared_fusion", "f16",
+                {{"block_x", 32}, {"block_y", 8}, {"resident_px", 1024}, {"tiled_px", 65536}});
+  const flowtune::FlowField want = flowtune::Tvl1Solver(c).compute(b.f0, b.f1);
+  flowtune::Tvl1Solver solver(c);
+  flowtune::FlowField flow;
+  solver.compute_u8(b.b0.data(), b.b1.data(), b.f0.width, b.f0.height, b.stride, flow);
+  EXPECT_TRUE(flow.u == want.u && flow.v == want.v) << "staged";
+  const std::vector<std::shared_ptr<void>> locks = {
+      solver.page_lock(b.b0.data(), b.b0.size()), solver.page_lock(b.b1.data(), b.b1.size()),
+      solver.page_lock(flow.u.data(), flow.u.size() * sizeof(float)),
+      solver.page_lock(flow.v.data(), flow.v.size() * sizeof(float))};
+  for (const auto& l : locks) ASSERT_NE(l, nullptr);
+  for (int frame = 0; frame < 2; ++frame) {
+    solver.compute_u8(b.b0.data(), b.b1.data(), b.f0.width, b.f0.height, b.stride, flow);
+    EXPECT_TRUE(flow.u == want.u && flow.v == want.v) << "page-locked, frame " << frame;
   }
 }
 #endif
