@@ -13,64 +13,12 @@
 #include "kernels/metrics.hpp"
 #include "kernels/png_io.hpp"
 #include "workloads/tvl1/flow_output_pictures.hpp"
+#include "workloads/tvl1/flow_runner.hpp"
 #include "workloads/tvl1/sequence_set.hpp"
 #include "workloads/tvl1/sequences.hpp"
 
 namespace flowtune {
 namespace {
-
-/// One flow solver over the sequences; keeps the last flow of each item for score().
-class FlowRunner final : public Runner {
- public:
-  FlowRunner(std::unique_ptr<FlowSolver> solver, const SequenceSet& inputs)
-      : solver_(std::move(solver)), inputs_(inputs), last_(inputs.size()), locks_(inputs.size()) {}
-  void run(std::size_t item) override {
-    const Sequence& s = inputs_.sequence(item);
-    // Into the item's kept flow: after its first run no allocation (and no page faults)
-    // inside the timed call.
-    FlowField& flow = last_.at(item);
-    if (locks_.at(item).empty()) lock_item(s, flow, locks_[item]);
-    solver_->compute_into(s.i0, s.i1, flow);
-  }
-  std::map<std::string, double> score(std::size_t item) override {
-    const Sequence& s = inputs_.sequence(item);
-    if (last_.at(item).size() == 0) throw std::logic_error("score before run on " + s.name);
-    FlowError e{};
-    try {
-      e = flow_error(last_[item], s.ground_truth);
-    } catch (const std::invalid_argument& err) {
-      throw CheckFailed(s.name + ": " + err.what());
-    }
-    return {{"aepe", e.aepe}, {"aae_deg", e.aae_deg}};
-  }
-
-  std::vector<OutputPicture> pictures(std::size_t item, int max_side) override {
-    const Sequence& s = inputs_.sequence(item);
-    if (last_.at(item).size() == 0) return {};
-    return flow_output_pictures(last_[item], s.ground_truth, max_side);
-  }
-
- private:
-  /// The item's frames and its flow (sized first, so that compute_into keeps its storage)
-  /// page-locked for a solver with a device (FlowSolver::page_lock): its host API then moves
-  /// them by DMA, and the time measured is a frame of a caller whose buffers are page-locked,
-  /// as a camera pipeline capturing into page-locked memory. CPU solvers lock nothing.
-  void lock_item(const Sequence& s, FlowField& flow, std::vector<std::shared_ptr<void>>& locks) {
-    const std::size_t n = s.i0.size(), bytes = n * sizeof(float);
-    flow.width = s.i0.width;
-    flow.height = s.i0.height;
-    flow.u.resize(n);
-    flow.v.resize(n);
-    locks = {solver_->page_lock(s.i0.data.data(), bytes),
-             solver_->page_lock(s.i1.data.data(), bytes), solver_->page_lock(flow.u.data(), bytes),
-             solver_->page_lock(flow.v.data(), bytes)};
-  }
-
-  std::unique_ptr<FlowSolver> solver_;
-  const SequenceSet& inputs_;
-  std::vector<FlowField> last_;
-  std::vector<std::vector<std::shared_ptr<void>>> locks_;  ///< per item, after its first run
-};
 
 class Tvl1Workload final : public Workload {
  public:
@@ -156,7 +104,7 @@ class Tvl1Workload final : public Workload {
   std::unique_ptr<Runner> make_runner(const Config& config, const InputSet& inputs) const override {
     const auto* set = dynamic_cast<const SequenceSet*>(&inputs);
     if (!set) throw std::invalid_argument("tvl1: the input set is not a TV-L1 sequence set");
-    return std::make_unique<FlowRunner>(solver_for(config), *set);
+    return make_flow_runner(solver_for(config), *set);
   }
   std::string run_on_files(const Config& config, const FileRun& run) const override {
     if (run.max_pixels > 0) set_default_image_limits({run.max_pixels});

@@ -1,0 +1,24 @@
+// The TV-L1 workload's runner: one flow solver over a sequence set, timed by the tuner.
+#pragma once
+
+#include <memory>
+
+#include "variants/variant.hpp"
+#include "workloads/tvl1/sequence_set.hpp"
+#include "workloads/workload.hpp"
+
+namespace flowtune {
+
+/// A Runner of `solver` over `inputs` (which must outlive it). run(i) computes item i's flow
+/// with compute_into into a flow kept per item, so that after an item's first run the timed
+/// call allocates nothing. Before an item's first run its flow is sized and its two frames and
+/// flow planes are page-locked through FlowSolver::page_lock (a GPU solver then uploads and
+/// downloads them by DMA: what is timed is a frame of a caller with page-locked buffers, as a
+/// camera pipeline capturing into page-locked memory); the locks live as long as the runner.
+/// score(i): aepe (px) and aae_deg (deg) of the last flow against the ground truth (Baker et
+/// al. 2011, eq. 2 and 1); throws CheckFailed naming the sequence when they cannot be
+/// computed, std::logic_error before the item's first run. pictures(i): flow_output_pictures.
+std::unique_ptr<Runner> make_flow_runner(std::unique_ptr<FlowSolver> solver,
+                                         const SequenceSet& inputs);
+
+}  // namespace flowtune
