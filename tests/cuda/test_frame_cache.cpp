@@ -28,12 +28,7 @@ using Pair = test::MiddleburyPair;
 
 /// The default frame: 3 scales, 1 warping, 10 iterations, no epsilon stopping.
 Tvl1Params params() {
-  Tvl1Params p;
-  p.n_scales = 3;
-  p.n_warpings = 1;
-  p.iterations = 10;
-  p.epsilon = 0;
-  return p;
+  return test::frame_params();
 }
 
 Config config_of(const std::string& variant, const std::string& precision) {

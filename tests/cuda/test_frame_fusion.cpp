@@ -38,12 +38,7 @@ using Pair = test::MiddleburyPair;
 
 /// 3 scales, 2 warpings (the later warping's path too), 10 iterations, no epsilon stopping.
 Tvl1Params params() {
-  Tvl1Params p;
-  p.n_scales = 3;
-  p.n_warpings = 2;
-  p.iterations = 10;
-  p.epsilon = 0;
-  return p;
+  return test::frame_params(2);
 }
 
 Config config_of(const std::string& variant, const std::string& precision, const Tvl1Params& p) {

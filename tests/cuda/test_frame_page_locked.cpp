@@ -23,12 +23,7 @@ namespace {
 
 /// The default frame: 3 scales, 1 warping, 10 iterations, no epsilon stopping.
 Tvl1Params params() {
-  Tvl1Params p;
-  p.n_scales = 3;
-  p.n_warpings = 1;
-  p.iterations = 10;
-  p.epsilon = 0;
-  return p;
+  return test::frame_params();
 }
 
 std::unique_ptr<FlowSolver> solver(bool on_host, int chunks) {

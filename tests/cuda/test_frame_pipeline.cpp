@@ -38,12 +38,7 @@ Sequence load(const std::string& dir, const std::string& name) {
 
 /// The frame benchmark's parameters: 3 scales, 1 warping, 50 iterations, no epsilon stopping.
 Tvl1Params frame_params() {
-  Tvl1Params p;
-  p.n_scales = 3;
-  p.n_warpings = 1;
-  p.iterations = 50;
-  p.epsilon = 0;
-  return p;
+  return test::frame_params(1, 50);
 }
 
 Config plain_config(const std::string& precision) {

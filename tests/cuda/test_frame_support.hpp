@@ -133,6 +133,17 @@ class PlainSchedule final : public cuda::IterationSchedule {
   bool on_host_;
 };
 
+/// The frame tests' parameters: 3 scales, `warpings` warpings x `iterations` iterations, no
+/// epsilon stopping, the rest Tvl1Params' defaults (the default frame with the defaults).
+inline Tvl1Params frame_params(int warpings = 1, int iterations = 10) {
+  Tvl1Params p;
+  p.n_scales = 3;
+  p.n_warpings = warpings;
+  p.iterations = iterations;
+  p.epsilon = 0;
+  return p;
+}
+
 /// The CUDA frame solver of p over PlainSchedule in f32 (config variant "plain"), with
 /// `options` and its host_emulation set to on_host.
 inline std::unique_ptr<FlowSolver> plain_frame_solver(const Tvl1Params& p, bool on_host,
