@@ -68,15 +68,7 @@ std::vector<float> random_floats(std::size_t n, unsigned seed, float lo, float h
   return v;
 }
 
-class FusedStage : public ::testing::TestWithParam<bool> {
- protected:
-  void SetUp() override {
-    on_host_ = GetParam();
-    if (!on_host_ && !test::have_cuda_device()) GTEST_SKIP() << "no CUDA device";
-  }
-  fk::Exec exec() const { return fk::Exec{nullptr, on_host_}; }
-  bool on_host_ = true;
-};
+class FusedStage : public test::HostOrDevice {};
 
 /// The bytes of a buffer of `n` storage units (float or half pairs) as floats to compare
 /// bitwise: downloads and reinterprets.

@@ -34,15 +34,7 @@ double max_abs_diff(const std::vector<float>& a, const std::vector<double>& b) {
   return m;
 }
 
-class FrameStage : public ::testing::TestWithParam<bool> {
- protected:
-  void SetUp() override {
-    on_host_ = GetParam();
-    if (!on_host_ && !test::have_cuda_device()) GTEST_SKIP() << "no CUDA device";
-  }
-  fk::Exec exec() const { return fk::Exec{nullptr, on_host_}; }
-  bool on_host_ = true;
-};
+class FrameStage : public test::HostOrDevice {};
 
 // Joint normalisation + presmoothing (sigma 0.8): vs normalize_pair + gaussian_smooth<double>.
 // Bound 1e-3: normalisation (2 roundings) plus 2 x 9-tap float sums on values <= 255.

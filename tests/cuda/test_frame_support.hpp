@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -131,6 +132,18 @@ class PlainSchedule final : public cuda::IterationSchedule {
   Tvl1Params p_;
   cuda::Storage storage_;
   bool on_host_;
+};
+
+/// A fixture of the stage tests run twice (parameter true: host emulation, everywhere; false:
+/// the device, skipped without one); exec() is the matching frame::Exec on the default stream.
+class HostOrDevice : public ::testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override {
+    on_host_ = GetParam();
+    if (!on_host_ && !have_cuda_device()) GTEST_SKIP() << "no CUDA device";
+  }
+  cuda::frame::Exec exec() const { return cuda::frame::Exec{nullptr, on_host_}; }
+  bool on_host_ = true;
 };
 
 /// The frame tests' parameters: 3 scales, `warpings` warpings x `iterations` iterations, no

@@ -48,15 +48,7 @@ std::vector<fk::ZoomSchedule> schedules(bool on_host) {
   return s;
 }
 
-class FusedStageZoomSchedule : public ::testing::TestWithParam<bool> {
- protected:
-  void SetUp() override {
-    on_host_ = GetParam();
-    if (!on_host_ && !test::have_cuda_device()) GTEST_SKIP() << "no CUDA device";
-  }
-  fk::Exec exec() const { return fk::Exec{nullptr, on_host_}; }
-  bool on_host_ = true;
-};
+class FusedStageZoomSchedule : public test::HostOrDevice {};
 
 /// Byte-wise equality of two float planes; the count of differing floats otherwise.
 std::size_t differing(const std::vector<float>& a, const std::vector<float>& b) {
