@@ -11,6 +11,7 @@
 #include "kernels/median_filter.hpp"
 #include "kernels/reference_tvl1.hpp"
 #include "kernels/tvl1_multiscale.hpp"
+#include "tests/kernels/textured_image.hpp"
 
 namespace flowtune {
 namespace {
@@ -73,19 +74,7 @@ TEST(MedianFilter, RemovesAnImpulseKeepsConstants) {
   for (float v : m) EXPECT_EQ(v, 2.5f);
 }
 
-Image textured(int w, int h, double shift, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> ph(0, 6.28);
-  const double a = ph(rng), b = ph(rng);
-  Image im(w, h);
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      const double xs = x - shift;
-      im.data[std::size_t(y) * w + x] = float(
-          128 + 50 * std::sin(0.4 * xs + a) * std::cos(0.3 * y + b) + 30 * std::sin(0.9 * xs));
-    }
-  return im;
-}
+using test::textured;
 
 // On one scale with one warping the median is the driver's last step, so the flow with
 // median_window = 3 is exactly the 3x3 median of the flow without it (each component; the

@@ -16,6 +16,7 @@
 #include "kernels/reference_tvl1.hpp"
 #include "kernels/tvl1_multiscale.hpp"
 #include "kernels/weighted_median.hpp"
+#include "tests/kernels/textured_image.hpp"
 #include "variants/tvl1_params_of.hpp"
 
 namespace flowtune {
@@ -180,19 +181,7 @@ TEST(Occlusion, WeightIsFiniteForAVeryOccludedCentre) {
   EXPECT_EQ(weighted_median_weight_occluded<double>(0, 0, 0.0, 0.0, 0.5, 0.01), 1.0);
 }
 
-Image textured(int w, int h, double shift, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> ph(0, 6.28);
-  const double a = ph(rng), b = ph(rng);
-  Image im(w, h);
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      const double xs = x - shift;
-      im.data[std::size_t(y) * w + x] = float(
-          128 + 50 * std::sin(0.4 * xs + a) * std::cos(0.3 * y + b) + 30 * std::sin(0.9 * xs));
-    }
-  return im;
-}
+using test::textured;
 
 // In the driver: off (the default) ignores its sigmas, bit for bit; on changes the flow; bad
 // sigmas are rejected only when on; the config round trip (absent = off, 2 rejected).

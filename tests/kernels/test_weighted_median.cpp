@@ -14,6 +14,7 @@
 #include "kernels/reference_tvl1.hpp"
 #include "kernels/tvl1_multiscale.hpp"
 #include "kernels/weighted_median.hpp"
+#include "tests/kernels/textured_image.hpp"
 
 namespace flowtune {
 namespace {
@@ -124,19 +125,7 @@ TEST(WeightedMedian, BadParametersThrow) {
   EXPECT_THROW(weighted_median_filter(p, p, p, 5, 3, 3, 7, 7, &o1, &o2), std::invalid_argument);
 }
 
-Image textured(int w, int h, double shift, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> ph(0, 6.28);
-  const double a = ph(rng), b = ph(rng);
-  Image im(w, h);
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      const double xs = x - shift;
-      im.data[std::size_t(y) * w + x] = float(
-          128 + 50 * std::sin(0.4 * xs + a) * std::cos(0.3 * y + b) + 30 * std::sin(0.9 * xs));
-    }
-  return im;
-}
+using test::textured;
 
 // On one scale with one warping the weighted median is the driver's last step, guided by the
 // normalised, presmoothed I0: the flow with nl_median_window = 5 is the weighted median of the
