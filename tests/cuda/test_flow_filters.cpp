@@ -107,9 +107,9 @@ Tvl1Params additions_params() {
 }
 
 void check_frame(bool on_host) {
-  const std::string d = test::repo_middlebury_dir() + "/RubberWhale/";
-  const Image i0 = read_png_gray(d + "frame10.png"), i1 = read_png_gray(d + "frame11.png");
-  const FlowField gt = read_flo(d + "flow10.flo");
+  const test::MiddleburyPair rw = test::load_repo_pair("RubberWhale");
+  const Image &i0 = rw.i0, &i1 = rw.i1;
+  const FlowField& gt = rw.gt;
   const Tvl1Params p = additions_params();
   auto solver = test::plain_frame_solver(p, on_host);
   const FlowField got = solver->compute(i0, i1);

@@ -191,9 +191,9 @@ TEST(FlowFiltersNl, MedianEqualsDoubleReferenceGpu) {
 /// RubberWhale, 3 scales x 2 warpings x 30 iterations, epsilon 0, median 5 then the weighted
 /// median 5 (sigmas 7, 3.5) after each warping: the GPU frame against the double reference.
 void check_frame(bool on_host) {
-  const std::string d = test::repo_middlebury_dir() + "/RubberWhale/";
-  const Image i0 = read_png_gray(d + "frame10.png"), i1 = read_png_gray(d + "frame11.png");
-  const FlowField gt = read_flo(d + "flow10.flo");
+  const test::MiddleburyPair rw = test::load_repo_pair("RubberWhale");
+  const Image &i0 = rw.i0, &i1 = rw.i1;
+  const FlowField& gt = rw.gt;
   Tvl1Params p;
   p.n_scales = 3;
   p.n_warpings = 2;

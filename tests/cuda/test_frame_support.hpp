@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "kernels/cuda/frame/frame_kernels.hpp"
+#include "kernels/flo_io.hpp"
 #include "kernels/image.hpp"
 #include "kernels/png_io.hpp"
 #include "kernels/tvl1_params.hpp"
@@ -53,10 +54,12 @@ inline std::string shared_middlebury_dir() {
 /// Frames 10 and 11 of one of the repo's Middlebury sequences (RubberWhale, Grove2), grey.
 struct MiddleburyPair {
   Image i0, i1;
+  FlowField gt;  ///< flow10.flo
 };
 inline MiddleburyPair load_repo_pair(const std::string& name) {
   const std::string d = repo_middlebury_dir() + "/" + name + "/";
-  return {read_png_gray(d + "frame10.png"), read_png_gray(d + "frame11.png")};
+  return {read_png_gray(d + "frame10.png"), read_png_gray(d + "frame11.png"),
+          read_flo(d + "flow10.flo")};
 }
 
 /// Uniform random intensities in [lo, hi), width x height.

@@ -280,9 +280,9 @@ TEST_F(PersistentLevelsGpu, OccupancyModelEqualsTheDriver) {
 // the timeline names the persistent levels; the frame is captured in a CUDA Graph (one build)
 // and its replays give the same flow.
 TEST_F(PersistentLevelsGpu, WholeFramesEqualTheSchemeAndAreCapturedInAGraph) {
-  const std::string d = test::repo_middlebury_dir() + "/RubberWhale/";
-  const Image i0 = read_png_gray(d + "frame10.png"), i1 = read_png_gray(d + "frame11.png");
-  const FlowField gt = read_flo(d + "flow10.flo");
+  const test::MiddleburyPair rw = test::load_repo_pair("RubberWhale");
+  const Image &i0 = rw.i0, &i1 = rw.i1;
+  const FlowField& gt = rw.gt;
   Tvl1Params p;
   p.n_scales = 5;
   p.zoom = 0.8;
