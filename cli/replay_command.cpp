@@ -149,18 +149,21 @@ int run_replay(const std::vector<std::string>& args) {
                  "promoted points measured in full\n";
   for (const Constraint& c : constraints)
     std::cout << "the strategy steers towards " << c.name << " <= " << c.max << "\n";
-  std::cout << "\n| strategy | seeds near optimum | median evals to near | mean best / optimum "
-               "| mean HV fraction | min HV fraction | median evals | median measuring s |";
+  std::cout
+      << "\n| strategy | seeds near optimum | median evals to near | mean best / optimum "
+         "| mean HV fraction | min HV fraction | median evals | median measuring s | median kernel "
+         "sets |";
   for (const PickRequest& p : picks)
     std::cout << " seeds: " << p.label() << " within " << within * 100 << "% |";
-  std::cout << "\n|---|---|---|---|---|---|---|---|";
+  std::cout << "\n|---|---|---|---|---|---|---|---|---|";
   for (std::size_t k = 0; k < picks.size(); ++k) std::cout << "---|";
   std::cout << "\n";
   std::ofstream csv_out;
   if (!csv.empty()) {
     csv_out.open(csv);
     if (!csv_out) throw std::runtime_error(csv + ": cannot open for writing");
-    csv_out << "strategy,seed,budget,evaluations,evals_to_within,best,optimum,hv_fraction,cost_s";
+    csv_out << "strategy,seed,budget,evaluations,evals_to_within,best,optimum,hv_fraction,cost_s,"
+               "kernel_sets";
     for (std::size_t k = 0; k < picks.size(); ++k)
       csv_out << ",pick" << k << ",pick" << k << "_best";
     csv_out << '\n';
@@ -178,17 +181,18 @@ int run_replay(const std::vector<std::string>& args) {
     ro.picks = picks;
     ro.multi_fidelity = multi_fidelity;
     const ReplayResult r = replay(space, ro);
-    std::vector<double> to_near, ratio, hv, evals, cost;
+    std::vector<double> to_near, ratio, hv, evals, cost, kernel_sets;
     for (const SeedResult& s : r.seeds) {
       if (s.evals_to_within) to_near.push_back(double(s.evals_to_within));
       ratio.push_back(s.best / r.optimum);
       hv.push_back(s.hypervolume_fraction);
       evals.push_back(double(s.evaluations));
       cost.push_back(s.cost_s);
+      kernel_sets.push_back(double(s.kernel_sets));
       if (csv_out) {
         csv_out << name << ',' << s.seed << ',' << budget << ',' << s.evaluations << ','
                 << s.evals_to_within << ',' << s.best << ',' << r.optimum << ','
-                << s.hypervolume_fraction << ',' << s.cost_s;
+                << s.hypervolume_fraction << ',' << s.cost_s << ',' << s.kernel_sets;
         for (std::size_t k = 0; k < picks.size(); ++k)
           csv_out << ',' << s.picks[k] << ',' << r.pick_optimum[k];
         csv_out << '\n';
@@ -204,7 +208,8 @@ int run_replay(const std::vector<std::string>& args) {
               << " | " << fixed(mean_ratio, 3) << " | " << fixed(mean_hv, 3) << " | "
               << fixed(*std::min_element(hv.begin(), hv.end()), 3) << " | "
               << fixed(boost::math::statistics::median(evals), 0) << " | "
-              << fixed(boost::math::statistics::median(cost), 1) << " |";
+              << fixed(boost::math::statistics::median(cost), 1) << " | "
+              << fixed(boost::math::statistics::median(kernel_sets), 0) << " |";
     for (std::size_t k = 0; k < picks.size(); ++k)
       std::cout << ' ' << r.n_pick_within(k, within) << "/" << r.seeds.size() << " |";
     std::cout << "\n";

@@ -268,6 +268,8 @@ ReplayResult replay(const RecordedSpace& rs, const ReplayOptions& options) {
   const double threshold = result.optimum + options.within * std::abs(result.optimum);
 
   const SearchSpace space(rs.configs);
+  std::vector<std::string> kernel_set(n);
+  for (std::size_t i = 0; i < n; ++i) kernel_set[i] = rs.configs[i].label();
   for (std::size_t s = 0; s < options.seeds; ++s) {
     StrategyOptions so;
     so.seed = options.first_seed + s;
@@ -282,6 +284,7 @@ ReplayResult replay(const RecordedSpace& rs, const ReplayOptions& options) {
     sr.best = std::numeric_limits<double>::infinity();
     std::vector<std::vector<double>> found;
     std::vector<std::size_t> found_points;
+    std::set<std::string> kernel_sets;
     auto within_budget = [&] {
       return options.budget_s > 0 ? sr.cost_s < options.budget_s : sr.evaluations < options.budget;
     };
@@ -307,6 +310,7 @@ ReplayResult replay(const RecordedSpace& rs, const ReplayOptions& options) {
           strategy->tell({*p, Outcome::measured, screening->surrogate(*p, kInfeasible), {}, {}});
           ++sr.evaluations;
           ++sr.screened_out;
+          kernel_sets.insert(kernel_set[*p]);
           sr.cost_s += screen_cost;
           continue;
         }
@@ -318,6 +322,7 @@ ReplayResult replay(const RecordedSpace& rs, const ReplayOptions& options) {
       strategy->tell(o);
       if (o.outcome == Outcome::pruned) continue;
       ++sr.evaluations;
+      kernel_sets.insert(kernel_set[*p]);
       sr.cost_s += rs.cost_s[*p];
       if (o.outcome != Outcome::measured) continue;
       found.push_back(norm(values[*p]));
@@ -325,6 +330,7 @@ ReplayResult replay(const RecordedSpace& rs, const ReplayOptions& options) {
       if (steer[*p][0] < sr.best) sr.best = steer[*p][0];
       if (sr.evals_to_within == 0 && sr.best <= threshold) sr.evals_to_within = sr.evaluations;
     }
+    sr.kernel_sets = kernel_sets.size();
     sr.hypervolume_fraction = hv_all > 0 ? front_hypervolume(found) / hv_all : 0;
     for (const auto& [objective, cs] : picks)
       sr.picks.push_back(best_satisfying(rs, found_points, objective, cs));

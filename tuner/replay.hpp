@@ -86,7 +86,11 @@ struct SeedResult {
   double hypervolume_fraction = 0;  ///< HV of the found front / HV of the exhaustive front
   double cost_s = 0;                ///< measuring time spent (RecordedSpace::cost_s), seconds
   std::size_t screened_out = 0;     ///< multi-fidelity: points settled by their screen
-  std::vector<double> picks;        ///< per PickRequest: the value found (oriented), +inf if none
+  /// Distinct kernel sets (variant + precision + tunables, Config::label: one NVRTC build
+  /// each in a live run) among the evaluated (measured or failed) points: the compile cost
+  /// that the evaluation count leaves out.
+  std::size_t kernel_sets = 0;
+  std::vector<double> picks;  ///< per PickRequest: the value found (oriented), +inf if none
 };
 
 struct ReplayResult {
