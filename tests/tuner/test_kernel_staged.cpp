@@ -62,17 +62,17 @@ double frame_time(const std::vector<int>& c) {
 }
 constexpr double kOptimum = 0.5 * 0.8 * 0.7 * 0.9;
 
-struct Run {
+struct Proposals {
   std::vector<std::size_t> asked;
   std::size_t evals_to_optimum = 0;  // 0 = not reached
 };
 
-Run drive(const SearchSpace& space, std::size_t budget, std::uint64_t seed) {
+Proposals drive(const SearchSpace& space, std::size_t budget, std::uint64_t seed) {
   StrategyOptions so;
   so.seed = seed;
   so.budget = budget;
   auto s = make_strategy("kernel_staged", space, so);
-  Run run;
+  Proposals run;
   for (std::size_t e = 0; e < budget; ++e) {
     const auto p = s->ask();
     if (!p) break;
@@ -92,7 +92,7 @@ TEST(KernelStaged, ProposesFewKernelSetsBeforeItsRefinement) {
   const SearchSpace space = staged_space();
   for (std::uint64_t seed : {1, 2, 3, 4, 5}) {
     SCOPED_TRACE(seed);
-    const Run run = drive(space, 200, seed);
+    const Proposals run = drive(space, 200, seed);
     ASSERT_EQ(run.asked.size(), 200u);
     std::set<std::vector<int>> sets;
     for (std::size_t e = 0; e < 150; ++e) {  // refinement: the last 25% of 200
@@ -105,7 +105,7 @@ TEST(KernelStaged, ProposesFewKernelSetsBeforeItsRefinement) {
 
 TEST(KernelStaged, NeverProposesASeenPointAndIsReproducibleForASeed) {
   const SearchSpace space = staged_space();
-  const Run a = drive(space, 300, 11), b = drive(space, 300, 11), c = drive(space, 300, 12);
+  const Proposals a = drive(space, 300, 11), b = drive(space, 300, 11), c = drive(space, 300, 12);
   EXPECT_EQ(a.asked, b.asked);
   EXPECT_NE(a.asked, c.asked);
   EXPECT_EQ(std::set<std::size_t>(a.asked.begin(), a.asked.end()).size(), a.asked.size());
@@ -116,7 +116,7 @@ TEST(KernelStaged, FindsTheOptimumOfASeparableProblem) {
   const SearchSpace space = staged_space();
   for (std::uint64_t seed = 1; seed <= 10; ++seed) {
     SCOPED_TRACE(seed);
-    const Run run = drive(space, 250, seed);
+    const Proposals run = drive(space, 250, seed);
     EXPECT_GT(run.evals_to_optimum, 0u);
   }
 }
@@ -127,7 +127,7 @@ TEST(KernelStaged, ItsRefinementVariesTunableCoordinatesOnly) {
   const SearchSpace space = staged_space();
   for (std::uint64_t seed : {1, 2, 3}) {
     SCOPED_TRACE(seed);
-    const Run run = drive(space, 200, seed);
+    const Proposals run = drive(space, 200, seed);
     ASSERT_EQ(run.asked.size(), 200u);
     for (std::size_t e = 150; e < 200; ++e) {
       const std::vector<int>& c = space.coords(run.asked[e]);
