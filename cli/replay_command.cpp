@@ -35,7 +35,7 @@ int run_replay(const std::vector<std::string>& args) {
   StoreArgs store;
   std::size_t seeds = 20;
   std::uint64_t first_seed = 1;
-  double within = 0.05;
+  double within = 0.05, build_s = 0;
   bool multi_fidelity = false;
   po::options_description desc = command_options("replay options");
   desc.add_options()("dataset", po::value(&dataset),
@@ -49,6 +49,9 @@ int run_replay(const std::vector<std::string>& args) {
       "time-budget", po::value(&budget_s_text),
       "measuring time per seed instead of evaluations (90s, 8m, ...): each point costs what "
       "the recording spent measuring it (timed runs of every item + the per-point overhead)")(
+      "build-s", po::value(&build_s)->default_value(build_s, "0"),
+      "seconds of measuring time charged for the first point of each kernel set (variant, "
+      "precision, tunables: its NVRTC build with a cold kernel cache), with --time-budget")(
       "max", po::value(&max_texts)->composing(),
       "a constraint the strategy steers towards, NAME=VALUE (repeatable; also --max-METRIC V, "
       "--max-ms T); objective 1's optimum is then the best feasible point")(
@@ -81,6 +84,7 @@ int run_replay(const std::vector<std::string>& args) {
   const std::string db_path = store_path(store, vm, "tune replay");
   if (seeds < 1) throw UsageError("--seeds must be >= 1");
   if (!(within >= 0)) throw UsageError("--within must be >= 0");
+  if (!(build_s >= 0)) throw UsageError("--build-s must be >= 0");
   const db::Repository repo(db_path, db::OpenMode::read_only);
   if (board.empty()) {
     const std::vector<std::string> boards = repo.boards();
@@ -144,6 +148,9 @@ int run_replay(const std::vector<std::string>& args) {
             << objectives[0] << "\n"
             << "measuring cost: the recording's points take " << fixed(total_cost_s, 1)
             << " s in all (per-point overhead " << fixed(space.overhead_s, 3) << " s)\n";
+  if (build_s > 0)
+    std::cout << "kernel builds: the first point of each kernel set costs " << fixed(build_s, 2)
+              << " s more\n";
   if (multi_fidelity)
     std::cout << "multi-fidelity: every point screened on the first item (3 timed runs); "
                  "promoted points measured in full\n";
@@ -177,6 +184,7 @@ int run_replay(const std::vector<std::string>& args) {
     ro.objectives = objectives;
     ro.within = within;
     ro.budget_s = budget_s;
+    ro.build_s = build_s;
     ro.constraints = constraints;
     ro.picks = picks;
     ro.multi_fidelity = multi_fidelity;

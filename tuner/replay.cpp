@@ -291,7 +291,11 @@ ReplayResult replay(const RecordedSpace& rs, const ReplayOptions& options) {
     while (within_budget()) {
       const std::optional<std::size_t> p = strategy->ask();
       if (!p) break;
-      if (options.budget_s > 0 && sr.cost_s + rs.cost_s[*p] > options.budget_s) break;
+      // The first evaluation of a kernel set pays its build (pruned points are never built).
+      const double build_s =
+          rs.outcomes[*p] != Outcome::pruned && !kernel_sets.count(kernel_set[*p]) ? options.build_s
+                                                                                   : 0.0;
+      if (options.budget_s > 0 && sr.cost_s + build_s + rs.cost_s[*p] > options.budget_s) break;
       Observation o;
       o.point = *p;
       o.outcome = rs.outcomes[*p];
@@ -305,16 +309,17 @@ ReplayResult replay(const RecordedSpace& rs, const ReplayOptions& options) {
         const db::MeasuredConfig screen = screen_of(rs.measurements[*p]);
         const double screen_cost = rs.overhead_s + screen.measurement.time_ms_median *
                                                        (options.screen_repeats + 1) / 1000.0;
-        if (options.budget_s > 0 && sr.cost_s + screen_cost > options.budget_s) break;
+        if (options.budget_s > 0 && sr.cost_s + build_s + screen_cost > options.budget_s) break;
         if (!screening->screen(*p, constrained_objectives(screen, objectives, constraints))) {
           strategy->tell({*p, Outcome::measured, screening->surrogate(*p, kInfeasible), {}, {}});
           ++sr.evaluations;
           ++sr.screened_out;
           kernel_sets.insert(kernel_set[*p]);
-          sr.cost_s += screen_cost;
+          sr.cost_s += build_s + screen_cost;
           continue;
         }
-        if (options.budget_s > 0 && sr.cost_s + screen_cost + rs.cost_s[*p] > options.budget_s)
+        if (options.budget_s > 0 &&
+            sr.cost_s + build_s + screen_cost + rs.cost_s[*p] > options.budget_s)
           break;
         sr.cost_s += screen_cost;
         screening->full_result(*p, o.objectives);
@@ -323,7 +328,7 @@ ReplayResult replay(const RecordedSpace& rs, const ReplayOptions& options) {
       if (o.outcome == Outcome::pruned) continue;
       ++sr.evaluations;
       kernel_sets.insert(kernel_set[*p]);
-      sr.cost_s += rs.cost_s[*p];
+      sr.cost_s += build_s + rs.cost_s[*p];
       if (o.outcome != Outcome::measured) continue;
       found.push_back(norm(values[*p]));
       found_points.push_back(*p);
