@@ -122,7 +122,7 @@ bool register_strategy(const std::string& name, StrategyFactory factory, int ran
 /// - "kernel_staged": the additive surrogate's model spent on few kernel sets (variant +
 ///   precision + tunables, one NVRTC build each): per variant and precision the set the prior
 ///   ranks fastest, then expected improvement per unit cost (a new set costs a build of ~10
-///   measurements), and in the last quarter of the budget local search over the tunables of
+///   measurements), and in the last quarter of the budget local search over the kernel sets of
 ///   the best points (tuner/strategies/kernel_staged.cpp cites the sources);
 /// - "model_guided": the points with the best model estimate (StrategyOptions::prior) first,
 ///   then greedy local search from the best measured ones.

@@ -19,10 +19,11 @@
 //    a front point: interactions the additive model misses) and a few are random.
 // 3. Refinement at the end: in the last kRefineShare of the budget (StrategyOptions::budget;
 //    with none, the last quarter of every kScheduleCycle evaluations) local search over the
-//    tunable coordinates alone of the best points (the measured front; for one objective the
+//    kernel coordinates that leave accuracy alone (the tunables and the variant: every variant
+//    computes the same function) of the best points (the measured front; for one objective the
 //    best kRefineElite points under Deb's rule): a step of one tunable, or the same algorithm
-//    config on another kernel set of its variant and precision already built, chosen by the
-//    same cost-aware acquisition on objective 0 (time). Accuracy stays what was measured.
+//    config and precision on another kernel set already built, chosen by the same cost-aware
+//    acquisition on objective 0 (time). Accuracy stays what was measured.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -114,6 +115,7 @@ class KernelStaged : public Strategy {
   static constexpr double kLocalIncumbent = 0.4;    // the same for one objective
   static constexpr std::size_t kMaxCandidates = 20000;
   static constexpr std::size_t kOutsideCandidates = 2000;  // points of sets not yet proposed
+  static constexpr std::size_t kFewCandidates = 50;        // below: new sets whatever the compiles
   static constexpr double kRefineShare = 0.25;
   static constexpr std::size_t kScheduleCycle = 400;  // evaluations, without a budget
   static constexpr std::size_t kRefineElite = 3;
@@ -436,7 +438,9 @@ class KernelStaged : public Strategy {
         if (!seen(p)) out.push_back(p);
       }
     }
-    if (new_set_allowed() && space_.size() > 0) {
+    // The sets proposed are nearly exhausted (a sparse space): new ones are needed whatever
+    // the compile share.
+    if ((new_set_allowed() || out.size() < kFewCandidates) && space_.size() > 0) {
       std::uniform_int_distribution<std::size_t> pick(0, space_.size() - 1);
       for (std::size_t i = 0; i < kOutsideCandidates; ++i) {
         const std::size_t p = pick(rng_);
@@ -513,8 +517,8 @@ class KernelStaged : public Strategy {
     return double(cycle_at) >= (1 - kRefineShare) * double(kScheduleCycle);
   }
 
-  // The unseen points that differ from p in tunable coordinates alone: one tunable a step,
-  // and p's algorithm config on every other proposed set of its variant and precision.
+  // The unseen points that differ from p in its variant and tunables alone: one tunable a
+  // step, and p's algorithm config and precision on every other proposed set.
   std::vector<std::size_t> tunable_variations(std::size_t p) const {
     std::vector<std::size_t> out;
     const std::vector<int>& c = space_.coords(p);
@@ -531,13 +535,17 @@ class KernelStaged : public Strategy {
         if (moved[d] >= 0 && moved[d] < int(space_.dimensions()[d].labels.size())) add(moved);
       }
     }
-    const std::size_t group = sets_[set_of_[p]].group;
     for (std::size_t k : proposed_sets_) {
-      if (k == set_of_[p] || sets_[k].group != group || dead(k)) continue;
+      if (k == set_of_[p] || dead(k)) continue;
       std::vector<int> moved = c;
       const std::vector<int>& other = space_.coords(member(k, 0));
-      for (std::size_t d : tunable_dims_) moved[d] = other[d];
-      add(moved);
+      bool same_precision = true;
+      for (std::size_t d : kernel_dims_) {
+        if (space_.dimensions()[d].kind == DimensionKind::precision)
+          same_precision = same_precision && other[d] == c[d];
+        moved[d] = other[d];
+      }
+      if (same_precision) add(moved);
     }
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
