@@ -209,5 +209,22 @@ TEST(Replay, CountsTheDistinctKernelSetsOfTheEvaluatedPoints) {
   EXPECT_EQ(replay(rs, ro).seeds.at(0).kernel_sets, 3u);
 }
 
+TEST(Replay, ABuildCostIsChargedOncePerKernelSetInATimeBudget) {
+  // Every point costs 0.1 s and the first of each kernel set 1 s more: in enumeration order
+  // 1.1 + 0.1 + 1.1 = 2.3 s for three points, so 2.31 s holds three and 2.29 s two.
+  const RecordedSpace rs = tiles_recording();
+  ReplayOptions ro;
+  ro.strategy = "brute_force";
+  ro.seeds = 1;
+  ro.objectives = {"time_ms"};
+  ro.build_s = 1;
+  ro.budget_s = 2.31;
+  const SeedResult three = replay(rs, ro).seeds.at(0);
+  EXPECT_EQ(three.evaluations, 3u);
+  EXPECT_NEAR(three.cost_s, 2.3, 1e-12);
+  ro.budget_s = 2.29;
+  EXPECT_EQ(replay(rs, ro).seeds.at(0).evaluations, 2u);
+}
+
 }  // namespace
 }  // namespace flowtune
