@@ -15,10 +15,10 @@ import re
 import subprocess
 import sys
 
-# An issue or session number: "issue 21", "session9", "issues 21-22", "issue #24", and names that
-# carry one ("device-issue21zoom", "summary_issue21_x", "ISSUE21TUNED_GRID"). A letter before the
-# word excludes "tissue 3" and "reissue 2"; the word without a number ("the issue tracker", "a
-# tuning session") is not an offence.
+# An issue or session number, alone or inside a name (of a file, test or environment variable),
+# with an optional space, underscore, hyphen or '#' before the number and an optional plural;
+# test_history_words.py lists the cases. A letter before the word excludes "tissue" and
+# "reissue"; the word without a number ("the issue tracker", "a tuning session") is no offence.
 NUMBERED = re.compile(r"(?<![A-Za-z])(issue|session)s?[ _-]?#?[0-9]+", re.IGNORECASE)
 # The vocabulary of the remote runner: the project says "the GPU machine" and "a benchmark run".
 # (Written with classes so that this file does not match itself.)

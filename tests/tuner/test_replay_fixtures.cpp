@@ -1,4 +1,4 @@
-// Replay of the strategies on the spaces recorded on the device (tests/tuner/fixtures, xz):
+// Replay of the strategies on the spaces recorded on the GPU machine (tests/tuner/fixtures, xz):
 //   h200_kernels.db.xz  a TV-L1 kernel space on an NVIDIA H200: every
 //                       variant, precision and tunable at 3 scales, 1 warping, iterations 10
 //                       and 50 (3168 points: 1890 measured, 2 failed, 1276 pruned; 194 s);
