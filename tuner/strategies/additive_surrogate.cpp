@@ -25,8 +25,8 @@
 // over many front points.
 // The shares, the shrinkage and the design were chosen by replay against a recorded H200 run
 // (100 seeds, budgets of 11 and 30 s of measuring); the incumbent's share was checked on seeds
-// 21-120 of that recording and of three live runs' DBs (docs/decisions.md, "additive_surrogate's
-// proposal shares and trust region").
+// 21-120 of that recording and of three live runs' DBs (docs/decisions.md,
+// "additive_surrogate's proposal shares and trust region").
 #include <algorithm>
 #include <cmath>
 #include <limits>
