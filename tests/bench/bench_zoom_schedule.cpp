@@ -15,8 +15,8 @@
 //  - pyramid/<protocol>/<seq>/<tile_x>x<tile_y>t<threads>: the frame's pyramid stage, every
 //    level's launch in turn between one pair of events (what st_pyramid_ms of
 //    bench_frame_throughput times inside a frame).
-// Schedules: the 32x8t256 baseline (kZoomSchedule32x8) and the default (kZoomScheduleDefault) first, then the
-// others; FLOWTUNE_ZOOM_SAMPLES (default 60) sets the timed launches.
+// Schedules: the 32x8t256 baseline (kZoomSchedule32x8) and the default (kZoomScheduleDefault)
+// first, then the others; FLOWTUNE_ZOOM_SAMPLES (default 60) sets the timed launches.
 #include <benchmark/benchmark.h>
 #include <cuda_runtime_api.h>
 
