@@ -68,7 +68,8 @@ struct TuneOptions {
   /// Multi-fidelity: every point is first screened on the first item with 3 timed runs, and
   /// measured on every item only when promoted by asynchronous successive halving
   /// (tuner/screening.hpp). Screens are stored under the dataset key "<item key>#screen",
-  /// never as full-fidelity points. Off with one item or with energy as an objective.
+  /// never as full-fidelity points. Off with one item or with energy as an objective. Off by
+  /// default (docs/decisions.md, "Multi-fidelity off by default").
   bool multi_fidelity = false;
   std::vector<Constraint> constraints;  ///< bounds the search steers towards (figure <= max)
   /// model_guided's prior from another model (tuner/model_estimate.hpp strategy_prior), e.g.

@@ -1,6 +1,6 @@
 // The TV-L1 parameter schema: defaults are IPOL 2013's except epsilon and median_window (see
 // README's parameter table, generated from this list by `tune params --workload tvl1
-// --markdown`, and its "Defaults").
+// --markdown`; the reasons: docs/decisions.md, "TV-L1 parameters: IPOL 2013's values").
 #include "workloads/tvl1/tvl1_workload.hpp"
 
 namespace flowtune {
@@ -26,8 +26,9 @@ const std::vector<ParamSpec>& tvl1_param_specs() {
        "inner iterations per warping (a cap when epsilon > 0)",
        "IPOL 2013, sec. 4 (MAX_ITERATIONS)"},
       // IPOL's 0.01 gives mean AEPE 0.3904 on the 8 Middlebury sequences with this code;
-      // 0.005 gives 0.3797 (README, "Defaults"). lambda and theta stay IPOL's: tuning them
-      // on 4 sequences made the other 4 worse (tune search, README).
+      // 0.005 gives 0.3797 (docs/decisions.md, "TV-L1 epsilon 0.005"). lambda and theta stay
+      // IPOL's: tuning them on 4 sequences made the other 4 worse (tune search;
+      // docs/decisions.md, "TV-L1 parameters: IPOL 2013's values").
       {"epsilon", T::real, "", 0.005, 0, 1, false, false,
        "stop a warping when mean |u - u_prev|^2 <= epsilon^2; 0 = run all iterations",
        "IPOL 2013, sec. 4 (IPOL: 0.01; see README)"},
