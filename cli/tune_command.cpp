@@ -273,6 +273,7 @@ int run_tune(const std::vector<std::string>& args) {
                        progress_deadline_text + "')");
   }
   o.board = resolve_board(o.board);
+  // auto: docs/decisions.md, "Default time budget".
   o.time_budget_s = time_budget_text == "auto"
                         ? (load_board(o.board).target == "cuda" ? 480 : 300)
                         : parse_duration_s("--time-budget", time_budget_text);

@@ -82,8 +82,8 @@ ParamValues defaults_before_additions() {
 
 /// The configs: `defaults` = the schema defaults before the additions (IPOL 2013 with epsilon
 /// 0.005: 5 warpings, up to 300 iterations, zoom 0.5, median off; the schema's default is
-/// now defaults+median5) and the fast GPU point (zoom 0.8, 3 warpings x 70
-/// iterations, epsilon 0), each alone and with the additions.
+/// defaults+median5) and a fast GPU point (zoom 0.8, 3 warpings x 70 iterations, epsilon 0),
+/// each alone and with the additions.
 std::vector<Named> configs() {
   const Tvl1Params d = tvl1_params_of([] {
     Config c;

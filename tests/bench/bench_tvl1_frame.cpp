@@ -150,7 +150,7 @@ int main(int argc, char** argv) {
   }
   cudaDeviceProp prop{};
   cudaGetDeviceProperties(&prop, 0);
-  // Repo data: $FLOWTUNE_REPO_DATA, else ./data (the device scripts run in the repo root),
+  // Repo data: $FLOWTUNE_REPO_DATA, else ./data (benchmark runs start in the repo root),
   // else the data/ of the source tree this file was compiled from.
   std::string root = "data";
   if (const char* env = std::getenv("FLOWTUNE_REPO_DATA"))
