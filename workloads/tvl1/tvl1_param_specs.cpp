@@ -1,5 +1,5 @@
 // The TV-L1 parameter schema: defaults are IPOL 2013's except epsilon and median_window (see
-// README's parameter table, generated from this list by `tune params --workload tvl1
+// docs/parameters.md, generated from this list by `tune params --workload tvl1
 // --markdown`; the reasons: docs/decisions.md, "TV-L1 parameters: IPOL 2013's values").
 #include "workloads/tvl1/tvl1_workload.hpp"
 
@@ -31,7 +31,7 @@ const std::vector<ParamSpec>& tvl1_param_specs() {
       // docs/decisions.md, "TV-L1 parameters: IPOL 2013's values").
       {"epsilon", T::real, "", 0.005, 0, 1, false, false,
        "stop a warping when mean |u - u_prev|^2 <= epsilon^2; 0 = run all iterations",
-       "IPOL 2013, sec. 4 (IPOL: 0.01; see README)"},
+       "IPOL 2013, sec. 4 (IPOL: 0.01; docs/decisions.md)"},
       {"presmoothing_sigma", T::real, "px", 0.8, 0, 3, false, false,
        "Gaussian sigma applied to both frames before the pyramid", "IPOL 2013, tvl1flow_lib.c"},
       // Added after the first schema: each has an absent value (the last field; the value a
@@ -50,7 +50,7 @@ const std::vector<ParamSpec>& tvl1_param_specs() {
       // docs/decisions.md, "TV-L1 median_window 5").
       {"median_window", T::integer, "px", 5, 0, 5, false, false,
        "median filter of the flow after each warping, window 3 or 5; 0 = off",
-       "Wedel et al. 2009, sec. 3; Sun, Roth, Black 2010, sec. 3.3 (default: README, Defaults)", 0},
+       "Wedel et al. 2009, sec. 3; Sun, Roth, Black 2010, sec. 3.3 (default: docs/decisions.md)", 0},
       {"nl_median_window", T::integer, "px", 0, 0, 11, false, false,
        "weighted non-local median of the flow after each warping (after median_window), odd "
        "window 3..11, weights from the distance and the I0 difference; 0 = off",
