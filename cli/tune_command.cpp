@@ -183,7 +183,7 @@ int run_tune(const std::vector<std::string>& args) {
       "strategy", po::value(&o.strategy)->default_value(o.strategy),
       ("auto | " + strategy_help() +
        "; auto = brute_force for a space of at most 256 points, else additive_surrogate "
-       "(reports/replay_default_h200.md)")
+       "(results/replay/h200/2026-11-24/summary.md)")
           .c_str())("max-evals", po::value(&max_evals)->default_value(0),
                     "evaluations (measured + failed configs; 0 = the whole space)")(
       "budget", po::value(&budget_text),

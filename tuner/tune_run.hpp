@@ -111,8 +111,8 @@ double estimate_seconds(const Workload& workload, const ConfigSpace& configs,
 /// The strategy "auto" stands for: brute_force for a space of at most 256 points (measuring
 /// all of it is cheap and exact); else additive_surrogate, for one objective under constraints
 /// as for a front (the most constrained picks within 5% of the recording's best at small
-/// budgets in the replays of reports/replay_default_h200.md, where greedy_ils and nsga2 led
-/// before). n_objectives is kept for callers that choose per request. Any other name is
+/// budgets in the replays of results/replay/h200/2026-11-24/summary.md, where greedy_ils and nsga2
+/// led before). n_objectives is kept for callers that choose per request. Any other name is
 /// returned as it is.
 std::string choose_strategy(const std::string& requested, std::size_t space_size,
                             std::size_t n_objectives);

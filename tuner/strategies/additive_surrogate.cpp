@@ -24,9 +24,9 @@
 // 40% of the model's proposals are local, against a fifth for a front, where they are spread
 // over many front points.
 // The shares, the shrinkage and the design were chosen by replay against the recording of
-// reports/replay_default_h200.md (100 seeds, budgets of 11 and 30 s of measuring); the
+// results/replay/h200/2026-11-24/summary.md (100 seeds, budgets of 11 and 30 s of measuring); the
 // incumbent's share was checked on seeds 21-120 of that recording and of three live runs'
-// DBs (reports/replay_default_h200.md, "The trust region").
+// DBs (results/replay/h200/2026-11-24/summary.md, "The trust region").
 #include <algorithm>
 #include <cmath>
 #include <limits>

@@ -97,7 +97,7 @@ struct FrameOptions {
   /// default: on the H200 the blocked stage is instruction-bound (two exact divisions and a
   /// square root per cell and iteration, the halo recomputed) and slower than two graph nodes
   /// per iteration at every k (k = 8: 0.76 against 0.61 ms for 100 iterations on RubberWhale;
-  /// reports/issue21_session10_h200.md).
+  /// results/opencv-accuracy/h200/2026-11-25/summary.md).
   int rof_iterations_per_launch = 1;
 };
 

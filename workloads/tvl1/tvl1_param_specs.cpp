@@ -43,11 +43,11 @@ const std::vector<ParamSpec>& tvl1_param_specs() {
        "IPOL 2013, sec. 4 (k = 1); this project (GPU check interval)", 1},
       // Default 5, absent 0 (off: IPOL 2013 has no median; rows and headers written before
       // median_window existed computed without it). The held-out evidence
-      // (reports/accuracy_additions_cpu.md, CPU; reports/accuracy_additions_gpu.md, GPU):
-      // chosen on the training 4 sequences (5x5 0.4447 vs 3x3 0.4478), it improves the
-      // held-out 4 from 0.3029 to 0.2952 and the 8-sequence mean from 0.3797 to 0.3699 with
-      // no sequence worse (largest change Dimetrodon -0.0001; the rule allows +0.02;
-      // scripts/default-change-check, README "Defaults").
+      // (results/accuracy-additions/host/2026-11-24/summary.md, CPU;
+      // results/accuracy-additions/h100/2026-11-24/summary.md, GPU): chosen on the training 4
+      // sequences (5x5 0.4447 vs 3x3 0.4478), it improves the held-out 4 from 0.3029 to 0.2952 and
+      // the 8-sequence mean from 0.3797 to 0.3699 with no sequence worse (largest change Dimetrodon
+      // -0.0001; the rule allows +0.02; scripts/default-change-check, README "Defaults").
       {"median_window", T::integer, "px", 5, 0, 5, false, false,
        "median filter of the flow after each warping, window 3 or 5; 0 = off",
        "Wedel et al. 2009, sec. 3; Sun, Roth, Black 2010, sec. 3.3 (default: README, Defaults)", 0},

@@ -47,15 +47,16 @@ class Tvl1Workload final : public Workload {
     // GPU: fixed iterations (epsilon 0), whose frame is one CUDA Graph; epsilon > 0 runs too
     // (its stopping test reads back, so no graph), `--param epsilon=...` asks for it. The
     // pyramid is two dimensions, its depth with its zoom: n_scales 0 (automatic, down to ~16
-    // px) or 5 (zoom 0.8 x 5 levels is the hand-chosen pyramid of reports/main_job_h200.md;
-    // automatic at zoom 0.8 builds ~17 levels); warpings x iterations as a practitioner
-    // picks them.
-    // The accuracy additions, off or at the value that paid on the held-out 4
-    // sequences (reports/issue22fast_h200.md, "Defaults and default dimensions"; their own
-    // defaults stay off): the 5x5 median of the flow (in every best point of the GPU accuracy
-    // front), the 5x5 weighted median (nl 0 -> 5 better in 57 of 57 pairs, +0.38 ms per frame
-    // on the H200) and the structure-texture decomposition (texture 0 -> 0.95 better in 59 of
-    // 59 pairs, +0.72 ms; worse on Urban3 alone on some configs). 3244032 configs on the H200.
+    // px) or 5 (zoom 0.8 x 5 levels is the hand-chosen pyramid of
+    // results/main-job/h200/2026-11-24/summary.md; automatic at zoom 0.8 builds ~17 levels);
+    // warpings x iterations as a practitioner picks them. The accuracy additions, off or at the
+    // value that paid on the held-out 4 sequences
+    // (results/accuracy-front-fast-median/h200/2026-11-25/summary.md, "Defaults and default
+    // dimensions"; their own defaults stay off): the 5x5 median of the flow (in every best point of
+    // the GPU accuracy front), the 5x5 weighted median (nl 0 -> 5 better in 57 of 57 pairs, +0.38
+    // ms per frame on the H200) and the structure-texture decomposition (texture 0 -> 0.95 better
+    // in 59 of 59 pairs, +0.72 ms; worse on Urban3 alone on some configs). 3244032 configs on the
+    // H200.
     if (target == "cuda")
       return {{"iterations", {10, 20, 30, 100}},
               {"n_warpings", {1, 5}},
@@ -65,12 +66,14 @@ class Tvl1Workload final : public Workload {
               {"median_window", {0, 5}},
               {"nl_median_window", {0, 5}},
               {"texture_alpha", {0, 0.95}}};
-    // A CPU point takes seconds per frame on each sequence (reports/accuracy_additions_cpu.md),
-    // so the host's 5-minute default budget measures few points: of the additions only the 5x5
-    // median, which costs little beside 50-300 iterations and made no sequence worse on the
-    // CPU (reports/accuracy_additions_gpu.md, defaults+median5: held-out -0.0077). The
-    // weighted median multiplies the CPU frame by 3.1-3.6 (reports/accuracy_nl_median_cpu.md) and
-    // the decomposition alone made Urban3 worse by 0.03: `--param` asks for them.
+    // A CPU point takes seconds per frame on each sequence
+    // (results/accuracy-additions/host/2026-11-24/summary.md), so the host's 5-minute default
+    // budget measures few points: of the additions only the 5x5 median, which costs little beside
+    // 50-300 iterations and made no sequence worse on the CPU
+    // (results/accuracy-additions/h100/2026-11-24/summary.md, defaults+median5: held-out -0.0077).
+    // The weighted median multiplies the CPU frame by 3.1-3.6
+    // (results/accuracy-nl-median/host/2026-11-25/summary.md) and the decomposition alone made
+    // Urban3 worse by 0.03: `--param` asks for them.
     return {{"iterations", {50, 300}}, {"n_warpings", {1, 5}}, {"median_window", {0, 5}}};
   }
   double relative_cost(const Config& config) const override {
