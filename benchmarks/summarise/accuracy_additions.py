@@ -10,7 +10,7 @@ sequence got worse than the base by more than 0.02 px (the issue's rule for a ne
 With --base CONFIG every row is compared with that config instead (e.g. the grid point
 without the weighted median); rows of a config found in several files (a training-4 run and a
 held-out-4 run) are joined by sequence.
-Usage: scripts/accuracy-summary [--base CONFIG] FILE.csv [FILE.csv ...] > table.md
+Usage: python3 -m benchmarks.summarise accuracy-additions [--base CONFIG] FILE.csv [FILE.csv ...] > table.md
 """
 import csv
 import statistics

@@ -25,7 +25,7 @@ Prints Markdown:
     held-out 4), the pairs where it improved the held-out mean, the median change of ms/frame.
 A point measured on fewer than 8 sequences (ACC_SKIP_MS skipped it: beyond the budgets, or
 the run ended) counts as beyond every budget; their number is printed.
-Usage: scripts/accuracy-front-summary accuracy_front.csv [--budgets 1,2,5,10] > front.md
+Usage: python3 -m benchmarks.summarise accuracy-front accuracy_front.csv [--budgets 1,2,5,10] > front.md
 """
 import csv
 import statistics

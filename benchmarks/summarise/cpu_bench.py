@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""The report table of issue 26 (CPU baselines) from the raw outputs of scripts/device-issue26
+"""The report table of issue 26 (CPU baselines) from the raw outputs of benchmarks/run cpu-temporal-blocking
 (or of a local bench_cpu_tvl1 run): cpu_bench.json (Google Benchmark JSON of
 tests/bench/bench_cpu_tvl1.cpp) and, where present, host_dse.txt (`tune` output of the
-host DSE's most accurate point). Usage: scripts/cpu-bench-summary FOLDER. Python standard
+host DSE's most accurate point). Usage: python3 -m benchmarks.summarise cpu-bench FOLDER. Python standard
 library only. Figures are the medians the benchmark reports (ns_per_px counter: median of
 the timed calls of 10 iterations at 2048^2); spread: min-max of the timed calls is not in the
 JSON, so each row gives the number of timed calls."""

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The accuracy table of simd_fused's precisions (f32, mixed, f16) on the Middlebury
-sequences from scripts/simd-f16-accuracy's DIR/aepe.tsv: AEPE per sequence and precision,
+sequences from benchmarks/host/simd-f16-accuracy's DIR/aepe.tsv: AEPE per sequence and precision,
 the mean, and the f16 / mixed differences to f32 against the target (mean AEPE within 0.005 px
-of f32). Usage: scripts/simd-f16-accuracy-summary DIR. Python standard library only."""
+of f32). Usage: python3 -m benchmarks.summarise cpu-f16-accuracy DIR. Python standard library only."""
 import csv, os, sys
 
 folder = sys.argv[1] if len(sys.argv) > 1 else "results/cpu-f16-accuracy/host/2026-11-25"

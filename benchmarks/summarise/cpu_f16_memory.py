@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Prints the tables of results/cpu-f16-memory/h200-host/2026-11-25/summary.md from scripts/device-issue26mem's raw
+"""Prints the tables of results/cpu-f16-memory/h200-host/2026-11-25/summary.md from benchmarks/run cpu-f16-memory's raw
 outputs (a folder: cpu_mem.json, perf*.txt, samples_gpu.txt, windows.txt, gpu_energy.json,
 rapl.txt, cpu.txt).
 

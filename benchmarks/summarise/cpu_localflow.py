@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """The report tables of bm_simd and lk_simd (issue 26 item 1, local flow) from the raw outputs of
-scripts/device-issue26local (or of a local run of tests/bench/bench_cpu_localflow.cpp with
+benchmarks/run cpu-simd-localflow (or of a local run of tests/bench/bench_cpu_localflow.cpp with
 --benchmark_out=FOLDER/localflow_bench.json): per-frame times of the scalar variants (bm_cpu,
 lk_cpu: one thread) and of the SIMD ones at every thread count, as medians over the
 repetitions with their min-max; the speed-up over the scalar variant on one core and on all
 of them, and the scaling efficiency t(1) / (n t(n)). Also the verdict lines of
 test_simd_localflow.log and tune_{bm,lk}.txt where present.
-Usage: scripts/issue26local-summary FOLDER [JSON] (JSON: the benchmark file in FOLDER, default
+Usage: python3 -m benchmarks.summarise cpu-localflow FOLDER [JSON] (JSON: the benchmark file in FOLDER, default
 localflow_bench.json). Python standard library only."""
 import json, os, re, statistics, sys
 

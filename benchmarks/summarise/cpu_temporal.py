@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The report tables of issue 26's temporal blocking and CPU-vs-GPU comparison from the raw
-outputs of scripts/device-issue26 (or of a local bench_cpu_tvl1 run): cpu_bench.json (Google
+outputs of benchmarks/run cpu-temporal-blocking (or of a local bench_cpu_tvl1 run): cpu_bench.json (Google
 Benchmark JSON of tests/bench/bench_cpu_tvl1.cpp), and where present gpu_bench.json,
 cpu_energy.json, gpu_energy.json (bench_tvl1_iterations), samples_{cpu,gpu}.txt and
-windows.txt (the energy sampler). Usage: scripts/issue26-summary FOLDER. Python standard
+windows.txt (the energy sampler). Usage: python3 -m benchmarks.summarise cpu-temporal FOLDER. Python standard
 library only.
 
 Figures: ns_per_px is the median over the timed calls (each 10 iterations at 2048^2) that

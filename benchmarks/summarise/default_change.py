@@ -6,7 +6,7 @@ the 8 Middlebury sequences and their change, the means on the training 4 (Dimetr
 Grove3, RubberWhale, Urban3), the held-out 4 (Grove2, Hydrangea, Urban2, Venus) and all 8,
 and the verdict: a new default counts when the held-out mean improves, the 8-sequence mean
 improves and no sequence's AEPE is worse than BASE's by more than 0.02 px.
-Usage: scripts/default-change-check FILE.csv BASE NEW > check.md
+Usage: python3 -m benchmarks.summarise default-change FILE.csv BASE NEW > check.md
 (e.g. results/accuracy-additions/host/2026-11-24/accuracy_cpu.csv defaults defaults+median5).
 Exit status 0 when the rule holds, 1 when it does not, 2 for bad input.
 """
@@ -44,7 +44,7 @@ def main():
     b, n = rows_of(path, base), rows_of(path, new)
     target, variant = b[ALL[0]][2], b[ALL[0]][3]
     print(f"Check of `{new}` as the new default against `{base}` ({target}, {variant}; "
-          f"raw rows: `{path}`; `scripts/default-change-check {path} {base} {new}`).\n")
+          f"raw rows: `{path}`; `python3 -m benchmarks.summarise default-change {path} {base} {new}`).\n")
     print(f"| sequence | set | AEPE {base} | AEPE {new} | change | AAE {base} | AAE {new} | "
           "change |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")

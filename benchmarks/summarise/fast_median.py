@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Report of scripts/device-issue22fast (issue 22: the weighted non-local median with the
+"""Report of benchmarks/run accuracy-front-fast-median (issue 22: the weighted non-local median with the
 register selection on the GPU) from its raw outputs in OUT_DIR.
 
 Prints Markdown:
@@ -7,32 +7,26 @@ Prints Markdown:
     of 50 calls) at 584x388 against the committed before (the sorting kernel,
     results/accuracy-front-nl-median/h200/2026-11-25/flow_filters.md, same bench, same size, H200), with the
     speed-up, and at 640x480;
- 2. the accuracy front of OUT_DIR/accuracy_front.csv (scripts/accuracy-front-summary: best
+ 2. the accuracy front of OUT_DIR/accuracy_front.csv (python3 -m benchmarks.summarise accuracy-front: best
     mean AEPE over the 8 Middlebury sequences within 1, 2, 5, 10 ms per frame, `no nl` /
     `nl on`, held-out rows, paired effects nl 0 -> 5, 0 -> 7);
  3. per budget, the best point with the weighted median before (the committed front,
     results/accuracy-front-nl-median/h200/2026-11-25/accuracy_front.csv) and now, and the best point of either
     run; then the issue's targets (mean AEPE <= 0.33 within 2 ms, <= 0.30 within 10 ms), met
     or missed, with the numbers.
-Usage: scripts/issue22fast-summary OUT_DIR [--before-dir results/accuracy-front-nl-median/h200/2026-11-25]
+Usage: python3 -m benchmarks.summarise fast-median OUT_DIR [--before-dir results/accuracy-front-nl-median/h200/2026-11-25]
 """
-import importlib.machinery
-import importlib.util
 import os
 import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
 def front_module():
-    path = os.path.join(HERE, "accuracy-front-summary")
-    loader = importlib.machinery.SourceFileLoader("accuracy_front_summary", path)
-    spec = importlib.util.spec_from_loader("accuracy_front_summary", loader)
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
-    return mod
+    from benchmarks.summarise import accuracy_front
+    return accuracy_front
 
 
 def filter_rows(path):
@@ -75,7 +69,7 @@ def main(argv):
     if not argv or argv[0].startswith("-"):
         sys.exit(__doc__)
     out = argv[0]
-    before_dir = os.path.join(ROOT, "reports", "accuracy_front_nl_h200")
+    before_dir = os.path.join(ROOT, "results", "accuracy-front-nl-median", "h200", "2026-11-25")
     if "--before-dir" in argv:
         before_dir = argv[argv.index("--before-dir") + 1]
     front = front_module()
@@ -99,7 +93,7 @@ def main(argv):
     print("## Accuracy front (nl_median_window 0, 5, 7)\n")
     if os.path.exists(csv_path):
         sys.stdout.flush()
-        subprocess.run([sys.executable, os.path.join(HERE, "accuracy-front-summary"), csv_path],
+        subprocess.run([sys.executable, "-m", "benchmarks.summarise", "accuracy-front", csv_path], cwd=ROOT,
                        check=False)
     else:
         print(f"no {csv_path}\n")

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Before / after tables of issue 21's frame-path fusion and chunked host copies from the raw
-outputs of scripts/device-issue21frames (one folder, its $OUT, or a committed copy with .xz):
+outputs of benchmarks/run frames-fused (one folder, its $OUT, or a committed copy with .xz):
   tests.xml / tests.log         test_cuda's fusion tests (bit-identity checks);
   tests_frame.xml / .log        test_cuda's frame tests (vs the double reference and more);
   throughput.json               bench_frame_throughput, defaults (fused stages, chunked copies);
@@ -11,7 +11,7 @@ column of an earlier call. Prints Markdown: test counts, the per-stage timeline,
 per API, the default-frame targets (<= 0.15 ms device-pointer API, <= 0.25 ms host API).
 Values: median [min, max] over the benchmark's repetitions (5).
 Python standard library only.
-Usage: scripts/issue21frames-summary FOLDER [BASELINE_FOLDER]"""
+Usage: python3 -m benchmarks.summarise frames-fused FOLDER [BASELINE_FOLDER]"""
 import json, lzma, os, re, statistics, sys
 import xml.etree.ElementTree as ET
 

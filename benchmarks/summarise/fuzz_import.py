@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Turns the output folders of scripts/device-fuzz into the fuzz table of
+"""Turns the output folders of benchmarks/run fuzz-import into the fuzz table of
 results/fuzz-import/h200/2026-11-24/README.md.
 
-    scripts/device-fuzz-summary [--text] OUT [OUT...]
+    python3 -m benchmarks.summarise fuzz-import [--text] OUT [OUT...]
 
 Per harness folder OUT/<h>/: executions = the sum over its jobs' logs (fuzz-*.log, or fuzz-*.log.xz as committed) of
 libFuzzer's stat::number_of_executed_units (a job that stopped on a finding has no final

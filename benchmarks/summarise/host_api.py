@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Report tables of issue 21 from the raw outputs of scripts/device-issue21 (one folder: its $OUT):
+"""Report tables of issue 21 from the raw outputs of benchmarks/run frames-api (one folder: its $OUT):
 throughput.json (Google Benchmark JSON of bench_frame_throughput), iterations.json / .log
 (bench_tvl1_iterations at 2048^2), peer_*.txt (OpenCV's CUDA TV-L1, same call), test logs.
 Medians over the repetitions with [min, max]. Python standard library only.
-Usage: scripts/issue21-summary FOLDER   (prints Markdown)"""
+Usage: python3 -m benchmarks.summarise host-api FOLDER   (prints Markdown)"""
 import json, lzma, os, re, sys
 
 folder = sys.argv[1] if len(sys.argv) > 1 else "device-out"

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Table of scripts/import-scale runs: every import-N.time under FOLDER (one folder per
+"""Table of benchmarks/import_scale runs: every import-N.time under FOLDER (one folder per
 repetition, e.g. FOLDER/rep1/, or FOLDER itself) -> one row per N: runs, wall s, CPU s
 (user + system) and max RSS MiB as medians with [min, max], and the exit statuses.
-Python standard library only.  Usage: scripts/import-scale-summary FOLDER   (prints Markdown)"""
+Python standard library only.  Usage: python3 -m benchmarks.summarise import-scale FOLDER   (prints Markdown)"""
 import os, re, statistics, sys
 
 folder = sys.argv[1] if len(sys.argv) > 1 else "build/import-scale"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Tables of the paper protocol (2048^2) and of the frame timeline from the raw outputs of
-scripts/device-issue21repro (one folder, its $OUT, or a committed copy with .xz files):
+benchmarks/run kernels-2048 (one folder, its $OUT, or a committed copy with .xz files):
   iterations.json  Google Benchmark JSON of bench_tvl1_iterations (FLOWTUNE_BENCH_REPETITIONS
                    repetitions: median/min/max aggregates; a JSON of one repetition is read too,
                    its spread is then that one run);
@@ -10,9 +10,9 @@ scripts/device-issue21repro (one folder, its $OUT, or a committed copy with .xz 
 Prints Markdown: the targets with met/missed, best config per variant x precision (ns/px
 median [min, max] over the repetitions, x the copy floor, speed-up vs global f32 and vs
 OpenCV), ns/px against pipeline depth (paper fig. 11), and the frame's per-stage timeline.
-Latency, the OpenCV frame ratio and throughput: scripts/issue21-summary FOLDER.
+Latency, the OpenCV frame ratio and throughput: python3 -m benchmarks.summarise host-api FOLDER.
 Python standard library only.
-Usage: scripts/issue21repro-summary FOLDER [ITERATIONS_JSON]   (ITERATIONS_JSON: the name of the
+Usage: python3 -m benchmarks.summarise iterations FOLDER [ITERATIONS_JSON]   (ITERATIONS_JSON: the name of the
 bench_tvl1_iterations JSON in FOLDER when it is not iterations.json, e.g. bench_2048.json of
 results/kernels-2048/h200/2026-11-24)"""
 import json, lzma, os, re, statistics, sys

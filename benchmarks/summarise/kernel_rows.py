@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Before/after tables of the pipelines' register blocking (rows_per_thread, issue 21 item 1)
-from the raw outputs of scripts/device-issue21kern (one folder, its $OUT, or a committed copy
+from the raw outputs of benchmarks/run register-blocking (one folder, its $OUT, or a committed copy
 with .xz files):
   tests_*.log       test_cuda's *PipelineRows* tests (bit for bit against rows_per_thread 1,
                     occupancy model against the driver);
@@ -11,8 +11,8 @@ rows_per_thread) ns/px median [min, max] for rows_per_thread 1 (absent: the old 
 and 4 with the speed-up of the best over 1; the best old and best blocked config per scheme x
 precision with x the copy floor (copy bandwidth of the same run) and the issue's targets.
 `--best-rows PRECISION` prints only the label of the fastest blocked shared/global pipeline
-config of that precision (scripts/device-issue21kern's ncu step). Python standard library only.
-Usage: scripts/issue21kern-summary FOLDER [--best-rows f16|f32|mixed]"""
+config of that precision (benchmarks/run register-blocking's ncu step). Python standard library only.
+Usage: python3 -m benchmarks.summarise kernel-rows FOLDER [--best-rows f16|f32|mixed]"""
 import glob, json, lzma, os, re, statistics, sys
 
 folder = sys.argv[1] if len(sys.argv) > 1 else "device-out"

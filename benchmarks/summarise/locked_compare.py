@@ -4,7 +4,7 @@
 median of B / A. Used to show what page-locked frames and flow change in `tune`'s times:
 A = results/tuned-eight/h200/2026-11-25/after/eight.db.xz (staged host API),
 B = results/page-locked-host/h200/2026-11-25/eight_narrow/eight_locked.db.xz (page-locked).
-Python standard library only. Usage: scripts/issue21locked-compare A.db.xz B.db.xz"""
+Python standard library only. Usage: python3 -m benchmarks.summarise locked-compare A.db.xz B.db.xz"""
 import lzma, sqlite3, statistics, sys, tempfile
 
 

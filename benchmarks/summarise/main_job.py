@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Tables of results/main-job/h200/2026-11-24/summary.md from the raw outputs of scripts/device-main-job in
+"""Tables of results/main-job/h200/2026-11-24/summary.md from the raw outputs of benchmarks/run main-job in
 results/main-job/h200/2026-11-24/ (the DBs and logs it wrote on the device). Python standard library only.
-Usage: scripts/main-job-summary [folder]   (default results/main-job/h200/2026-11-24)"""
+Usage: python3 -m benchmarks.summarise main-job [folder]   (default results/main-job/h200/2026-11-24)"""
 import json, lzma, re, sqlite3, sys, tempfile
 
 folder = sys.argv[1] if len(sys.argv) > 1 else "results/main-job/h200/2026-11-24"

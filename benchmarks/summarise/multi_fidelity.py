@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The table of results/multi-fidelity/h200/2026-11-24/summary.md from the raw outputs of two runs of
-scripts/device-main-job (tags single and multifidelity, 4 minutes each, cold caches) in
+benchmarks/run main-job (tags single and multifidelity, 4 minutes each, cold caches) in
 results/multi-fidelity/h200/2026-11-24/. Python standard library only."""
 import lzma, re, sqlite3, sys, tempfile
 

@@ -2,7 +2,7 @@
 """What bounds each missed target of issue 21, from Nsight Compute raw outputs.
 
 Reads FOLDER/<target>.raw.csv (`ncu --import R --csv --page raw`: a header row of metric
-names, a row of units, one row per profiled launch; written by scripts/device-issue21ncu) and,
+names, a row of units, one row per profiled launch; written by benchmarks/run ncu) and,
 where a target has no CSV, ncu's section text (`--page details`, as <target>.details.txt or the
 older results/ncu/h200/2026-11-21/*.txt). Optionally THROUGHPUT_JSON (bench_frame_throughput's Google Benchmark
 JSON of the same call) for the frames' device time, to set the kernels' serialised time against
@@ -14,7 +14,7 @@ achieved / theoretical occupancy, issue slots busy, warp cycles per issued instr
 top stall reasons (average warps stalled per issued instruction, by reason); then one
 paragraph per target naming the bound (bandwidth, instruction issue, latency, launch overhead)
 from these numbers, with the rule used. Python standard library only.
-Usage: scripts/issue21ncu-summary FOLDER [THROUGHPUT_JSON]"""
+Usage: python3 -m benchmarks.summarise ncu FOLDER [THROUGHPUT_JSON]"""
 import csv, io, json, lzma, os, re, statistics, sys
 
 folder = sys.argv[1] if len(sys.argv) > 1 else "device-out/ncu"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Report of issue 22's occlusion factor in the weighted median (nl_occlusion; Sun, Roth, Black
-2010, sec. 4, eq. 10) from a bench_accuracy_additions CSV (scripts/device-issue22occl on the
+2010, sec. 4, eq. 10) from a bench_accuracy_additions CSV (benchmarks/run accuracy-occlusion on the
 GPU, or the CPU reference's runs: reports/issue22occl_cpu).
 
 Prints Markdown:
@@ -18,14 +18,14 @@ Prints Markdown:
     sequence (the off path should be unchanged: equal AEPE);
  5. the issue's targets (<= 0.33 within 2 ms, <= 0.30 within 10 ms, held-out not worse than
     training by more than 0.03), met or missed, with the numbers.
-Usage: scripts/issue22occl-summary CSV [CSV ...] [--committed CSV]
+Usage: python3 -m benchmarks.summarise occlusion CSV [CSV ...] [--committed CSV]
 """
 import csv
 import os
 import statistics
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TRAIN = ["Dimetrodon", "Grove3", "RubberWhale", "Urban3"]
 HELD = ["Grove2", "Hydrangea", "Urban2", "Venus"]
 ALL = TRAIN + HELD
@@ -106,7 +106,7 @@ def main(argv):
         if a.startswith("--"):
             break
         paths.append(a)
-    committed = os.path.join(ROOT, "reports", "issue22fast_h200", "accuracy_front.csv")
+    committed = os.path.join(ROOT, "results", "accuracy-front-fast-median", "h200", "2026-11-25", "accuracy_front.csv")
     if "--committed" in argv:
         committed = argv[argv.index("--committed") + 1]
     points, dicts, order = load(paths)

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Report table of the persistent levels (issue 21 item 2) from scripts/device-issue21pers's
+"""Report table of the persistent levels (issue 21 item 2) from benchmarks/run persistent-levels's
 raw output: FOLDER/pers_<name>.json (bench_frame_throughput, Google Benchmark JSON) and
 FOLDER/test_persistent.log. Per config: the median [min, max] over 5 repetitions of the
 device time per frame (CUDA Graph), of the host API and device-pointer API latencies (mean of
 RubberWhale and Grove2), the AEPE of each sequence, and the iterations per pyramid level of a
 directly launched frame (median repetition; us per iteration = ms / (5 warpings x 20
-iterations) x 1000). Usage: scripts/issue21pers-summary FOLDER"""
+iterations) x 1000). Usage: python3 -m benchmarks.summarise persistent-levels FOLDER"""
 import json, os, re, sys
 
 folder = sys.argv[1] if len(sys.argv) > 1 else "results/persistent-levels/h200/2026-11-25"
@@ -87,7 +87,7 @@ for name, label in configs:
           f"{aepe.get('Grove2', float('nan')):.6f} | {per_level} |")
 
 # The peer, OpenCV's CUDA TV-L1, when its outputs sit beside these (same device call:
-# ISSUE21_STEPS=peer scripts/device-issue21): its median ms per frame (created stream) on each
+# ISSUE21_STEPS=peer benchmarks/run frames-api): its median ms per frame (created stream) on each
 # sequence and the ratios to the tiled baseline's host-API and device-pointer-API times.
 peer = {}
 for seq in ("RubberWhale", "Grove2"):

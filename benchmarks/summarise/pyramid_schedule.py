@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Tables of issue 21's re-scheduled pyramid level (zoom_out_pair_one_launch's ZoomSchedule)
-from the raw outputs of scripts/device-issue21zoom (one folder, its $OUT, or a committed copy
+from the raw outputs of benchmarks/run pyramid-schedule (one folder, its $OUT, or a committed copy
 whose files may be .xz-compressed):
   tests_zoom.xml, tests_fusion.xml   test_cuda's schedule and fusion tests (bit-identity);
   zoom.json                          bench_zoom_schedule: each level and the pyramid stage
@@ -10,7 +10,7 @@ whose files may be .xz-compressed):
                                      (32x8t256) and with the new default, same call, 5
                                      repetitions: median [min, max] over the repetitions.
 Prints Markdown. Python standard library only.
-Usage: scripts/issue21zoom-summary FOLDER"""
+Usage: python3 -m benchmarks.summarise pyramid-schedule FOLDER"""
 import json, lzma, os, re, statistics, sys
 import xml.etree.ElementTree as ET
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How much of a constrained pick's "within 5% of the recording's best" is measurement noise.
 
-Usage: scripts/replay-noise-floor RECORDING.db[.xz] [--max-aepe 0.25] [--within 0.05]
+Usage: python3 -m benchmarks.summarise replay-noise-floor RECORDING.db[.xz] [--max-aepe 0.25] [--within 0.05]
 
 For the pick "fastest with AEPE <= bound": P* = the algorithm parameters (params_json) of the
 recording's fastest feasible point. Prints, over the kernels (variant, precision, tunables)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Report tables of the temporally blocked structure-texture stage (issue 21) from
-scripts/device-issue21rof's raw output in FOLDER:
+benchmarks/run rof's raw output in FOLDER:
   test_rof.log       -> the test counts and failures (TextureBlocked*, TextureStage*);
   texture_stage.json -> per sequence and k (Chambolle iterations per launch): graph nodes,
                         the stage's device ms launched directly and as a CUDA Graph, median
@@ -9,7 +9,7 @@ scripts/device-issue21rof's raw output in FOLDER:
                         Graph) median [min, max] over 5 repetitions, the structure-texture
                         stage of the directly launched frame (median repetition), host API and
                         device-pointer API latency per sequence, AEPE per sequence.
-Usage: scripts/issue21rof-summary FOLDER"""
+Usage: python3 -m benchmarks.summarise rof FOLDER"""
 import glob, json, os, re, sys
 
 folder = sys.argv[1] if len(sys.argv) > 1 else "reports/issue21rof_h200"

@@ -5,7 +5,7 @@ FOLDER/chunks<C>_threads<T>.json (bench_frame_throughput, latency_host and laten
 of protocol `tuned`, FLOWTUNE_THROUGHPUT_HOST_CHUNKS=C, FLOWTUNE_THROUGHPUT_HOST_COPY_THREADS=T;
 -1 = the default thread count). Prints a table of medians [min, max] over the 5 repetitions, in
 ms per frame. Python standard library only.
-Usage: scripts/issue21sweep-summary FOLDER"""
+Usage: python3 -m benchmarks.summarise staging-sweep FOLDER"""
 import glob, json, os, re, sys
 
 folder = sys.argv[1] if len(sys.argv) > 1 else "."

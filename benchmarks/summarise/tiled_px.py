@@ -5,7 +5,7 @@ FLOWTUNE_THROUGHPUT_TILED_PX=T FLOWTUNE_THROUGHPUT_BLOCK_X/Y=... bench_frame_thr
 --benchmark_filter='(device_ms|latency_host|latency_device)/opencv_accuracy'): per config the
 median [min, max] over 5 repetitions of the device time per frame and of the host and
 device-pointer latencies, mean of RubberWhale and Grove2, with the AEPE of each sequence.
-Usage: scripts/tiled-px-summary [folder]"""
+Usage: python3 -m benchmarks.summarise tiled-px [folder]"""
 import glob, json, os, re, sys
 
 folder = sys.argv[1] if len(sys.argv) > 1 else "results/frames-api/h200/2026-11-24/tiled_px"

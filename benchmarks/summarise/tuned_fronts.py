@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""The tuner's picks of scripts/device-issue21tuned from its raw outputs (one folder: its $OUT):
+"""The tuner's picks of benchmarks/run tuned-eight from its raw outputs (one folder: its $OUT):
 equal.db.xz (RubberWhale + Grove2, fastest at OpenCV's mean AEPE 0.1807) and every other *.db.xz
 (the 8 Middlebury sequences, lowest mean AEPE within each time per frame). Times are `tune`'s
 medians per frame (host API, mean over the items). Python standard library only.
-Usage: scripts/issue21tuned-summary FOLDER"""
+Usage: python3 -m benchmarks.summarise tuned-fronts FOLDER"""
 import json, lzma, os, sqlite3, sys, tempfile
 
 folder = sys.argv[1] if len(sys.argv) > 1 else "."

@@ -3,7 +3,7 @@
 // measured alone and combined on the 8 Middlebury sequences: per config and sequence the AEPE
 // and AAE against the ground truth (Baker et al. 2011) and the time per frame (wall clock
 // around the synchronous compute(): frames in, flow out; median of ACC_REPEATS frames after
-// one warm-up). Not a Google Benchmark: one CSV of raw rows that scripts/accuracy-summary
+// one warm-up). Not a Google Benchmark: one CSV of raw rows that python3 -m benchmarks.summarise accuracy-additions
 // turns into the table (training 4 / held-out 4, after Sun, Roth, Black 2010, table 1).
 // Env:
 //   ACC_TARGET    gpu (default) | cpu: the default of ACC_VARIANT and the CSV's first column

@@ -1,6 +1,6 @@
 // Frames per second and latency of the GPU TV-L1 frame (variants/cuda/cuda_frame_solver) at
 // constant size per stream (RubberWhale 584x388, repo data), Google Benchmark (use
-// --benchmark_out=F.json --benchmark_out_format=json; scripts/device-issue21).
+// --benchmark_out=F.json --benchmark_out_format=json; benchmarks/run frames-api).
 //
 // Protocols: `default` = 3 scales x 1 warping x 10 iterations; `opencv_accuracy` = 5 scales x
 // zoom 0.8, 5 warpings x 20 iterations (the issue's config at OpenCV's accuracy);
@@ -262,7 +262,7 @@ void register_protocol(const Protocol& p) {
                 st.counters["it_L" + std::to_string(level) + "_ms"] = ms;
               // Every stage summed over the levels (st_<stage>_ms; the iteration
               // stages under st_iterations_ms) and the host side of compute():
-              // the frame's timeline as raw output (scripts/issue21repro-summary).
+              // the frame's timeline as raw output (python3 -m benchmarks.summarise iterations).
               std::map<std::string, double> stage_ms;
               for (const auto& stage : t.stages)
                 stage_ms[stage.stage.rfind("iterations", 0) == 0 ? "iterations" : stage.stage] +=

@@ -1,7 +1,7 @@
 // Device time of the one-launch pyramid level (kernels/cuda/frame's zoom_out_pair_one_launch)
 // under each ZoomSchedule (output tile and threads per block), on the levels the GPU frame
 // builds: Google Benchmark (--benchmark_out=F.json --benchmark_out_format=json;
-// scripts/device-issue21zoom, scripts/issue21zoom-summary).
+// benchmarks/run pyramid-schedule, python3 -m benchmarks.summarise pyramid-schedule).
 //
 // Levels: the frames' sizes of RubberWhale (584x388) and Grove2 (640x480); protocol `default`
 // = 3 scales at zoom 0.5 (levels 1, 2), `opencv_accuracy` = 5 scales at zoom 0.8 (levels 1-4);

@@ -35,7 +35,7 @@ std::string name_of(const fk::ZoomSchedule& s) {
          std::to_string(s.threads);
 }
 
-/// The schedules compared: the default, the 32 x 8 one, those scripts/device-issue21zoom measures
+/// The schedules compared: the default, the 32 x 8 one, those benchmarks/run pyramid-schedule measures
 /// (bench_zoom_schedule), and odd ones (a tile that is no power of two with fewer threads than
 /// outputs, more threads than outputs, a single output per block).
 std::vector<fk::ZoomSchedule> schedules(bool on_host) {

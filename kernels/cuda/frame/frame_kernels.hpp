@@ -84,7 +84,7 @@ struct ZoomSchedule {
 /// ~5 column-pass outputs and one sample in a chain of dependent loads; taller tiles also pay
 /// the Gaussian's vertical reach (10 rows at zoom 0.5, 4 at 0.8) once per 32 fine rows instead
 /// of 16. Of 11 schedules timed on every level of the zoom-0.5 and zoom-0.8 pyramids of
-/// RubberWhale and Grove2 (scripts/device-issue21zoom,
+/// RubberWhale and Grove2 (benchmarks/run pyramid-schedule,
 /// results/opencv-accuracy/h200/2026-11-25/summary.md), 16 x 16 with 256 threads is the only one
 /// faster than 32 x 8 on all four (1.06-1.11x on the pyramid stage); 16 x 16 with 512 threads
 /// is 1.14-1.22x on zoom 0.5 but 0.94-0.96x on 0.8.
