@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Turns the raw CSV rows of bench_accuracy_additions (one per config and sequence) into the
-issue-22 table, after Sun, Roth, Black 2010 (table 1): per config the mean AEPE on the
+accuracy-additions table, after Sun, Roth, Black 2010 (table 1): per config the mean AEPE on the
 training 4 (Dimetrodon, Grove3, RubberWhale, Urban3), on the held-out 4 (Grove2, Hydrangea,
 Urban2, Venus) and on all 8, the mean AAE, the time per frame (median over the 8 sequences of
 each sequence's median, with min-max), the change of the held-out mean against the config's

@@ -13,7 +13,7 @@ Prints Markdown:
       after    = every point (the new parameters as dimensions),
       bicubic / bilinear = the points with that warping_interp;
     when some point has nl_median_window > 0 (the weighted non-local median, Sun, Roth,
-    Black 2010, sec. 4), also `no nl` = the points with nl_median_window 0 (issue 22's first
+    Black 2010, sec. 4), also `no nl` = the points with nl_median_window 0 (the first
     additions only), and `nl on` = those with it > 0;
  2. the held-out protocol: per budget the point chosen on the training 4 (Dimetrodon,
     Grove3, RubberWhale, Urban3; lowest training mean among the points whose training-4

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The report table of issue 26 (CPU baselines) from the raw outputs of benchmarks/run cpu-temporal-blocking
+"""The report table of the CPU baselines from the raw outputs of benchmarks/run cpu-temporal-blocking
 (or of a local bench_cpu_tvl1 run): cpu_bench.json (Google Benchmark JSON of
 tests/bench/bench_cpu_tvl1.cpp) and, where present, host_dse.txt (`tune` output of the
 host DSE's most accurate point). Usage: python3 -m benchmarks.summarise cpu-bench FOLDER. Python standard

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The report tables of bm_simd and lk_simd (issue 26 item 1, local flow) from the raw outputs of
+"""The report tables of bm_simd and lk_simd (local flow) from the raw outputs of
 benchmarks/run cpu-simd-localflow (or of a local run of tests/bench/bench_cpu_localflow.cpp with
 --benchmark_out=FOLDER/localflow_bench.json): per-frame times of the scalar variants (bm_cpu,
 lk_cpu: one thread) and of the SIMD ones at every thread count, as medians over the

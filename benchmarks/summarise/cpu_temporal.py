@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The report tables of issue 26's temporal blocking and CPU-vs-GPU comparison from the raw
+"""The report tables of the temporal blocking and CPU-vs-GPU comparison from the raw
 outputs of benchmarks/run cpu-temporal-blocking (or of a local bench_cpu_tvl1 run): cpu_bench.json (Google
 Benchmark JSON of tests/bench/bench_cpu_tvl1.cpp), and where present gpu_bench.json,
 cpu_energy.json, gpu_energy.json (bench_tvl1_iterations), samples_{cpu,gpu}.txt and

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The check of a new default against issue 22's rule, from the committed raw rows of
+"""The check of a new default against the rule, from the committed raw rows of
 tests/bench/bench_accuracy_additions (one CSV row per config and sequence): for the config
 of the old defaults (BASE) and of the candidate (NEW), the AEPE (px) and AAE (deg) of each of
 the 8 Middlebury sequences and their change, the means on the training 4 (Dimetrodon,
@@ -16,7 +16,7 @@ import sys
 TRAIN = ["Dimetrodon", "Grove3", "RubberWhale", "Urban3"]
 HELD = ["Grove2", "Hydrangea", "Urban2", "Venus"]
 ALL = TRAIN + HELD
-LIMIT = 0.02  # px: issue 22, "no sequence worse than today's defaults by more than 0.02"
+LIMIT = 0.02  # px: "no sequence worse than today's defaults by more than 0.02"
 
 
 def rows_of(path, config):

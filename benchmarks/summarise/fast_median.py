@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Report of benchmarks/run accuracy-front-fast-median (issue 22: the weighted non-local median with the
+"""Report of benchmarks/run accuracy-front-fast-median (the weighted non-local median with the
 register selection on the GPU) from its raw outputs in OUT_DIR.
 
 Prints Markdown:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Before / after tables of issue 21's frame-path fusion and chunked host copies from the raw
+"""Before / after tables of the frame-path fusion and chunked host copies from the raw
 outputs of benchmarks/run frames-fused (one folder, its $OUT, or a committed copy with .xz):
   tests.xml / tests.log         test_cuda's fusion tests (bit-identity checks);
   tests_frame.xml / .log        test_cuda's frame tests (vs the double reference and more);
@@ -81,7 +81,7 @@ def cell(runs, bench, key=None):
 
 
 gpu = (read("gpu.txt") or "").splitlines()
-print(f"## Issue 21, the default frame: fused stages and chunked host copies "
+print(f"## The default frame: fused stages and chunked host copies "
       f"({gpu[1] if len(gpu) > 1 else 'unknown GPU'}; {folder})\n")
 if len(gpu) > 2:
     print("; ".join(gpu[2:]) + "\n")

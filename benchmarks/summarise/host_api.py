@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Report tables of issue 21 from the raw outputs of benchmarks/run frames-api (one folder: its $OUT):
+"""Report tables of the frames through each API from the raw outputs of benchmarks/run frames-api (one folder: its $OUT):
 throughput.json (Google Benchmark JSON of bench_frame_throughput), iterations.json / .log
 (bench_tvl1_iterations at 2048^2), peer_*.txt (OpenCV's CUDA TV-L1, same call), test logs.
 Medians over the repetitions with [min, max]. Python standard library only.
@@ -88,7 +88,7 @@ def peer_paper():
 
 
 gpu = (read("gpu.txt") or "").splitlines()
-print(f"## Issue 21 on {gpu[1] if len(gpu) > 1 else 'an unknown GPU'} ({folder})\n")
+print(f"## Frames on {gpu[1] if len(gpu) > 1 else 'an unknown GPU'} ({folder})\n")
 print("\n".join(gpu[2:]) + "\n")
 for log in ("test_cuda_frames.log", "test_api.log"):
     text = read(log)
@@ -150,7 +150,7 @@ if rows:
     if all(peers.values()):
         pm = sum(v[0] for v in peers.values()) / 2
         pa = sum(v[3] for v in peers.values()) / 2
-        print("### Against OpenCV's CUDA TV-L1 (same device call; OpenCV defaults, created stream, 10 frames)\n")
+        print("### Against OpenCV's CUDA TV-L1 (same benchmark run; OpenCV defaults, created stream, 10 frames)\n")
         print("| sequence | OpenCV ms/frame median [min, max] | OpenCV AEPE |")
         print("|---|---|---|")
         for s, v in peers.items():

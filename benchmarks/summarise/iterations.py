@@ -19,7 +19,7 @@ import json, lzma, os, re, statistics, sys
 
 folder = sys.argv[1] if len(sys.argv) > 1 else "device-out"
 iterations_json = sys.argv[2] if len(sys.argv) > 2 else "iterations.json"
-TARGET_NS = {"f16": 0.025, "f32": 0.040}  # issue 21's paper-protocol targets (ns/px)
+TARGET_NS = {"f16": 0.025, "f32": 0.040}  # the paper-protocol targets (ns/px)
 BYTES_PER_PX = {"f32": 60.0, "f16": 30.0, "mixed": 30.0}  # ARCHITECTURE.md's count
 
 
@@ -89,7 +89,7 @@ def peer_paper():
 
 
 gpu = (read("gpu.txt") or "").splitlines()
-print(f"## Reproducible tables, issue 21 ({gpu[1] if len(gpu) > 1 else 'unknown GPU'}; {folder})\n")
+print(f"## Reproducible tables ({gpu[1] if len(gpu) > 1 else 'unknown GPU'}; {folder})\n")
 if len(gpu) > 2:
     print("; ".join(gpu[2:]) + "\n")
 
@@ -140,7 +140,7 @@ if it:
                   f"| {v} | {p} | {tun} | {fmt3(a, 'ns_per_px')} | - | - | {gns / ns if gns else 0:.2f} | - |")
         print()
         if n == "2048":
-            print("#### Targets at 2048^2 (issue 21)\n")
+            print("#### Targets at 2048^2\n")
             print("| target | measured (median [min, max]) | status |")
             print("|---|---|---|")
             for prec in ("f16", "f32"):

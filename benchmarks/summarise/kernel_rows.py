@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Before/after tables of the pipelines' register blocking (rows_per_thread, issue 21 item 1)
+"""Before/after tables of the pipelines' register blocking (rows_per_thread)
 from the raw outputs of benchmarks/run register-blocking (one folder, its $OUT, or a committed copy
 with .xz files):
   tests_*.log       test_cuda's *PipelineRows* tests (bit for bit against rows_per_thread 1,
@@ -17,7 +17,7 @@ import glob, json, lzma, os, re, statistics, sys
 
 folder = sys.argv[1] if len(sys.argv) > 1 else "device-out"
 best_rows = sys.argv[3] if len(sys.argv) > 3 and sys.argv[2] == "--best-rows" else None
-TARGET_NS = {"f16": 0.025, "f32": 0.040}  # issue 21's paper-protocol targets (ns/px)
+TARGET_NS = {"f16": 0.025, "f32": 0.040}  # the paper-protocol targets (ns/px)
 BYTES_PER_PX = {"f32": 60.0, "f16": 30.0, "mixed": 30.0}  # ARCHITECTURE.md's count
 
 
@@ -93,7 +93,7 @@ if best_rows:
     sys.exit(1)
 
 gpu = (read(os.path.join(folder, "gpu.txt")) or "").splitlines()
-print(f"## Register blocking (rows_per_thread), issue 21 item 1 ({gpu[1] if len(gpu) > 1 else 'unknown GPU'}; {folder})\n")
+print(f"## Register blocking (rows_per_thread) ({gpu[1] if len(gpu) > 1 else 'unknown GPU'}; {folder})\n")
 if len(gpu) > 2:
     print("; ".join(gpu[2:]) + "\n")
 

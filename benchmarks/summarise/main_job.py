@@ -23,7 +23,7 @@ def points(db):
 
 
 def params_text(p):
-    # The accuracy additions (issue 22 default dimensions) where a run's configs have them.
+    # The accuracy additions (default dimensions) where a run's configs have them.
     keys = ("n_scales", "zoom", "n_warpings", "iterations", "median_window", "nl_median_window",
             "texture_alpha")
     return " ".join(f"{k}={p[k]}" for k in keys if k in p)
@@ -34,7 +34,7 @@ def timeline(tag):
     compiled = int(cache[cache.index("compiled") + 1])
     try:
         log = lzma.open(f"{folder}/main_job_{tag}.log.xz", "rt").read().splitlines()
-    except FileNotFoundError:  # the device call did not bring this log back: the DB and cache
+    except FileNotFoundError:  # the benchmark run did not bring this log back: the DB and cache
         n = open_db(tag).execute("select count(*) from measurements").fetchone()[0]
         wall = float(cache[cache.index("wall_s") + 1])
         return float("nan"), n, wall, None, float("nan"), compiled
@@ -56,7 +56,7 @@ for tag in tags:
     na = lambda x, f: "n/a" if x != x else f.format(x)  # NaN: not in the raw outputs
     print(f"| {tag} | {na(first, '{:.1f} s')} | {n} | {wall:.1f} | {n_checked if n_checked else 'n/a'} | {na(checks, '{:.1f}')} | {compiled} |")
 print()
-# Peak memory of the run (time_TAG.txt, /usr/bin/time -v, in runs made after issue 22's
+# Peak memory of the run (time_TAG.txt, /usr/bin/time -v, in runs that record it
 # default dimensions where the machine has /usr/bin/time).
 for tag in tags:
     try:
@@ -66,7 +66,7 @@ for tag in tags:
     if m := re.search(r"Maximum resident set size \(kbytes\): (\d+)", text):
         print(f"- {tag}: peak memory of `tune` {int(m.group(1)) / 1024 / 1024:.2f} GiB")
 print()
-# The runs' own counts of their kernel builds (logs of runs made after issue 20's item 5:
+# The runs' own counts of their kernel builds (logs of runs that print them:
 # "kernel builds of run N: this process ... compiled ..., ... local cache hits, ... fetched").
 for tag in tags:
     try:

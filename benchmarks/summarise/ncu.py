@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What bounds each missed target of issue 21, from Nsight Compute raw outputs.
+"""What bounds each missed target, from Nsight Compute raw outputs.
 
 Reads FOLDER/<target>.raw.csv (`ncu --import R --csv --page raw`: a header row of metric
 names, a row of units, one row per profiled launch; written by benchmarks/run ncu) and,

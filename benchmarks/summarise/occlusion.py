@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Report of issue 22's occlusion factor in the weighted median (nl_occlusion; Sun, Roth, Black
+"""Report of the occlusion factor in the weighted median (nl_occlusion; Sun, Roth, Black
 2010, sec. 4, eq. 10) from a bench_accuracy_additions CSV (benchmarks/run accuracy-occlusion on the
-GPU, or the CPU reference's runs: reports/issue22occl_cpu).
+GPU, or a CPU reference's runs).
 
 Prints Markdown:
  1. the paired table: every point measured with nl_occlusion 1 (the paper's sigmas 0.3 / 20)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Report table of the persistent levels (issue 21 item 2) from benchmarks/run persistent-levels's
+"""Report table of the persistent levels from benchmarks/run persistent-levels's
 raw output: FOLDER/pers_<name>.json (bench_frame_throughput, Google Benchmark JSON) and
 FOLDER/test_persistent.log. Per config: the median [min, max] over 5 repetitions of the
 device time per frame (CUDA Graph), of the host API and device-pointer API latencies (mean of
@@ -86,8 +86,8 @@ for name, label in configs:
           f"{mean_spread(list(devp.values()))} | {aepe.get('RubberWhale', float('nan')):.6f} | "
           f"{aepe.get('Grove2', float('nan')):.6f} | {per_level} |")
 
-# The peer, OpenCV's CUDA TV-L1, when its outputs sit beside these (same device call:
-# ISSUE21_STEPS=peer benchmarks/run frames-api): its median ms per frame (created stream) on each
+# The peer, OpenCV's CUDA TV-L1, when its outputs sit beside these (same benchmark run:
+# benchmarks/run peer-opencv): its median ms per frame (created stream) on each
 # sequence and the ratios to the tiled baseline's host-API and device-pointer-API times.
 peer = {}
 for seq in ("RubberWhale", "Grove2"):

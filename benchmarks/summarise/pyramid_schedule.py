@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Tables of issue 21's re-scheduled pyramid level (zoom_out_pair_one_launch's ZoomSchedule)
+"""Tables of the re-scheduled pyramid level (zoom_out_pair_one_launch's ZoomSchedule)
 from the raw outputs of benchmarks/run pyramid-schedule (one folder, its $OUT, or a committed copy
 whose files may be .xz-compressed):
   tests_zoom.xml, tests_fusion.xml   test_cuda's schedule and fusion tests (bit-identity);
   zoom.json                          bench_zoom_schedule: each level and the pyramid stage
                                      under each schedule, median [min, max] of 60 launches (us);
   frame_before.json / frame_after.json  bench_frame_throughput's device_ms and latency_device
-                                     rows of the default frame with session 9's schedule
+                                     rows of the default frame with the earlier run's schedule
                                      (32x8t256) and with the new default, same call, 5
                                      repetitions: median [min, max] over the repetitions.
 Prints Markdown. Python standard library only.
@@ -70,7 +70,7 @@ def spread(values, fmt="{:.3f}"):
             fmt.format(max(values)) + "]")
 
 
-print(f"## Issue 21: the pyramid level's schedule ({folder})\n")
+print(f"## The pyramid level's schedule ({folder})\n")
 gpu = read("gpu.txt")
 if gpu:
     print("```\n" + gpu.strip() + "\n```\n")
@@ -80,10 +80,11 @@ print(tests("tests_fusion.xml"))
 
 zoom, ctx = benchmarks("zoom.json")
 if zoom:
-    old, new = ctx.get("old_schedule", ctx.get("session9_schedule", "32x8t256")), ctx.get("default_schedule", "?")
+    old, new = ctx.get("old_schedule", next(
+        (v for k, v in ctx.items() if k.endswith("_schedule") and k != "default_schedule"), "32x8t256")), ctx.get("default_schedule", "?")
     print(f"\n### The pyramid stage per schedule (bench_zoom_schedule, CUDA events, us, median "
           f"[min, max] of {int(next(iter(zoom.values()))[0].get('samples', 60))} launches)\n")
-    print(f"Session 9's schedule {old}; the default now {new}. `x old` = session 9's median / "
+    print(f"The earlier run's schedule {old}; the default now {new}. `x old` = the earlier run's median / "
           "this median (> 1: faster). Level cells: median [min, max] us, waves = blocks / "
           "(resident blocks per SM x SMs) and the resident blocks per SM (driver's query).\n")
     groups = sorted({k.split("/")[1] + "/" + k.split("/")[2] for k in zoom if k.startswith("pyramid/")})

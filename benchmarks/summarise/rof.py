@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Report tables of the temporally blocked structure-texture stage (issue 21) from
+"""Report tables of the temporally blocked structure-texture stage from
 benchmarks/run rof's raw output in FOLDER:
   test_rof.log       -> the test counts and failures (TextureBlocked*, TextureStage*);
   texture_stage.json -> per sequence and k (Chambolle iterations per launch): graph nodes,
@@ -12,7 +12,7 @@ benchmarks/run rof's raw output in FOLDER:
 Usage: python3 -m benchmarks.summarise rof FOLDER"""
 import glob, json, os, re, sys
 
-folder = sys.argv[1] if len(sys.argv) > 1 else "reports/issue21rof_h200"
+folder = sys.argv[1] if len(sys.argv) > 1 else "results/opencv-accuracy/h200/2026-11-25/rof"
 
 
 def spread(d):

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The host API's staging options (FrameOptions::host_copy_chunks and host_copy_threads) on the
-tuned config at OpenCV's accuracy, from the Google Benchmark JSON files of one device call:
+tuned config at OpenCV's accuracy, from the Google Benchmark JSON files of one benchmark run:
 FOLDER/chunks<C>_threads<T>.json (bench_frame_throughput, latency_host and latency_host_u8 rows
 of protocol `tuned`, FLOWTUNE_THROUGHPUT_HOST_CHUNKS=C, FLOWTUNE_THROUGHPUT_HOST_COPY_THREADS=T;
 -1 = the default thread count). Prints a table of medians [min, max] over the 5 repetitions, in
