@@ -8,8 +8,8 @@
 // is printed and, when $FLOWTUNE_BENCH_MD is set, written there.
 // Raw output: --benchmark_out=F.json --benchmark_out_format=json; $FLOWTUNE_BENCH_REPETITIONS
 // (default 1) repeats every benchmark, with median, min and max aggregates in the JSON
-// (benchmarks/run kernels-2048 uses 5, python3 -m benchmarks.summarise iterations makes the tables); the
-// copy bandwidth is in the JSON context (copy_GB_per_s).
+// (benchmarks/run kernels-2048 uses 5, python3 -m benchmarks.summarise iterations makes the
+// tables); the copy bandwidth is in the JSON context (copy_GB_per_s).
 #include <benchmark/benchmark.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime_api.h>

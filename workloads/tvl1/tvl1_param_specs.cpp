@@ -47,7 +47,8 @@ const std::vector<ParamSpec>& tvl1_param_specs() {
       // results/accuracy-additions/h100/2026-11-24/summary.md, GPU): chosen on the training 4
       // sequences (5x5 0.4447 vs 3x3 0.4478), it improves the held-out 4 from 0.3029 to 0.2952 and
       // the 8-sequence mean from 0.3797 to 0.3699 with no sequence worse (largest change Dimetrodon
-      // -0.0001; the rule allows +0.02; python3 -m benchmarks.summarise default-change, README "Defaults").
+      // -0.0001; the rule allows +0.02; python3 -m benchmarks.summarise default-change,
+      // README "Defaults").
       {"median_window", T::integer, "px", 5, 0, 5, false, false,
        "median filter of the flow after each warping, window 3 or 5; 0 = off",
        "Wedel et al. 2009, sec. 3; Sun, Roth, Black 2010, sec. 3.3 (default: README, Defaults)", 0},
