@@ -166,7 +166,7 @@ int main(int argc, char** argv) {
   benchmark::Shutdown();
   const std::string md = markdown(prop.name);
   std::printf("\n%s", md.c_str());
-  // $FLOWTUNE_BENCH_FRAME_MD, else $FLOWTUNE_BENCH_MD (what scripts/device-run sets).
+  // $FLOWTUNE_BENCH_FRAME_MD, else $FLOWTUNE_BENCH_MD (what benchmarks/run gpu-tests sets).
   const char* path = std::getenv("FLOWTUNE_BENCH_FRAME_MD");
   if (!path) path = std::getenv("FLOWTUNE_BENCH_MD");
   if (path) std::ofstream(path) << md;

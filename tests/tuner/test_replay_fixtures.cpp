@@ -1,5 +1,5 @@
-// Replay of the strategies on the spaces recorded on the GPU machine (tests/tuner/fixtures, xz):
-//   h200_kernels.db.xz  a TV-L1 kernel space on an NVIDIA H200: every
+// Replay of the strategies on the spaces recorded on the device (tests/tuner/fixtures, xz):
+//   h200_kernels.db.xz  the first releases' default TV-L1 space on an NVIDIA H200: every
 //                       variant, precision and tunable at 3 scales, 1 warping, iterations 10
 //                       and 50 (3168 points: 1890 measured, 2 failed, 1276 pruned; 194 s);
 //   h200_params.db.xz   shared_fusion f16/f32 x 2 x 2 blocks x lambda {0.1,0.2,0.3} x
@@ -7,9 +7,9 @@
 //                       energy (288 points);
 //   host_default.db.xz  the default host space of `tune --board host` (100 points, one timed
 //                       run each on one core of the H200 machine's CPU).
-// Recorded by scripts/device-strategies (kernels, params, record). The assertions are the
+// Recorded by benchmarks/run strategies (kernels, params, record). The assertions are the
 // strategies' targets where they hold, and the figures measured where they do not
-// (host_default: see reports/strategies_h200.md).
+// (host_default: see results/strategies/h200/2026-11-23/summary.md).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
