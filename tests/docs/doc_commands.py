@@ -17,7 +17,7 @@ import sys
 SUBCOMMANDS = ("boards", "space", "predict", "export", "report", "flow", "run", "params",
                "worker", "search", "replay", "import", "status")
 _TUNE = re.compile(r"^(?:\$\s+)?(?:\S*/)?tune(?:\s|$)")
-_OPTION = re.compile(r"(?<![\w-])(--[a-z0-9][a-z0-9-]*|-[a-zA-Z])(?![\w-])")
+_OPTION = re.compile(r"(?<![\w-])(--[a-z0-9][a-z0-9_-]*|-[a-zA-Z])(?![\w-])")
 
 
 def commands(markdown):
@@ -64,15 +64,32 @@ def split_command(text):
     return sub, options
 
 
-def known_options(help_text):
-    """The options a `--help` text names (`--name`, and `-x` of `-x [ --name ]`)."""
-    return set(re.findall(r"(?<![\w-])(--[a-z0-9][a-z0-9-]*|-[a-zA-Z])(?![\w-])", help_text))
+def known_options(help_text, metrics=()):
+    """The options a `--help` text names (`--name`, and `-x` of `-x [ --name ]`).
+
+    Where the text offers `--max-METRIC`, `--max-<m>` of each metric name m is an option too.
+    """
+    options = set(re.findall(r"(?<![\w-])(--[a-z0-9][a-z0-9_-]*|-[a-zA-Z])(?![\w-])", help_text))
+    if "--max-METRIC" in help_text:
+        options |= {"--max-" + m for m in metrics}
+    return options
 
 
-def check(files, help_of):
+def metric_names(params_markdown):
+    """The metric names of every workload in `tune params --markdown` ("metrics: a (px, ...), b")."""
+    names = set()
+    for line in params_markdown.splitlines():
+        if line.startswith("metrics:"):
+            body = re.sub(r"\([^)]*\)", "", line[len("metrics:"):].split(";")[0])
+            names |= {n.strip() for n in body.split(",") if n.strip()}
+    return names
+
+
+def check(files, help_of, metrics=()):
     """Returns the failures ("file:line: ...") of the commands in `files`.
 
-    `help_of(sub)` returns the `--help` text of a sub-command ("" for the tuning run).
+    `help_of(sub)` returns the `--help` text of a sub-command ("" for the tuning run);
+    `metrics` are the workloads' metric names (for `--max-METRIC`).
     """
     failures = []
     cache = {}
@@ -80,7 +97,7 @@ def check(files, help_of):
         for number, command in commands(text):
             sub, options = split_command(command)
             if sub not in cache:
-                cache[sub] = known_options(help_of(sub)) | {"--help", "-h"}
+                cache[sub] = known_options(help_of(sub), metrics) | {"--help", "-h"}
             for option in options:
                 if option not in cache[sub]:
                     name = "tune " + sub if sub else "tune"
@@ -108,7 +125,9 @@ def main(argv):
     for path in paths:
         with open(path, encoding="utf-8") as f:
             files.append((path, f.read()))
-    failures = check(files, help_of)
+    params = subprocess.run([tune, "params", "--markdown"], capture_output=True, text=True,
+                            check=False).stdout
+    failures = check(files, help_of, metric_names(params))
     for f in failures:
         print(f)
     print(f"doc_commands: {len(failures)} unknown option(s) in {len(files)} file(s)")

@@ -15,6 +15,16 @@ def failures(markdown):
     return doc_commands.check([("doc.md", markdown)], lambda sub: HELP.get(sub, ""))
 
 
+def test_max_metric_options_are_those_of_the_workloads_metrics():
+    params = "metrics: aepe (px, lower is better), aae_deg (deg, lower is better); work unit: px\n"
+    metrics = doc_commands.metric_names(params)
+    assert metrics == {"aepe", "aae_deg"}
+    help_of = lambda sub: "  --max arg   also --max-METRIC V\n"
+    md = "    tune --max-aepe 0.2 --max-aae_deg 3\n    tune --max-aepee 0.2\n"
+    out = doc_commands.check([("d.md", md)], help_of, metrics)
+    assert len(out) == 1 and "--max-aepee" in out[0]
+
+
 def test_known_options_pass():
     assert failures("    tune --board auto --max-aepe 0.2 -q\n") == []
 
