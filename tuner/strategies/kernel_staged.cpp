@@ -21,9 +21,10 @@
 //    with none, the last quarter of every kScheduleCycle evaluations) local search over the
 //    kernel coordinates that leave accuracy alone (the tunables and the variant: every variant
 //    computes the same function) of the best points (the measured front; for one objective the
-//    best kRefineElite points under Deb's rule): a step of one tunable, or the same algorithm
-//    config and precision on another kernel set already built, chosen by the same cost-aware
-//    acquisition on objective 0 (time). Accuracy stays what was measured.
+//    best kRefineElite points under Deb's rule): a step of one tunable, the same algorithm
+//    config and precision on another kernel set already built, or on each variant's kernel set
+//    of best predicted time, chosen by the same cost-aware acquisition on objective 0 (time).
+//    Accuracy stays what was measured.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -153,8 +154,9 @@ class KernelStaged : public Strategy {
       if (added) {
         // A hash collision of two distinct kernel sets would merge them; checked here.
         KernelSet s;
-        const auto g = group_index.emplace(key(p, group_dims_), group_index.size()).first;
-        s.group = g->second;
+        const auto g = group_index.emplace(key(p, group_dims_), group_index.size());
+        s.group = g.first->second;
+        if (g.second) group_representative_.push_back(p);
         sets_.push_back(s);
         representative.push_back(p);
       } else if (!same_kernel(p, representative[it->second])) {
@@ -518,8 +520,10 @@ class KernelStaged : public Strategy {
   }
 
   // The unseen points that differ from p in its variant and tunables alone: one tunable a
-  // step, and p's algorithm config and precision on every other proposed set.
-  std::vector<std::size_t> tunable_variations(std::size_t p) const {
+  // step, p's algorithm config and precision on every other proposed set, and on each
+  // variant's kernel set that the time model predicts fastest (every tunable at its best
+  // main effect).
+  std::vector<std::size_t> tunable_variations(std::size_t p, const Models& models) const {
     std::vector<std::size_t> out;
     const std::vector<int>& c = space_.coords(p);
     auto add = [&](const std::vector<int>& coords) {
@@ -547,6 +551,23 @@ class KernelStaged : public Strategy {
       }
       if (same_precision) add(moved);
     }
+    if (models.valid)
+      for (std::size_t rep : group_representative_) {
+        const std::vector<int>& other = space_.coords(rep);
+        std::vector<int> moved = c;
+        bool same_precision = true;
+        for (std::size_t d : kernel_dims_) {
+          const SpaceDimension& dim = space_.dimensions()[d];
+          if (dim.kind == DimensionKind::precision) same_precision = other[d] == c[d];
+          if (dim.kind != DimensionKind::tunable || other[d] < 0) {
+            moved[d] = other[d];
+            continue;
+          }
+          const std::vector<double>& effect = models.objectives[0].model.effect[d];
+          moved[d] = int(std::min_element(effect.begin(), effect.end() - 1) - effect.begin());
+        }
+        if (same_precision) add(moved);
+      }
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
@@ -583,7 +604,7 @@ class KernelStaged : public Strategy {
       std::vector<std::size_t> best;
       for (std::size_t i = start; i < std::min(ranked.size(), start + elite); ++i) {
         const std::size_t e = ranked[i];
-        const std::vector<std::size_t> variations = tunable_variations(e);
+        const std::vector<std::size_t> variations = tunable_variations(e, models);
         if (variations.empty()) continue;
         const FigureModel* f = models.valid ? &models.objectives[0] : nullptr;
         const double f_best = f ? f->fitted(measured_value(*observed(e), 0), false) : 0;
@@ -614,6 +635,7 @@ class KernelStaged : public Strategy {
   std::vector<std::uint32_t> members_;  // points by kernel set (KernelSet::first, count)
   std::vector<KernelSet> sets_;
   std::size_t n_groups_ = 0;
+  std::vector<std::size_t> group_representative_;  // a point of each variant x precision
   std::vector<std::size_t> initial_, proposed_sets_;
   std::size_t n_proposed_sets_ = 0, n_evaluations_ = 0;
   std::vector<std::size_t> design_;
