@@ -43,8 +43,8 @@ double normal_cdf(double x) {
   return 0.5 * std::erfc(-x / std::sqrt(2.0));
 }
 double normal_pdf(double x) {
-  return std::exp(-0.5 * x * x) * 0.3989422804014327;
-}  // 1/sqrt(2 pi)
+  return std::exp(-0.5 * x * x) * 0.3989422804014327;  // 1 / sqrt(2 pi)
+}
 
 // Expected improvement of a Gaussian prediction (mean mu, sd) below the incumbent f_best
 // (Jones, Schonlau and Welch 1998, eq. 15); the plain improvement where sd is 0.
@@ -111,14 +111,17 @@ class KernelStaged : public Strategy {
   // the two bundled pairs a few tenths of a second (4 points/s once builds were cached).
   static constexpr double kCompileCost = 10;
   static constexpr std::size_t kDiversitySets = 2;  // initial kernel sets beyond one a group
-  static constexpr double kExplore = 0.05;          // share of random proposals
-  static constexpr double kLocal = 0.2;             // share of local proposals (a front)
-  static constexpr double kLocalIncumbent = 0.4;    // the same for one objective
+  // The shares of random and local proposals are additive_surrogate's (chosen there by replay).
+  static constexpr double kExplore = 0.05;        // share of random proposals
+  static constexpr double kLocal = 0.2;           // share of local proposals (a front)
+  static constexpr double kLocalIncumbent = 0.4;  // the same for one objective
   static constexpr std::size_t kMaxCandidates = 20000;
   static constexpr std::size_t kOutsideCandidates = 2000;  // points of sets not yet proposed
   static constexpr std::size_t kFewCandidates = 50;        // below: new sets whatever the compiles
   static constexpr double kRefineShare = 0.25;
-  static constexpr std::size_t kScheduleCycle = 400;  // evaluations, without a budget
+  // Without a budget (a live run bounded by time): the H200 main job measures ~1300 points in
+  // its 8 minutes, so a cycle of 400 refines three times in it, the last 100 of each cycle.
+  static constexpr std::size_t kScheduleCycle = 400;
   static constexpr std::size_t kRefineElite = 3;
   static constexpr std::size_t kDeadAfter = 2;  // failed or pruned points, none measured
 
@@ -135,6 +138,9 @@ class KernelStaged : public Strategy {
   // set_of_ for every point, and the points of each set contiguously in members_ (one pass
   // over the space; 8 bytes a point).
   void index_kernel_sets() {
+    if (space_.size() > std::numeric_limits<std::uint32_t>::max())
+      throw std::invalid_argument("kernel_staged: a space of " + std::to_string(space_.size()) +
+                                  " points is beyond its 32-bit point index");
     std::unordered_map<std::uint64_t, std::uint32_t> set_index;
     std::unordered_map<std::uint64_t, std::size_t> group_index;
     auto key = [&](std::size_t p, const std::vector<std::size_t>& dims) {
