@@ -58,8 +58,10 @@ struct TuneOptions {
   /// longest task so far).
   double progress_deadline_s = -1;
   /// Wall-clock budget of the run in seconds, setup and kernel builds included (0 = none):
-  /// once spent, no new point is started, the points in flight finish and the run ends as
-  /// done; the same command (with more budget) goes on where it stopped.
+  /// a point expected to take longer than the time left is not started (tuner/time_budget.hpp:
+  /// the wall time per point measured so far, else this board's rate in the DB), points still
+  /// measuring at kTimeBudgetCancelFactor x the budget are cancelled (not recorded), and the
+  /// run ends as done; the same command (with more budget) goes on where it stopped.
   double time_budget_s = 0;
   /// What the user wants: "" = the front of the objectives; else one figure ("time",
   /// "energy" or a workload metric) that the search minimises (or maximises, by its
@@ -89,6 +91,8 @@ struct TuneSummary {
   bool interrupted = false;
   bool time_budget_spent = false;  ///< the run stopped because its time budget ran out
   std::size_t n_screened_out = 0;  ///< multi-fidelity: points measured on the screen only
+  /// Points stopped in flight at the time budget (not recorded; the same command measures them).
+  std::size_t n_cancelled = 0;
   double elapsed_s = 0;            ///< wall-clock time of the run
   std::string strategy;            ///< the strategy that ran (auto resolved)
   int stop_signal = 0;             ///< SIGINT or SIGTERM when interrupted by one
