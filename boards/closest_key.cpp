@@ -27,7 +27,7 @@ std::optional<std::string> closest_key(const std::string& key,
   std::size_t best_distance = 0;
   for (const std::string& k : known) {
     const std::size_t d = edit_distance(key, k);
-    if (d > 2 || 2 * d >= key.size()) continue;
+    if (d > 2 || 2 * d > key.size()) continue;
     if (!best || d < best_distance) {
       best = k;
       best_distance = d;

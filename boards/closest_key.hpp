@@ -11,7 +11,7 @@ namespace flowtune {
 std::size_t edit_distance(const std::string& a, const std::string& b);
 
 /// The key of `known` nearest to `key` by edit_distance, when it is a plausible misspelling:
-/// at most 2 edits and fewer than half of key's characters; ties go to the first in order;
+/// at most 2 edits and at most half of key's characters; ties go to the first in order;
 /// nullopt when none qualifies (or key itself is known).
 std::optional<std::string> closest_key(const std::string& key, const std::set<std::string>& known);
 
