@@ -19,12 +19,12 @@ std::optional<double> PointTimeEstimate::seconds(double cost) const {
 bool point_fits_time_budget(double elapsed_s, double time_budget_s,
                             std::optional<double> point_s) {
   if (!(time_budget_s > 0)) return true;
-  if (!point_s) return elapsed_s < time_budget_s;
-  return elapsed_s + *point_s <= time_budget_s;
+  if (!point_s) return !past_time_budget(elapsed_s, time_budget_s);
+  return elapsed_s + *point_s <= time_budget_s * kTimeBudgetPointsFraction;
 }
 
 bool past_time_budget(double elapsed_s, double time_budget_s) {
-  return time_budget_s > 0 && elapsed_s >= time_budget_s * kTimeBudgetCancelFactor;
+  return time_budget_s > 0 && elapsed_s >= time_budget_s * kTimeBudgetPointsFraction;
 }
 
 }  // namespace flowtune

@@ -1,15 +1,16 @@
 // The wall-clock budget of a tuning run (TuneOptions::time_budget_s): which point may still
-// start, and when the points in flight are cancelled, so that a run ends within 5% of it.
+// start, and when the points in flight are cancelled, so that a run ends within 5% of it
+// (the 5% is the run's wind-down: stopping the measuring process, the front, the summary).
 #pragma once
 
 #include <optional>
 
 namespace flowtune {
 
-/// Points still measuring at time_budget x kTimeBudgetCancelFactor are cancelled (not
-/// recorded: a resumed run measures them again); the rest of the 5% is the run's wind-down
-/// (stopping the measuring process, the front, the summary).
-inline constexpr double kTimeBudgetCancelFactor = 1.03;
+/// Points measure within this fraction of the time budget; the rest, and the 5%, are the
+/// run's wind-down (a cancelled measurement noticed within the evaluator's 100 ms poll, the
+/// measuring process stopped, the front and the summary).
+inline constexpr double kTimeBudgetPointsFraction = 0.98;
 
 /// Wall seconds a point takes (start to outcome: build, warm-up, timed runs), per unit of
 /// Workload::relative_cost, from the points measured so far; before the first one, a prior
@@ -30,13 +31,14 @@ class PointTimeEstimate {
 };
 
 /// Whether a point may start at elapsed_s into a run of time_budget_s (0 = no budget: always)
-/// when it is expected to take point_s: elapsed_s + point_s <= time_budget_s. Without an
-/// estimate (nothing measured, no prior) it starts while the budget is not spent: the
-/// cancellation at kTimeBudgetCancelFactor bounds it.
+/// when it is expected to take point_s: elapsed_s + point_s <= kTimeBudgetPointsFraction x
+/// time_budget_s. Without an estimate (nothing measured, no prior) it starts while the budget
+/// is not spent (past_time_budget false): the cancellation bounds it.
 bool point_fits_time_budget(double elapsed_s, double time_budget_s, std::optional<double> point_s);
 
-/// Whether the points in flight are past the budget and are cancelled:
-/// elapsed_s >= time_budget_s x kTimeBudgetCancelFactor (never without a budget).
+/// Whether the budget is spent: no point starts, and the points in flight are cancelled (not
+/// recorded: a resumed run measures them again): elapsed_s >= kTimeBudgetPointsFraction x
+/// time_budget_s (never without a budget).
 bool past_time_budget(double elapsed_s, double time_budget_s);
 
 }  // namespace flowtune

@@ -370,14 +370,14 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
   const auto run_lost = [&s] { return s.lease && s.lease->lost(); };
   const std::function<bool()> stop = [&] { return g_stop_requested.load() || run_lost(); };
   // What the evaluator polls: a stop request, or the points in flight past the time budget
-  // (they are cancelled, kTimeBudgetCancelFactor).
+  // (they are cancelled, tuner/time_budget.hpp).
   const std::function<bool()> stop_measuring = [&] {
     return stop() || past_time_budget(elapsed_s(), options.time_budget_s);
   };
-  // A measurement in this process polls the cancellation flag only: it is raised at the
-  // budget's cancelling time by this watch.
+  // A measurement in this process polls the cancellation flag only: this watch raises it when
+  // the time budget is spent.
   const bool measures_here = !options.isolate && options.workers == -1;
-  BudgetWatch watch(measures_here ? options.time_budget_s * kTimeBudgetCancelFactor : 0,
+  BudgetWatch watch(measures_here ? options.time_budget_s * kTimeBudgetPointsFraction : 0,
                     elapsed_s());
   // Another process took the coordinator role over (this one was stopped, or cut off from
   // the store, for longer than --lease-s): the run is its now, nothing of it is touched.
@@ -390,9 +390,7 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
                                " s: was it stopped or cut off from the store?); stopping "
                                "without touching the run");
   };
-  const auto budget_spent = [&] {
-    return options.time_budget_s > 0 && elapsed_s() >= options.time_budget_s;
-  };
+  const auto budget_spent = [&] { return past_time_budget(elapsed_s(), options.time_budget_s); };
   std::unique_ptr<Evaluator> evaluator;
   try {
     evaluator = make_evaluator(s, options, log);

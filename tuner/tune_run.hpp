@@ -1,6 +1,7 @@
 // One tuning run: board -> space -> prune -> strategy -> build -> measure -> DB -> Pareto.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <ostream>
 #include <string>
@@ -60,9 +61,12 @@ struct TuneOptions {
   /// Wall-clock budget of the run in seconds, setup and kernel builds included (0 = none):
   /// a point expected to take longer than the time left is not started (tuner/time_budget.hpp:
   /// the wall time per point measured so far, else this board's rate in the DB), points still
-  /// measuring at kTimeBudgetCancelFactor x the budget are cancelled (not recorded), and the
-  /// run ends as done; the same command (with more budget) goes on where it stopped.
+  /// measuring when it is spent are cancelled (not recorded), and the run ends as done; the
+  /// same command (with more budget) goes on where it stopped. It counts from `start`.
   double time_budget_s = 0;
+  /// When the run began for its time budget: when these options were made (the command's
+  /// start, so that its set-up counts), unless the caller sets it.
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   /// What the user wants: "" = the front of the objectives; else one figure ("time",
   /// "energy" or a workload metric) that the search minimises (or maximises, by its
   /// direction) subject to `constraints`.

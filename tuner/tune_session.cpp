@@ -222,6 +222,7 @@ std::string choose_strategy(const std::string& requested, std::size_t space_size
 std::unique_ptr<TuneSession> open_session(const TuneOptions& options, std::ostream& log) {
   auto s = std::make_unique<TuneSession>();
   s->time_budget_s = options.time_budget_s;
+  s->start = options.start;
   s->board = load_board(options.board);
   if (s->board.target == "cuda") check_board_matches_device(s->board);
   s->workload = &find_workload(options.space.workload);

@@ -65,7 +65,7 @@ struct TuneSession {
   std::unique_ptr<CoordinatorLease> lease;
   bool resumed = false;
   /// The run's clock: its time budget (TuneOptions::time_budget_s, 0 = none) counts from
-  /// `start`, when open_session began.
+  /// `start` (TuneOptions::start).
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   double time_budget_s = 0;
   double elapsed_s() const {

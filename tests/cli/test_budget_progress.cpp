@@ -61,7 +61,7 @@ TEST(BudgetProgress, BarOfTheBudgetWithPointsPerSecond) {
   EXPECT_EQ(budget_left_text(st), "budget left: 10 s, 38 evaluations; ETA 10 s");
   st.time_budget_s = 0;
   st.budget = budget_progress(2, 40, 10, 0, 5, 38);
-  EXPECT_EQ(budget_left_text(st), "budget left: 38 evaluations; ETA 190 s");
+  EXPECT_EQ(budget_left_text(st), "budget left: 38 evaluations; ETA 3 min");  // 190 s
 }
 
 // A run of 4 points of a 20 s budget on a fake clock: each line says the point, the budget's

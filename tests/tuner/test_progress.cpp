@@ -48,11 +48,11 @@ TEST(Progress, BarLineShowsCountBestFailuresBudgetAndEta) {
   st.elapsed_s = 72;
   st.time_budget_s = 300;
   st.best = "time_ms 4.21, aepe 0.312";
-  // 72 s for 12 points of cost 1 (6 s each), 28 left: 168 s, within the 228 s of budget left.
+  // 72 s for 12 points of cost 1 (6 s each), 28 left: 168 s (3 min), within the 228 s left.
   st.budget = budget_progress(12, 40, 72, 300, 6, 28);
   EXPECT_EQ(progress_bar_line(st, 200),
             "[######..............] 12/40 30% | 0.17 points/s | best time_ms 4.21, aepe 0.312 | "
-            "2 failed | 72 s of 5 min budget | ETA 168 s");
+            "2 failed | 72 s of 5 min budget | ETA 3 min");
   const std::string cut = progress_bar_line(st, 40);
   EXPECT_EQ(cut.size(), 39u);
   EXPECT_EQ(cut, progress_bar_line(st, 200).substr(0, 39));
