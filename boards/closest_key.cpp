@@ -20,8 +20,7 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
   return row[b.size()];
 }
 
-std::optional<std::string> closest_key(const std::string& key,
-                                       const std::set<std::string>& known) {
+std::optional<std::string> closest_key(const std::string& key, const std::set<std::string>& known) {
   if (known.count(key)) return std::nullopt;
   std::optional<std::string> best;
   std::size_t best_distance = 0;

@@ -16,8 +16,7 @@ std::optional<double> PointTimeEstimate::seconds(double cost) const {
   return std::nullopt;
 }
 
-bool point_fits_time_budget(double elapsed_s, double time_budget_s,
-                            std::optional<double> point_s) {
+bool point_fits_time_budget(double elapsed_s, double time_budget_s, std::optional<double> point_s) {
   if (!(time_budget_s > 0)) return true;
   if (!point_s) return !past_time_budget(elapsed_s, time_budget_s);
   return elapsed_s + *point_s <= time_budget_s * kTimeBudgetPointsFraction;

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cmath>
+#include <condition_variable>
 #include <csignal>
 #include <iomanip>
 #include <limits>
@@ -16,8 +16,8 @@
 #include <thread>
 
 #include "kernels/cancellation.hpp"
-#include "select/prune_reasons.hpp"
 #include "select/pareto.hpp"
+#include "select/prune_reasons.hpp"
 #include "tuner/constraint_domination.hpp"
 #include "tuner/dispatch.hpp"
 #include "tuner/evaluator.hpp"

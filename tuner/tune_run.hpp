@@ -97,9 +97,9 @@ struct TuneSummary {
   std::size_t n_screened_out = 0;  ///< multi-fidelity: points measured on the screen only
   /// Points stopped in flight at the time budget (not recorded; the same command measures them).
   std::size_t n_cancelled = 0;
-  double elapsed_s = 0;            ///< wall-clock time of the run
-  std::string strategy;            ///< the strategy that ran (auto resolved)
-  int stop_signal = 0;             ///< SIGINT or SIGTERM when interrupted by one
+  double elapsed_s = 0;  ///< wall-clock time of the run
+  std::string strategy;  ///< the strategy that ran (auto resolved)
+  int stop_signal = 0;   ///< SIGINT or SIGTERM when interrupted by one
   std::string dataset;
   std::vector<std::string> front_objectives;  ///< e.g. {"time_ms", "aepe"}
   std::vector<db::MeasuredConfig> front;      ///< Pareto front of the dataset over them

@@ -286,9 +286,9 @@ void open_run(TuneSession& session, const TuneOptions& options, std::ostream& lo
     mean_cost += std::max(0.0, s->workload->relative_cost(c));
   });
   mean_cost = s->space.empty() ? 1 : std::max(mean_cost / double(s->space.size()), 1e-300);
-  s->progress = std::make_unique<Progress>(s->budget, mean_cost * double(s->budget), log,
-                                           options.progress, options.progress_columns,
-                                           [s] { return s->elapsed_s(); });
+  s->progress =
+      std::make_unique<Progress>(s->budget, mean_cost * double(s->budget), log, options.progress,
+                                 options.progress_columns, [s] { return s->elapsed_s(); });
   s->progress->set_time_budget(options.time_budget_s);
 }
 

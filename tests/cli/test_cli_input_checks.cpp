@@ -55,8 +55,8 @@ TEST_F(CliInputChecks, AnImpossibleBoundIsAUsageError) {
 // file and both sizes.
 TEST_F(CliInputChecks, AGroundTruthOfAnotherSizeIsRefusedBeforeComputing) {
   write_flo(path("small.flo"), FlowField(10, 8));
-  const test::TuneResult r =
-      run_tune("run " + frames() + quick() + " -o " + path("out.flo") + " --gt " + path("small.flo"));
+  const test::TuneResult r = run_tune("run " + frames() + quick() + " -o " + path("out.flo") +
+                                      " --gt " + path("small.flo"));
   EXPECT_NE(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find(path("small.flo") + ": ground truth is 10x8, the frames are 584x388"),
             std::string::npos)
@@ -76,8 +76,9 @@ TEST_F(CliInputChecks, AnOutputNameThatContradictsItsFormatIsRefused) {
   EXPECT_FALSE(fs::exists(path("out.png")));
   r = run_tune("run " + frames() + quick() + " --viz " + path("out.flo"));
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find("--viz " + path("out.flo") + ": the colour-coded flow is written as a PNG"),
-            std::string::npos)
+  EXPECT_NE(
+      r.output.find("--viz " + path("out.flo") + ": the colour-coded flow is written as a PNG"),
+      std::string::npos)
       << r.output;
   EXPECT_FALSE(fs::exists(path("out.flo")));
   // Upper-case extensions are the same formats.

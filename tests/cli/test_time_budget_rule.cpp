@@ -38,9 +38,9 @@ TEST(TimeBudgetRule, PointTimeFromTheMeasuredPointsElseThePrior) {
 TEST(TimeBudgetRule, APointStartsOnlyWhenItFinishesInTheTimeLeft) {
   // Points measure within 98% of a 20 s budget: until 19.6 s.
   EXPECT_DOUBLE_EQ(kTimeBudgetPointsFraction, 0.98);
-  EXPECT_TRUE(point_fits_time_budget(10, 20, 9.6));    // ends at 19.6 s: exactly in time
-  EXPECT_FALSE(point_fits_time_budget(10, 20, 9.7));   // would end at 19.7 s
-  EXPECT_TRUE(point_fits_time_budget(1000, 0, 1e9));   // no time budget
+  EXPECT_TRUE(point_fits_time_budget(10, 20, 9.6));   // ends at 19.6 s: exactly in time
+  EXPECT_FALSE(point_fits_time_budget(10, 20, 9.7));  // would end at 19.7 s
+  EXPECT_TRUE(point_fits_time_budget(1000, 0, 1e9));  // no time budget
   // Without an estimate a point starts while the budget lasts; cancelling bounds it.
   EXPECT_TRUE(point_fits_time_budget(19.5, 20, std::nullopt));
   EXPECT_FALSE(point_fits_time_budget(19.6, 20, std::nullopt));
@@ -75,8 +75,7 @@ class TuneTimeBudget : public ::testing::Test {
   // `tune` over 40 host points whose fake measurement sleeps sleep_ms; the wall time in s.
   double tune(int sleep_ms, const std::string& extra) {
     const std::string cmd = "FLOWTUNE_TEST_FAKE_MEASURE=" + std::to_string(sleep_ms) + " " +
-                            FLOWTUNE_TEST_MEASURER_EXE +
-                            " --board host --db " + db_ + " --data " +
+                            FLOWTUNE_TEST_MEASURER_EXE + " --board host --db " + db_ + " --data " +
                             test::repo_middlebury_dir() +
                             " --items RubberWhale --variant kokkos_global --tunable tile_x=32 "
                             "--tunable tile_y=4 --no-default-dimensions --param "
@@ -121,8 +120,7 @@ TEST_F(TuneTimeBudget, APointPastTheBudgetIsCancelledNotFailed) {
     const double wall_s = tune(20000, "--time-budget 5s --max-evals 1 " + mode);
     EXPECT_EQ(rc_, 0) << mode << "\n" << out_;
     EXPECT_LE(wall_s, 5 * 1.05) << mode << "\n" << out_;
-    EXPECT_NE(out_.find("cancelled at the time budget"), std::string::npos) << mode << "\n"
-                                                                           << out_;
+    EXPECT_NE(out_.find("cancelled at the time budget"), std::string::npos) << mode << "\n" << out_;
     const db::Repository repo(db_, db::OpenMode::read_only);
     EXPECT_EQ(repo.measured("host").size(), 0u) << out_;
     EXPECT_EQ(repo.failures("host").size(), 0u) << out_;

@@ -19,8 +19,8 @@ FlowField read_flow_of_frames_size(const std::string& path, const std::string& w
   FlowField flow = read_flo(path);
   if (flow.width != i0.width || flow.height != i0.height)
     throw std::runtime_error(path + ": " + what + " is " + size_text(flow.width, flow.height) +
-                             ", the frames are " + size_text(i0.width, i0.height) + " (" +
-                             i0_path + "); nothing computed");
+                             ", the frames are " + size_text(i0.width, i0.height) + " (" + i0_path +
+                             "); nothing computed");
   return flow;
 }
 
