@@ -120,7 +120,8 @@ void Progress::step(const std::string& label, bool measured, double cost, bool f
     return;
   }
   out_ << '[' << done_ << '/' << total_ << "] " << int(100 * st.budget.fraction) << "% " << label
-       << (measured ? "" : " (no measuring)") << " | " << budget_left_text(st) << '\n';
+       << (measured ? "" : " (no measuring)") << " | " << duration_text(st.elapsed_s)
+       << " elapsed, " << budget_left_text(st) << '\n';
   out_.flush();
 }
 

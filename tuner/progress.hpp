@@ -59,8 +59,8 @@ std::string progress_bar_line(const ProgressState& state, int columns);
 /// 9 s" (the time only with a time budget, the ETA only when there is one).
 std::string budget_left_text(const ProgressState& state);
 
-/// Reports each point of a run. `lines`: "[k/n] P% label | budget left: ..." per point
-/// (P: the budget's fraction, budget_left_text). `bar`: "\r" + progress_bar_line +
+/// Reports each point of a run. `lines`: "[k/n] P% label | 6 s elapsed, budget left: ..."
+/// per point (P: the budget's fraction, budget_left_text). `bar`: "\r" + progress_bar_line +
 /// erase-to-end-of-line per point, failures also as a line of their own above the bar;
 /// finish() ends the bar's line. The ETA weighs points by their cost
 /// (Workload::relative_cost): time per unit of cost measured so far times the cost left, so

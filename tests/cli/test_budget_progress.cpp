@@ -77,9 +77,10 @@ TEST(BudgetProgress, LinesOnAFakeClock) {
   p.step("iterations=100 (already in the DB)", false);
   p.note("iterations=300 pruned (tile)");
   EXPECT_EQ(out.str(),
-            "[1/4] 25% iterations=50: 1 s | budget left: 16 s, 3 evaluations; ETA 12 s\n"
-            "[2/4] 50% iterations=100 (already in the DB) (no measuring) | budget left: 14 s, 2 "
-            "evaluations; ETA 12 s\n"
+            "[1/4] 25% iterations=50: 1 s | 4 s elapsed, budget left: 16 s, 3 evaluations; ETA "
+            "12 s\n"
+            "[2/4] 50% iterations=100 (already in the DB) (no measuring) | 6 s elapsed, budget "
+            "left: 14 s, 2 evaluations; ETA 12 s\n"
             "iterations=300 pruned (tile)\n");
 }
 

@@ -29,7 +29,8 @@ TEST(Progress, EtaIsWrittenWithDurationText) {
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   p.step("first", true, 1);
   const std::string line = out.str();
-  EXPECT_EQ(line.rfind("[1/3] 33% first | budget left: 2 evaluations; ETA ", 0), 0u) << line;
+  EXPECT_EQ(line.rfind("[1/3] 33% first | 0 s elapsed, budget left: 2 evaluations; ETA ", 0), 0u)
+      << line;
   const std::size_t eta = line.find("ETA ");
   ASSERT_NE(eta, std::string::npos) << line;
   // 8001 x >= 20 ms: minutes (hours on a very slow machine), never seconds.
@@ -110,9 +111,10 @@ TEST(Progress, LinesSayTheBudgetLeft) {
   p.finish();
   const std::string text = out.str();
   const std::regex expected(
-      "\\[1/2\\] 50% a failed \\(compile\\): x \\| budget left: 1 evaluations; ETA [0-9]+ s\n"
-      "\\[2/2\\] 100% b \\(already in the DB\\) \\(no measuring\\) \\| budget left: 0 "
-      "evaluations\n");
+      "\\[1/2\\] 50% a failed \\(compile\\): x \\| [0-9]+ s elapsed, budget left: 1 evaluations; "
+      "ETA [0-9]+ s\n"
+      "\\[2/2\\] 100% b \\(already in the DB\\) \\(no measuring\\) \\| [0-9]+ s elapsed, "
+      "budget left: 0 evaluations\n");
   EXPECT_TRUE(std::regex_match(text, expected)) << text;
 }
 
