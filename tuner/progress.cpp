@@ -40,8 +40,11 @@ std::string progress_bar_line(const ProgressState& st, int columns) {
   columns = std::max(columns, 20);
   constexpr int kWidth = 20;
   const int filled = int(st.budget.fraction * kWidth);
-  std::ostringstream rate;
-  rate << std::setprecision(2) << st.budget.points_per_s;
+  std::ostringstream rate;  // "0.17", "2.5", "42": two significant digits, no exponent
+  if (st.budget.points_per_s < 10)
+    rate << std::setprecision(2) << st.budget.points_per_s;
+  else
+    rate << std::fixed << std::setprecision(0) << st.budget.points_per_s;
   std::string line = "[" + std::string(std::size_t(filled), '#') +
                      std::string(std::size_t(kWidth - filled), '.') + "] " +
                      std::to_string(st.done) + "/" + std::to_string(st.total) + " " +

@@ -59,6 +59,8 @@ TEST(BudgetProgress, BarOfTheBudgetWithPointsPerSecond) {
             "[##########..........] 2/40 50% | 0.2 points/s | best time_ms 4.21 | 1 failed | "
             "10 s of 20 s budget | ETA 10 s");
   EXPECT_EQ(budget_left_text(st), "budget left: 10 s, 38 evaluations; ETA 10 s");
+  st.budget.points_per_s = 42.4;  // from 10 on, whole points
+  EXPECT_NE(progress_bar_line(st, 200).find(" | 42 points/s | "), std::string::npos);
   st.time_budget_s = 0;
   st.budget = budget_progress(2, 40, 10, 0, 5, 38);
   EXPECT_EQ(budget_left_text(st), "budget left: 38 evaluations; ETA 3 min");  // 190 s

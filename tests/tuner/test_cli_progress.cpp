@@ -61,7 +61,7 @@ TEST_F(CliProgress, NotATerminalKeepsOneLinePerPoint) {
   EXPECT_NE(err.find("\n[1/2] 50% block=8: "), std::string::npos) << err;
   EXPECT_NE(err.find("\n[2/2] 100% block=16: "), std::string::npos) << err;
   EXPECT_EQ(err.find("] 50% bm_cpu"), std::string::npos) << err;
-  EXPECT_NE(err.find(" | budget left: "), std::string::npos) << err;
+  EXPECT_NE(err.find(" elapsed, budget left: "), std::string::npos) << err;
   EXPECT_EQ(err.find('\r'), std::string::npos) << err;
   EXPECT_EQ(err.find('\x1b'), std::string::npos) << err;
   EXPECT_NE(read_file(dir_ / "out").find("Pareto front"), std::string::npos);

@@ -72,7 +72,7 @@ TEST(Progress, BarLineShowsCountBestFailuresBudgetAndEta) {
 // line of its own above it; finish() ends the bar's line. quiet: nothing.
 TEST(Progress, BarRedrawsOneLineAndQuietWritesNothing) {
   std::ostringstream out;
-  Progress p(2, 2, out, ProgressStyle::bar, 80);
+  Progress p(2, 2, out, ProgressStyle::bar, 160);
   p.set_time_budget(600);
   p.set_best("aepe 0.5");
   p.step("one", true);
