@@ -1,6 +1,7 @@
 #include "tuner/space.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 #include "variants/variant.hpp"
@@ -56,12 +57,15 @@ std::vector<ParamValues> parameter_points(const ParamDimensions& dims) {
 
 ParamDimensions parameter_dimensions(const Workload& workload, const Board& board,
                                      const SpaceOptions& options) {
+  const ParamDimensions target = workload.default_dimensions(board.target);
   ParamDimensions dims;
-  for (const ParamSpec& p : workload.params()) dims[p.name] = {p.default_value};
+  for (const ParamSpec& p : workload.params()) {
+    const auto it = target.find(p.name);
+    dims[p.name] = {it == target.end() ? p.default_value : it->second.fixed_value(p)};
+  }
   if (options.default_dimensions)
-    for (const auto& [name, values] : workload.default_dimensions(board.target))
-      dims[name] = values;
-  for (const auto& [name, values] : options.param_values) {
+    for (const auto& [name, dim] : target) dims[name] = dim;
+  for (const auto& [name, dim] : options.param_values) {
     if (!workload.find_param(name)) {
       std::vector<std::string> names;
       for (const ParamSpec& p : workload.params()) names.push_back(p.name);
@@ -69,23 +73,31 @@ ParamDimensions parameter_dimensions(const Workload& workload, const Board& boar
           "unknown parameter '" + name + "' of workload '" + workload.name() +
           "' (it has: " + (names.empty() ? std::string("none") : join(names)) + ")");
     }
-    if (values.empty()) throw std::invalid_argument("parameter '" + name + "': no values");
-    dims[name] = values;
+    if (dim.empty()) throw std::invalid_argument("parameter '" + name + "': no values");
+    dims[name] = dim;
   }
-  for (auto& [name, values] : dims) {
-    const ParamSpec& spec = *workload.find_param(name);
-    for (double v : values)
-      if (auto why = spec.invalid_reason(v)) throw std::invalid_argument(*why);
-    std::vector<double> unique;
-    for (double v : values)
-      if (std::find(unique.begin(), unique.end(), v) == unique.end()) unique.push_back(v);
-    values = unique;
+  for (const auto& [name, dim] : dims) {
+    const ParamSpec* spec = workload.find_param(name);
+    if (!spec)
+      throw std::invalid_argument("workload '" + workload.name() +
+                                  "': a default dimension names no parameter: " + name);
+    for (double v : dim)
+      if (auto why = spec->invalid_reason(v)) throw std::invalid_argument(*why);
   }
   return dims;
 }
 
 ConfigSpace::ConfigSpace(std::vector<Config> configs)
     : listed_(true), list_(std::move(configs)), size_(list_.size()) {}
+
+void ConfigSpace::set_params(std::size_t point, Config& config) const {
+  // The last dimension varies fastest (parameter_points' order).
+  for (std::size_t d = param_axes_.size(); d-- > 0;) {
+    const std::vector<double>& values = param_axes_[d].second;
+    config.params[param_axes_[d].first] = values[point % values.size()];
+    point /= values.size();
+  }
+}
 
 void ConfigSpace::set_tunables(const Block& block, std::size_t combo, Config& config) const {
   // The last domain varies fastest (expand order of the enumeration).
@@ -114,7 +126,7 @@ Config ConfigSpace::operator[](std::size_t i) const {
   c.variant = block.variant;
   c.precision = block.precision;
   c.clock_mhz = clocks_[clock];
-  c.params = param_points_[point];
+  set_params(point, c);
   set_tunables(block, combo, c);
   return c;
 }
@@ -130,8 +142,8 @@ void ConfigSpace::for_each(const std::function<void(std::size_t, const Config&)>
     c.variant = block.variant;
     c.precision = block.precision;
     std::size_t i = block.first;
-    for (const ParamValues& point : param_points_) {
-      c.params = point;
+    for (std::size_t point = 0; point < n_points_; ++point) {
+      set_params(point, c);
       for (int clock : clocks_) {
         c.clock_mhz = clock;
         for (std::size_t combo = 0; combo < block.combos; ++combo) {
@@ -141,6 +153,24 @@ void ConfigSpace::for_each(const std::function<void(std::size_t, const Config&)>
       }
     }
   }
+}
+
+SpaceLayout ConfigSpace::layout() const {
+  if (listed_) throw std::logic_error("ConfigSpace::layout: a listed space has no layout");
+  SpaceLayout out;
+  for (const auto& [name, values] : param_axes_) out.params.push_back({name, values});
+  out.clocks = clocks_;
+  for (const Block& b : blocks_) {
+    SpaceLayout::Block lb;
+    lb.variant = b.variant;
+    lb.precision = b.precision;
+    lb.first = b.first;
+    lb.size = b.size;
+    for (const TunableDomain& d : b.domains)
+      lb.tunables.push_back({d.name, std::vector<double>(d.values.begin(), d.values.end())});
+    out.blocks.push_back(std::move(lb));
+  }
+  return out;
 }
 
 std::vector<Config> ConfigSpace::materialise() const {
@@ -158,7 +188,13 @@ ConfigSpace make_space(const Board& board, const SpaceOptions& options) {
   out.clocks_ = options.clocks_mhz.empty() ? std::vector<int>{0} : options.clocks_mhz;
   std::vector<std::string> unused_overrides;
   for (const auto& kv : options.tunable_values) unused_overrides.push_back(kv.first);
-  out.param_points_ = parameter_points(parameter_dimensions(workload, board, options));
+  out.param_dims_ = parameter_dimensions(workload, board, options);
+  for (const auto& [name, dim] : out.param_dims_) {
+    out.param_axes_.emplace_back(name, dim.values());
+    if (dim.size() > 0 && out.n_points_ > std::numeric_limits<std::size_t>::max() / dim.size())
+      throw std::invalid_argument("the space's parameter points overflow a 64-bit index");
+    out.n_points_ *= dim.size();
+  }
 
   for (const Variant* variant : selected_variants(workload, board, options)) {
     std::vector<std::string> precisions = variant->default_precisions();
@@ -191,7 +227,7 @@ ConfigSpace make_space(const Board& board, const SpaceOptions& options) {
       b.domains = domains;
       b.combos = combos;
       b.first = out.size_;
-      b.size = out.param_points_.size() * out.clocks_.size() * combos;
+      b.size = out.n_points_ * out.clocks_.size() * combos;
       out.size_ += b.size;
       // A block without configs (a domain with no value) is left out, so every block holds
       // the index of its first config.

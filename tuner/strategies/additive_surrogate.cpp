@@ -31,6 +31,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <unordered_set>
 
 #include "tuner/constraint_domination.hpp"
 #include "tuner/strategies/strategies.hpp"
@@ -47,7 +48,7 @@ struct MainEffects {
 class AdditiveSurrogate : public Strategy {
  public:
   AdditiveSurrogate(const SearchSpace& space, const StrategyOptions& options)
-      : Strategy(space, options), told_mark_(space.size(), false) {
+      : Strategy(space, options) {
     for (const SpaceDimension& d : space.dimensions()) n_levels_.push_back(d.labels.size() + 1);
     balanced_design();
   }
@@ -65,8 +66,7 @@ class AdditiveSurrogate : public Strategy {
     return best_candidate(std::bernoulli_distribution(local)(rng_));
   }
   void observe(const Observation& o) override {
-    if (told_mark_[o.point]) return;
-    told_mark_[o.point] = true;
+    if (!told_mark_.insert(o.point).second) return;
     told_.push_back(o.point);
   }
 
@@ -303,7 +303,7 @@ class AdditiveSurrogate : public Strategy {
   std::vector<std::size_t> n_levels_;  // values of each dimension + 1 ("does not apply")
   std::vector<std::size_t> design_;
   std::vector<std::size_t> told_;
-  std::vector<bool> told_mark_;
+  std::unordered_set<std::size_t> told_mark_;  // per point told, not per point of the space
 };
 
 const bool kRegistered = register_strategy(

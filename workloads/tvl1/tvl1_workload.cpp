@@ -44,34 +44,36 @@ class Tvl1Workload final : public Workload {
     return out;
   }
   ParamDimensions default_dimensions(const std::string& target) const override {
-    // GPU: fixed iterations (epsilon 0), whose frame is one CUDA Graph; epsilon > 0 runs too
-    // (its stopping test reads back, so no graph), `--param epsilon=...` asks for it. The
-    // pyramid is two dimensions, its depth with its zoom: n_scales 0 (automatic, down to ~16
-    // px) or 5 (zoom 0.8 x 5 levels is the hand-chosen pyramid of reports/main_job_h200.md;
-    // automatic at zoom 0.8 builds ~17 levels); warpings x iterations as a practitioner
-    // picks them.
-    // The accuracy additions, off or at the value that paid on the held-out 4
-    // sequences (reports/issue22fast_h200.md, "Defaults and default dimensions"; their own
-    // defaults stay off): the 5x5 median of the flow (in every best point of the GPU accuracy
-    // front), the 5x5 weighted median (nl 0 -> 5 better in 57 of 57 pairs, +0.38 ms per frame
-    // on the H200) and the structure-texture decomposition (texture 0 -> 0.95 better in 59 of
-    // 59 pairs, +0.72 ms; worse on Urban3 alone on some configs). 3244032 configs on the H200.
+    // What a practitioner would try, as ranges (the reasons: docs/decisions.md, "Default
+    // TV-L1 dimensions"). GPU: fixed iterations (epsilon 0 only: the stopping test reads a
+    // value back per test, so its frame is no CUDA Graph; `--param epsilon=...` asks for it).
+    // The pyramid is its zoom with its depth (0 = automatic, down to ~16 px, or 3..8 levels);
+    // warpings x iterations from the cheap end (1 warping, 5 iterations) to IPOL's; the
+    // accuracy additions (median, weighted median, structure-texture decomposition with its
+    // ROF iterations) from off to their papers' settings and beyond. Log ranges are counted
+    // points at 2 significant digits, whole numbers. Left out of a space, iterations keeps
+    // IPOL's 300 and each other parameter its ParamSpec default or, where that lies outside
+    // the dimension (epsilon), the dimension's first value.
+    using D = ParamDimension;
     if (target == "cuda")
-      return {{"iterations", {10, 20, 30, 100}},
-              {"n_warpings", {1, 5}},
-              {"zoom", {0.5, 0.8}},
-              {"n_scales", {0, 5}},
+      return {{"iterations", D::log(5, 100, 10, true).with_fixed_value(300)},
+              {"n_warpings", D::integers(1, 6)},
+              {"zoom", D::linear(0.5, 0.9, 0.05)},
+              {"n_scales", D({0}) | D::integers(3, 8)},
               {"epsilon", {0}},
-              {"median_window", {0, 5}},
-              {"nl_median_window", {0, 5}},
-              {"texture_alpha", {0, 0.95}}};
-    // A CPU point takes seconds per frame on each sequence (reports/accuracy_additions_cpu.md),
-    // so the host's 5-minute default budget measures few points: of the additions only the 5x5
-    // median, which costs little beside 50-300 iterations and made no sequence worse on the
-    // CPU (reports/accuracy_additions_gpu.md, defaults+median5: held-out -0.0077). The
-    // weighted median multiplies the CPU frame by 3.1-3.6 (reports/accuracy_nl_median_cpu.md) and
-    // the decomposition alone made Urban3 worse by 0.03: `--param` asks for them.
-    return {{"iterations", {50, 300}}, {"n_warpings", {1, 5}}, {"median_window", {0, 5}}};
+              {"median_window", {0, 3, 5}},
+              {"nl_median_window", {0, 3, 5, 7}},
+              {"texture_alpha", D::linear(0, 0.95, 0.05)},
+              {"rof_iterations", D({0}) | D::log(1, 100, 7, true)}};
+    // A CPU point takes seconds per frame on each sequence, so the host's 5-minute default
+    // budget measures few points: iterations and warpings over a CPU's useful span and, of
+    // the additions, only the median, which costs little beside 20-300 iterations and made
+    // no sequence worse on the CPU. The weighted median multiplies the CPU frame by 3.1-3.6
+    // and the decomposition alone made Urban3 worse by 0.03: `--param` asks for them
+    // (docs/decisions.md).
+    return {{"iterations", D::log(20, 300, 8, true)},
+            {"n_warpings", D::integers(1, 5)},
+            {"median_window", {0, 3, 5}}};
   }
   double relative_cost(const Config& config) const override {
     // Inner iterations per pixel of the frame: each level of the pyramid costs zoom^2 of
