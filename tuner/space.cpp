@@ -155,6 +155,48 @@ void ConfigSpace::for_each(const std::function<void(std::size_t, const Config&)>
   }
 }
 
+std::optional<std::size_t> ConfigSpace::index_of(const Config& config) const {
+  if (config.workload != workload_) return std::nullopt;
+  Config c = config;
+  c.params = find_workload(workload_).with_absent_values(c.params);
+  if (listed_) {
+    for (std::size_t i = 0; i < list_.size(); ++i)
+      if (list_[i].variant == c.variant && list_[i].precision == c.precision &&
+          list_[i].clock_mhz == c.clock_mhz && list_[i].tunables == c.tunables &&
+          list_[i].params == c.params)
+        return i;
+    return std::nullopt;
+  }
+  const auto digit = [](const auto& values, double v) -> long {
+    for (std::size_t k = 0; k < values.size(); ++k)
+      if (double(values[k]) == v) return long(k);
+    return -1;
+  };
+  if (c.params.size() != param_axes_.size()) return std::nullopt;
+  std::size_t point = 0;
+  for (const auto& [name, values] : param_axes_) {
+    const auto it = c.params.find(name);
+    const long k = it == c.params.end() ? -1 : digit(values, it->second);
+    if (k < 0) return std::nullopt;
+    point = point * values.size() + std::size_t(k);
+  }
+  const long clock = digit(clocks_, double(c.clock_mhz));
+  if (clock < 0) return std::nullopt;
+  for (const Block& b : blocks_) {
+    if (b.variant != c.variant || b.precision != c.precision) continue;
+    if (c.tunables.size() != b.domains.size()) return std::nullopt;
+    std::size_t combo = 0;
+    for (const TunableDomain& d : b.domains) {
+      const auto it = c.tunables.find(d.name);
+      const long k = it == c.tunables.end() ? -1 : digit(d.values, double(it->second));
+      if (k < 0) return std::nullopt;
+      combo = combo * d.values.size() + std::size_t(k);
+    }
+    return b.first + (point * clocks_.size() + std::size_t(clock)) * b.combos + combo;
+  }
+  return std::nullopt;
+}
+
 SpaceLayout ConfigSpace::layout() const {
   if (listed_) throw std::logic_error("ConfigSpace::layout: a listed space has no layout");
   SpaceLayout out;

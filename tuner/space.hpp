@@ -6,6 +6,7 @@
 #include <functional>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,12 @@ class ConfigSpace {
   /// True for a space made by make_space (configs made from their index), false for a listed
   /// one.
   bool generated() const { return !listed_; }
+  /// The index of config in this space, or nullopt when the space does not hold it (another
+  /// workload, variant, precision, clock, tunable or parameter value). A parameter the config
+  /// lacks takes its absent value (a DB row's canonical form, Workload::with_absent_values).
+  /// A generated space computes it from the config's values (no pass over the space: a resumed
+  /// run counts the DB's configs in a space of 10^11 this way); a listed one compares configs.
+  std::optional<std::size_t> index_of(const Config& config) const;
   /// The mixed-radix structure of a generated space, for a SearchSpace that computes its
   /// points' coordinates (SearchSpace(const SpaceLayout&)). Throws std::logic_error for a
   /// listed space.

@@ -238,6 +238,26 @@ TEST(ParamRanges, GeneratedSearchSpaceMatchesTheOneBuiltFromEveryConfig) {
   EXPECT_EQ(zooms, (std::set<int>{0, 2}));
 }
 
+// index_of inverts operator[] without a pass over the space, and knows a DB row's canonical
+// form (parameters at their absent value left out).
+TEST(ParamRanges, IndexOfAConfigInvertsTheEnumeration) {
+  SpaceOptions o;
+  o.default_dimensions = false;
+  o.param_values = {{"zoom", ParamDimension::linear(0.5, 0.6, 0.05)}, {"median_window", {5, 0}}};
+  const ConfigSpace space = make_space(load_board("host"), o);
+  for (std::size_t i = 0; i < space.size(); i += 7) EXPECT_EQ(space.index_of(space[i]), i);
+  Config c = space[space.size() - 1];
+  const std::size_t last = space.size() - 1;
+  ASSERT_EQ(c.param("median_window"), 0);
+  c.params.erase("median_window");  // absent value 0: a stored row leaves it out
+  EXPECT_EQ(space.index_of(c), last);
+  c.params["zoom"] = 0.7;
+  EXPECT_EQ(space.index_of(c), std::nullopt);
+  c = space[0];
+  c.variant = "no_such_variant";
+  EXPECT_EQ(space.index_of(c), std::nullopt);
+}
+
 // Every strategy but model_guided (a prior per point) asks distinct points of a space of
 // 7 * 10^10 points, which nothing holds per point.
 TEST(ParamRanges, EveryStrategyWorksOnASpaceOfTenToTheTenPoints) {
