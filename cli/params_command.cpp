@@ -28,11 +28,12 @@ std::string md(const std::string& text) {
 }
 
 // The dimension's values and ranges, and the value it fixes when a space leaves it out where
-// that is not the ParamSpec default: "5..100 log, 10 points (10 values); else 300".
+// that is not the ParamSpec default: "5..100 log, 10 points (10 values); else 300" (a single
+// value is that value).
 std::string dims_text(const ParamSpec& p, const ParamDimension& dim) {
   std::string s = dim.text(p);
   const double fixed = dim.fixed_value(p);
-  if (fixed != p.default_value) s += "; else " + p.value_text(fixed);
+  if (dim.size() > 1 && fixed != p.default_value) s += "; else " + p.value_text(fixed);
   return s;
 }
 
@@ -102,17 +103,16 @@ int run_params(const std::vector<std::string>& args) {
         std::cout << "| `" << p.name << "` | " << type_name(p) << " | " << p.unit << " | "
                   << default_text(p) << " | " << p.range_text() << " | " << dim(cpu, p) << " / "
                   << dim(gpu, p) << " | " << md(p.doc) << " | " << md(p.source) << " |\n";
-      std::cout << "\n" << kRangeLegend << "\n";
     } else {
       for (const ParamSpec& p : w->params())
         std::cout << "  " << p.name << " (" << type_name(p) << (p.unit.empty() ? "" : ", " + p.unit)
                   << "): default " << default_text(p) << ", valid " << p.range_text()
                   << "; tune dimension cpu {" << dim(cpu, p) << "}, cuda {" << dim(gpu, p) << "}\n"
                   << "      " << p.doc << " [" << p.source << "]\n";
-      std::cout << "  (" << kRangeLegend << ")\n";
     }
     std::cout << "\n";
   }
+  std::cout << (markdown ? "" : "(") << kRangeLegend << (markdown ? "\n" : ")\n");
   return 0;
 }
 

@@ -3,6 +3,7 @@
 // that every value is a short decimal and a config's key stays canonical.
 #pragma once
 
+#include <cstddef>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -84,6 +85,9 @@ class ParamDimension {
   std::size_t size() const { return values_.size(); }
   bool empty() const { return values_.empty(); }
   double front() const { return values_.front(); }
+  double operator[](std::size_t k) const { return values_[k]; }
+  /// The same values in the same order (ranges and lists alike).
+  bool operator==(const std::vector<double>& values) const { return values_ == values; }
   /// True when every part is a listed value (no range).
   bool is_list() const;
   /// The value a target gives the parameter when a space leaves this dimension out (`tune

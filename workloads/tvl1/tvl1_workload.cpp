@@ -71,7 +71,7 @@ class Tvl1Workload final : public Workload {
     // no sequence worse on the CPU. The weighted median multiplies the CPU frame by 3.1-3.6
     // and the decomposition alone made Urban3 worse by 0.03: `--param` asks for them
     // (docs/decisions.md).
-    return {{"iterations", D::log(20, 300, 8, true)},
+    return {{"iterations", D::log(20, 300, 6, true)},
             {"n_warpings", D::integers(1, 5)},
             {"median_window", {0, 3, 5}}};
   }
