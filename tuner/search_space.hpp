@@ -73,6 +73,10 @@ class SearchSpace {
   /// The coordinates of point (by value: a generated space computes them). Throws
   /// std::out_of_range for point >= size().
   std::vector<int> coords(std::size_t point) const;
+  /// coords(point)[dim] without copying a held space's coordinates (a strategy's inner loop).
+  int coord(std::size_t point, std::size_t dim) const {
+    return generated_ ? coords(point)[dim] : coords_.at(point)[dim];
+  }
 
   /// The point with exactly these coordinates, or -1.
   long find(const std::vector<int>& coords) const;

@@ -11,7 +11,12 @@ namespace flowtune {
 Strategy::Strategy(const SearchSpace& space, const StrategyOptions& options)
     : space_(space),
       options_(options),
-      rng_(options.seed) {
+      rng_(options.seed),
+      dense_(space.size() <= kDensePoints) {
+  if (dense_) {
+    dense_state_.assign(space.size(), State::unseen);
+    dense_observation_of_.assign(space.size(), -1);
+  }
   if (options_.n_objectives == 0) options_.n_objectives = 1;
 }
 
@@ -22,7 +27,8 @@ std::optional<std::size_t> Strategy::ask() {
     const std::optional<std::size_t> p = propose();
     if (!p) return std::nullopt;
     if (*p >= space_.size()) throw std::logic_error(name() + ": proposed a point out of range");
-    if (state_.emplace(*p, State::asked).second) {
+    if (state_of(*p) == State::unseen) {
+      set_state(*p, State::asked);
       ++n_seen_;
       return p;
     }
@@ -30,19 +36,21 @@ std::optional<std::size_t> Strategy::ask() {
   }
   const std::optional<std::size_t> p = random_unseen();
   if (p) {
-    state_[*p] = State::asked;
+    set_state(*p, State::asked);
     ++n_seen_;
   }
   return p;
 }
 
 void Strategy::tell(const Observation& observation) {
-  const auto it = state_.find(observation.point);
-  if (it == state_.end() || it->second != State::asked)
+  if (observation.point >= space_.size() || state_of(observation.point) != State::asked)
     throw std::invalid_argument(name() + ": told about point " + std::to_string(observation.point) +
                                 " that was not asked");
-  it->second = State::told;
-  observation_of_[observation.point] = observations_.size();
+  set_state(observation.point, State::told);
+  if (dense_)
+    dense_observation_of_[observation.point] = long(observations_.size());
+  else
+    observation_of_[observation.point] = observations_.size();
   observations_.push_back(observation);
   observe(observation);
 }
@@ -66,7 +74,24 @@ std::optional<std::size_t> Strategy::random_unseen() {
   return std::nullopt;
 }
 
+Strategy::State Strategy::state_of(std::size_t point) const {
+  if (dense_) return dense_state_[point];
+  const auto it = state_.find(point);
+  return it == state_.end() ? State::unseen : it->second;
+}
+
+void Strategy::set_state(std::size_t point, State state) {
+  if (dense_)
+    dense_state_[point] = state;
+  else
+    state_[point] = state;
+}
+
 const Observation* Strategy::observed(std::size_t point) const {
+  if (dense_) {
+    const long i = dense_observation_of_.at(point);
+    return i < 0 ? nullptr : &observations_[std::size_t(i)];
+  }
   const auto it = observation_of_.find(point);
   return it == observation_of_.end() ? nullptr : &observations_[it->second];
 }

@@ -81,7 +81,7 @@ class AdditiveSurrogate : public Strategy {
   static constexpr double kAugment = 0.05;  // ParEGO's rho
 
   std::size_t level(std::size_t point, std::size_t d) const {
-    const int c = space_.coords(point)[d];
+    const int c = space_.coord(point, d);
     return c < 0 ? n_levels_[d] - 1 : std::size_t(c);
   }
 

@@ -44,7 +44,7 @@ class Tpe : public Strategy {
       std::vector<double>& w = out[d];
       w.assign(k, 1.0 / double(k));
       for (std::size_t p : points) {
-        const int v = space_.coords(p)[d];
+        const int v = space_.coord(p, d);
         const std::size_t i = v < 0 ? k - 1 : std::size_t(v);
         w[i] += 1;
         if (dims[d].ordinal && v >= 0) {
