@@ -137,8 +137,9 @@ po::options_description space_options(SpaceArgs& a) {
       "item a value or a range: LO:HI (integers), LO:HI:STEP (zoom=0.5:0.9:0.05), LO:HI:log "
       "(every value of 2 significant digits), LO:HI:log:N or LO:HI:lin:N (N points), e.g. "
       "n_scales=0,3:8")("no-default-dimensions", po::bool_switch(&a.no_default_dimensions),
-                             "parameters not given with --param take their default only (not the "
-                             "workload's default dimensions)");
+                        "parameters not given with --param take the board target's default "
+                        "only (epsilon 0 on a GPU board), not the workload's default dimensions; "
+                        "`tune` lists them in its header");
   return desc;
 }
 
@@ -337,7 +338,7 @@ std::vector<double> parse_spec_values(const ParamSpec& spec, const std::string& 
 }
 
 ParamDimension parse_dimension_option(const ParamSpec& spec, const std::string& text,
-                                     const std::string& option) {
+                                      const std::string& option) {
   try {
     return parse_param_dimension(spec, text);
   } catch (const std::invalid_argument& e) {

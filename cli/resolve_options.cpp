@@ -98,7 +98,8 @@ SpaceOptions to_space_options(const SpaceArgs& a) {
   for (const std::string& p : a.params) {
     const auto eq = p.find('=');
     if (eq == std::string::npos || eq == 0)
-      throw UsageError("--param '" + p + "': expected NAME=V1,V2,... or a range NAME=LO:HI:STEP, "
+      throw UsageError("--param '" + p +
+                       "': expected NAME=V1,V2,... or a range NAME=LO:HI:STEP, "
                        "NAME=LO:HI:log[:COUNT], NAME=LO:HI:lin:COUNT");
     const std::string name = p.substr(0, eq);
     const ParamSpec* spec = workload->find_param(name);

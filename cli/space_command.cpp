@@ -291,9 +291,8 @@ int run_space(const std::vector<std::string>& args) {
                    "and a config pruned here may fit)\n";
   }
   std::cout << "board " << board.name << ": " << configs.size()
-            << " configs (the product of the discretised dimensions' counts), " << kept
-            << " kept, " << pruned << " pruned" << (list ? "" : " (--list prints every config)")
-            << '\n';
+            << " configs (the product of the discretised dimensions' counts), " << kept << " kept, "
+            << pruned << " pruned" << (list ? "" : " (--list prints every config)") << '\n';
   if (board.target == "cuda")
     std::cout << "clock dimension: " << board.gpu_clocks_mhz.size()
               << " supported clocks, explored only with `tune --allow-clock-control`\n";

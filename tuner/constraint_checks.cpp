@@ -45,8 +45,8 @@ std::size_t ConstraintChecks::ahead_index(std::size_t k) const {
 
 ConstraintChecks::Entry& ConstraintChecks::entry(std::size_t i) {
   if (i >= configs_.size())
-    throw std::out_of_range("constraint check of config " + std::to_string(i) +
-                            " of a space of " + std::to_string(configs_.size()));
+    throw std::out_of_range("constraint check of config " + std::to_string(i) + " of a space of " +
+                            std::to_string(configs_.size()));
   if (dense_) return dense_[i];
   std::lock_guard<std::mutex> lock(sparse_mutex_);
   std::unique_ptr<Entry>& e = sparse_[i];

@@ -280,7 +280,8 @@ SearchSpace::SearchSpace(const SpaceLayout& layout) : generated_(true) {
   for (const SpaceLayout::Block& b : layout.blocks) {
     variants.insert(b.variant);
     precisions.insert(b.precision);
-    for (const SpaceLayout::Axis& a : b.tunables) tunables[a.name].insert(a.values.begin(), a.values.end());
+    for (const SpaceLayout::Axis& a : b.tunables)
+      tunables[a.name].insert(a.values.begin(), a.values.end());
   }
   const auto categorical = [&](const std::string& name, const std::set<std::string>& labels) {
     if (labels.size() < 2) return -1;

@@ -22,7 +22,7 @@ struct SpaceOptions {
   std::string workload = kDefaultWorkload;
   std::vector<std::string> variants;    ///< variant names; empty = all of the board's target
   std::vector<std::string> precisions;  ///< empty = each variant's precisions
-  std::map<std::string, std::vector<int>> tunable_values;   ///< overrides a tunable's value list
+  std::map<std::string, std::vector<int>> tunable_values;  ///< overrides a tunable's value list
   /// A parameter's dimension (values or ranges, workloads/param_dimension.hpp).
   ParamDimensions param_values;
   bool default_dimensions = true;  ///< start from the workload's default dimensions for the board

@@ -9,10 +9,7 @@
 namespace flowtune {
 
 Strategy::Strategy(const SearchSpace& space, const StrategyOptions& options)
-    : space_(space),
-      options_(options),
-      rng_(options.seed),
-      dense_(space.size() <= kDensePoints) {
+    : space_(space), options_(options), rng_(options.seed), dense_(space.size() <= kDensePoints) {
   if (dense_) {
     dense_state_.assign(space.size(), State::unseen);
     dense_observation_of_.assign(space.size(), -1);

@@ -138,7 +138,8 @@ void make_strategy(TuneSession& s, const TuneOptions& options, std::ostream& log
   if (needs_all_checks && s.space.size() > ConstraintChecks::kDenseChecks)
     throw std::invalid_argument(
         "strategy model_guided and a budget in % need the check of every config, and this "
-        "space has " + std::to_string(s.space.size()) + " configs (at most " +
+        "space has " +
+        std::to_string(s.space.size()) + " configs (at most " +
         std::to_string(ConstraintChecks::kDenseChecks) +
         "): narrow it with --param or --no-default-dimensions, or give the budget as a count");
   if (needs_all_checks) {
@@ -260,8 +261,7 @@ std::unique_ptr<TuneSession> open_session(const TuneOptions& options, std::ostre
   const double scale = for_each_sampled(s->space, [&](const Config& c) {
     mean_cost += std::max(0.0, s->workload->relative_cost(c));
   });
-  mean_cost =
-      s->space.empty() ? 1 : std::max(mean_cost * scale / double(s->space.size()), 1e-300);
+  mean_cost = s->space.empty() ? 1 : std::max(mean_cost * scale / double(s->space.size()), 1e-300);
   s->progress = std::make_unique<Progress>(s->budget, mean_cost * double(s->budget), log,
                                            options.progress, options.progress_columns);
   s->progress->set_time_budget(options.time_budget_s);

@@ -21,7 +21,9 @@ double power_of_ten(int e) {
 
 // m * 10^e, correctly rounded: for e < 0 a division of two exact doubles, so 55 * 10^-2 is
 // the double nearest 0.55 (the one strtod returns), never 0.55000000000000004.
-double scaled(double m, int e) { return e >= 0 ? m * power_of_ten(e) : m / power_of_ten(-e); }
+double scaled(double m, int e) {
+  return e >= 0 ? m * power_of_ten(e) : m / power_of_ten(-e);
+}
 
 // The number of decimals of step (0.05 -> 2, 0.5 -> 1, 2 -> 0), at most 12.
 int decimals_of(double step) {
@@ -61,8 +63,9 @@ double round_to_step(double value, double step) {
 
 std::optional<std::string> ParamRange::invalid_reason() const {
   if (!std::isfinite(lo) || !std::isfinite(hi)) return "a range needs finite ends";
-  if (lo > hi) return "a range needs LO <= HI (got " + shortest_decimal(lo) + ".." +
-                      shortest_decimal(hi) + ")";
+  if (lo > hi)
+    return "a range needs LO <= HI (got " + shortest_decimal(lo) + ".." + shortest_decimal(hi) +
+           ")";
   if (scale == Scale::log && !(lo > 0)) return "a log range needs LO > 0";
   if (count < 0 || count > 100000) return "a range's point count must be in [1, 100000]";
   if (count == 0 && scale == Scale::linear && !(step > 0)) return "a linear range needs a step > 0";
@@ -91,7 +94,8 @@ std::vector<double> ParamRange::values() const {
   } else if (scale == Scale::linear) {
     const auto n = static_cast<long>(std::floor((hi - lo) / step + 1e-9));
     // The decimals of the step or of lo, whichever has more (0.52..0.9 step 0.05: 0.52, 0.57).
-    const double resolution = decimals_of(lo) > decimals_of(step) ? scaled(1, -decimals_of(lo)) : step;
+    const double resolution =
+        decimals_of(lo) > decimals_of(step) ? scaled(1, -decimals_of(lo)) : step;
     for (long k = 0; k <= n; ++k) add(round_to_step(lo + double(k) * step, resolution));
   } else {
     // Every number m * 10^e with m of `digits` digits, decade by decade from lo's.
@@ -129,7 +133,9 @@ ParamDimension::ParamDimension(const std::vector<double>& values) {
   for (double v : values) add(Part{v, {}});
 }
 
-ParamDimension::ParamDimension(const ParamRange& range) { add(Part{std::nullopt, range}); }
+ParamDimension::ParamDimension(const ParamRange& range) {
+  add(Part{std::nullopt, range});
+}
 
 ParamDimension ParamDimension::linear(double lo, double hi, double step) {
   ParamRange r;

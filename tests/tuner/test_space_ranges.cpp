@@ -184,7 +184,7 @@ TEST(ParamRanges, ALeftOutDimensionTakesTheTargetsDefault) {
             "n_scales=0, n_warpings=5, presmoothing_sigma=0.8, tau=0.25, theta=0.3, zoom=0.5");
   ParamDimensions bilinear = gpu;
   bilinear["warping_interp"] = {1};
-  bilinear["median_window"] = {0};  // its absent value: not listed
+  bilinear["median_window"] = {0};                            // its absent value: not listed
   bilinear["zoom"] = ParamDimension::linear(0.5, 0.6, 0.05);  // a dimension: not listed
   EXPECT_EQ(fixed_params_text(w, bilinear),
             "fixed parameters: epsilon=0, iterations=300, lambda=0.15, n_scales=0, n_warpings=5, "
@@ -217,8 +217,8 @@ TEST(ParamRanges, GeneratedSearchSpaceMatchesTheOneBuiltFromEveryConfig) {
   for (int k = 0; k < 300; ++k) {
     std::vector<int> c(held.dimensions().size());
     for (std::size_t d = 0; d < c.size(); ++d)
-      c[d] = std::uniform_int_distribution<int>(
-          -1, int(held.dimensions()[d].labels.size()) - 1)(rng);
+      c[d] =
+          std::uniform_int_distribution<int>(-1, int(held.dimensions()[d].labels.size()) - 1)(rng);
     EXPECT_EQ(generated.find(c), held.find(c));
     EXPECT_EQ(generated.nearest(c), held.nearest(c));
     EXPECT_EQ(generated.nearest(c, 0), held.nearest(c, 0));
