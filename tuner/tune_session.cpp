@@ -23,7 +23,7 @@ namespace {
 
 // Calls visit with every config of a space of up to 2^22 configs, else with 2^16 configs
 // evenly strided over the indices (a generated space of ranges may hold 10^11); returns the
-// factor from the visited configs to the whole space (1 when every config was visited).
+// factor from the visited configs to the whole space (1 when it visits every config).
 double for_each_sampled(const ConfigSpace& space, const std::function<void(const Config&)>& visit) {
   constexpr std::size_t kAll = std::size_t(1) << 22, kSample = std::size_t(1) << 16;
   if (space.size() <= kAll) {
