@@ -44,7 +44,11 @@ function(flowtune_add_gtest target)
 
   # Labels per test, set after discovery: a ctest include file that runs after the one of
   # gtest_discover_tests (TEST_INCLUDE_FILES are read in order) and walks its test list.
-  set(script "foreach(t IN LISTS ${target}_TESTS)\n  set(labels unit)\n  set(cost 0)\n")
+  # The regexes see a parameterised test's name without the "  # GetParam() = <value>" that
+  # gtest_discover_tests appends to it.
+  string(CONCAT script "foreach(test IN LISTS ${target}_TESTS)\n"
+             "  string(REGEX REPLACE \"  # GetParam.*\" \"\" t \"\${test}\")\n"
+             "  set(labels unit)\n  set(cost 0)\n")
   foreach(re IN LISTS arg_INTEGRATION)
     string(APPEND script "  if(t MATCHES [==[${re}]==])\n    set(labels integration)\n  endif()\n")
   endforeach()
@@ -56,8 +60,8 @@ function(flowtune_add_gtest target)
     string(APPEND script "  if(t MATCHES [==[${re}]==] AND NOT labels MATCHES slow)\n"
                          "    list(APPEND labels slow)\n    set(cost 1000)\n  endif()\n")
   endforeach()
-  string(APPEND script "  set_tests_properties(\"\${t}\" PROPERTIES LABELS \"\${labels}\")\n"
-                       "  if(cost)\n    set_tests_properties(\"\${t}\" PROPERTIES COST \${cost})\n"
+  string(APPEND script "  set_tests_properties(\"\${test}\" PROPERTIES LABELS \"\${labels}\")\n"
+                       "  if(cost)\n    set_tests_properties(\"\${test}\" PROPERTIES COST \${cost})\n"
                        "  endif()\nendforeach()\n")
   set(labels_file ${CMAKE_CURRENT_BINARY_DIR}/${target}_labels.cmake)
   file(WRITE ${labels_file} "${script}")
