@@ -5,8 +5,6 @@
 // test_link_graph.cpp.
 #include <gtest/gtest.h>
 
-#include "tests/tuner/architecture_layers.hpp"
-
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -15,6 +13,8 @@
 #include <set>
 #include <sstream>
 #include <string>
+
+#include "tests/tuner/architecture_layers.hpp"
 
 namespace {
 

@@ -14,8 +14,8 @@
 namespace {
 
 using flowtune::test::Layers;
-using flowtune::test::LinkGraph;
 using flowtune::test::link_violations;
+using flowtune::test::LinkGraph;
 
 LinkGraph graph_of(const std::string& text) {
   std::istringstream in(text);
@@ -25,8 +25,9 @@ LinkGraph graph_of(const std::string& text) {
 // Three layers of ARCHITECTURE.md's kind: tuner may include db and select, reports may
 // include db and select, select may include db.
 Layers small_layers() {
-  std::istringstream in("intro\n```layering\ndb:\nselect: db\nreports: db select\n"
-                        "tuner: db select\n```\nafter: ignored\n");
+  std::istringstream in(
+      "intro\n```layering\ndb:\nselect: db\nreports: db select\n"
+      "tuner: db select\n```\nafter: ignored\n");
   return flowtune::test::parse_layers(in);
 }
 
