@@ -1,13 +1,16 @@
 # GoogleTest executables of tests/ and the ctest labels of their tests.
 #
 # Every test has exactly one of the labels
-#   unit         fast, needs no GPU, starts no external process or server;
-#   integration  runs `tune` or worker processes, a PostgreSQL server, the store under load;
+#   unit         fast (well under ~20 s), needs no GPU, starts no external process or server;
+#   integration  runs `tune` or worker processes, a PostgreSQL server, the store under load,
+#                nvcc, or takes more than ~20 s (a whole data set, an NVRTC compile sweep);
 # and, where it applies,
 #   gpu          needs a CUDA device (it skips cleanly without one);
-#   slow         takes more than ~20 s on a 2-core machine (it also gets a high COST, so that
-#                `ctest -j` starts it first even without CTestCostData.txt from an earlier run).
-# `ctest --preset ci -L unit` is the quick check; `-LE slow`, `-L gpu` select as usual.
+#   slow         takes more than ~20 s on a 2-core machine: never unit. It also gets a high
+#                COST, so that `ctest -j` starts it first even without the CTestCostData.txt
+#                of an earlier run and the long tests do not end the run on one core.
+# `ctest --preset ci -L unit` is the quick check (under 2 minutes on 2 cores); `-L gpu`,
+# `-LE slow` select as usual.
 #
 # flowtune_add_gtest(<target> SOURCES <file>... LINK <library>...
 #                    [INTEGRATION <regex>...] [GPU <regex>...] [SLOW <regex>...]
@@ -16,8 +19,9 @@
 #   the layer under test) and GTest::gtest_main, and registers its tests with
 #   gtest_discover_tests. Each test is labelled by its full ctest name (Suite.Test, or
 #   Instance/Suite.Test/Param for parameterised ones): integration when it matches one of the
-#   INTEGRATION regexes (CMake regular expressions), unit otherwise; gpu and slow when it
-#   matches one of the GPU or SLOW regexes. DEPENDS: executables the tests run (e.g. tune),
+#   INTEGRATION regexes (CMake regular expressions), unit otherwise; gpu when it matches one
+#   of the GPU regexes; integration and slow when it matches one of the SLOW regexes (the
+#   tests measured over ~20 s on the shared 2-core build machine). DEPENDS: executables the tests run (e.g. tune),
 #   built before <target>. The test binaries see where the data and the source tree are
 #   (FLOWTUNE_TEST_SHARED_DATA, FLOWTUNE_TEST_REPO_DATA, FLOWTUNE_TEST_SOURCE_DIR) and the
 #   path of `tune` (FLOWTUNE_TUNE_EXE).
@@ -58,6 +62,8 @@ function(flowtune_add_gtest target)
   endforeach()
   foreach(re IN LISTS arg_SLOW)
     string(APPEND script "  if(t MATCHES [==[${re}]==] AND NOT labels MATCHES slow)\n"
+                         "    list(REMOVE_ITEM labels unit integration)\n"
+                         "    list(INSERT labels 0 integration)\n"
                          "    list(APPEND labels slow)\n    set(cost 1000)\n  endif()\n")
   endforeach()
   string(APPEND script "  set_tests_properties(\"\${test}\" PROPERTIES LABELS \"\${labels}\")\n"
