@@ -32,6 +32,7 @@ constexpr const char* kHelp =
     "  tune worker --storage DB --run ID one more worker of a distributed run (any host)\n"
     "  tune status --storage DB [--run ID]  tasks and workers of distributed runs, ETA\n"
     "  tune run|flow [--tuned H] I0.png I1.png -o flow.flo [--viz flow.png] [--gt flow10.flo]\n"
+    "  tune --version                    version and git revision\n"
     "\n"
     "`tune SUBCOMMAND --help` gives the options of each.";
 

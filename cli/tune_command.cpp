@@ -183,7 +183,7 @@ int run_tune(const std::vector<std::string>& args) {
       "strategy", po::value(&o.strategy)->default_value(o.strategy),
       ("auto | " + strategy_help() +
        "; auto = brute_force for a space of at most 256 points, else additive_surrogate "
-       "(reports/replay_default_h200.md)")
+       "(docs/decisions.md, \"Default strategy\")")
           .c_str())("max-evals", po::value(&max_evals)->default_value(0),
                     "evaluations (measured + failed configs; 0 = the whole space)")(
       "budget", po::value(&budget_text),
@@ -273,6 +273,7 @@ int run_tune(const std::vector<std::string>& args) {
                        progress_deadline_text + "')");
   }
   o.board = resolve_board(o.board);
+  // auto: docs/decisions.md, "Default time budget".
   o.time_budget_s = time_budget_text == "auto"
                         ? (load_board(o.board).target == "cuda" ? 480 : 300)
                         : parse_duration_s("--time-budget", time_budget_text);

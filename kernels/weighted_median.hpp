@@ -14,8 +14,8 @@
 // for the host and the device: the CPU reference (double, weighted_median_px with the window
 // at run time) and the GPU frame kernel (kernels/cuda/frame/flow_filters.cu, float, the window
 // a template constant) both select with weighted_median_px_window, in registers on the GPU
-// (a stable sorting network on fixed indices; the results equal, bit for bit, the earlier
-// insertion sort's, which tests/kernels/test_weighted_median_oracle.cpp keeps as the oracle).
+// (a stable sorting network on fixed indices; the results equal, bit for bit, those of a plain
+// insertion sort, which tests/kernels/test_weighted_median_oracle.cpp uses as the oracle).
 #pragma once
 
 #include <cmath>
@@ -162,9 +162,9 @@ FT_WMEDIAN_HD Real weighted_median_select_impl(Real* v, Real* w, Count n) {
 /// (equal values keep their input order); the result is the value of the first sorted position
 /// k < n - 1 whose running sum of the sorted weights (summed in sorted order) is >= half, else
 /// the last. Sorts v and w together in place (odd-even transposition: n (n - 1) / 2
-/// compare-exchanges, no data-dependent branch or index). This equals, bit for bit, the earlier
+/// compare-exchanges, no data-dependent branch or index). This equals, bit for bit, an
 /// insertion-sort implementation (same stable order, same sums; tests/kernels/
-/// test_weighted_median.cpp keeps it as the oracle). n >= 1; not checked.
+/// test_weighted_median.cpp uses it as the oracle). n >= 1; not checked.
 template <class Real>
 FT_WMEDIAN_HD Real weighted_median_select(Real* v, Real* w, int n) {
   return weighted_median_select_impl(v, w, n);

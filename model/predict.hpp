@@ -26,8 +26,8 @@
 namespace flowtune::model {
 
 /// Occupancy (active warps / max warps per SM) above which a memory-bound kernel is assumed to
-/// hide DRAM latency fully. Assumed, not fitted (reports/predict_validation.md gives the
-/// validation at 0.125, 0.25 and 0.5).
+/// hide DRAM latency fully. Assumed, not fitted (validated at 0.125, 0.25 and 0.5:
+/// docs/decisions.md, "Performance model constants").
 inline constexpr double kOccupancyToHide = 0.25;
 /// Bytes per level pixel of a frame's work outside the iterations (presmooth, pyramid,
 /// gradient, bicubic warping, flow zoom), counted by hand from the frame stages
@@ -36,7 +36,7 @@ inline constexpr double kAuxBytesPerPixel = 80;
 /// Fraction of the data-sheet bandwidth those kernels reach. Assumed.
 inline constexpr double kAuxBandwidthFraction = 0.5;
 /// Kernel launches per level and warping outside the iterations (H200 timeline, ~20 for 3
-/// levels: reports/frames_h200.md).
+/// levels: docs/decisions.md, "Performance model constants").
 inline constexpr int kAuxLaunchesPerLevel = 7;
 
 /// The model's view of one config on one board.

@@ -1,5 +1,5 @@
 // The constraint checks of a whole space computed ahead: NVRTC builds of upcoming points run
-// in a thread pool while the GPU measures (issue: cheaper measurement).
+// in a thread pool while the GPU measures, so that building costs no measuring time.
 #pragma once
 
 #include <atomic>

@@ -15,7 +15,7 @@ namespace flowtune {
 
 /// Repetition policy (ARCHITECTURE.md "Measuring": warm-up first, repeat to a minimum window,
 /// median and spread; energy windows of at least 200 ms, which the tuner asks for only when
-/// energy is an objective).
+/// energy is an objective). The default values: docs/decisions.md, "Measuring window".
 struct MeasureOptions {
   int warmup_rounds = 1;     ///< untimed executions per item (build, caches, graph capture)
   int min_rounds = 3;        ///< timed executions per item, at least

@@ -68,7 +68,8 @@ struct TuneOptions {
   /// Multi-fidelity: every point is first screened on the first item with 3 timed runs, and
   /// measured on every item only when promoted by asynchronous successive halving
   /// (tuner/screening.hpp). Screens are stored under the dataset key "<item key>#screen",
-  /// never as full-fidelity points. Off with one item or with energy as an objective.
+  /// never as full-fidelity points. Off with one item or with energy as an objective. Off by
+  /// default (docs/decisions.md, "Multi-fidelity off by default").
   bool multi_fidelity = false;
   std::vector<Constraint> constraints;  ///< bounds the search steers towards (figure <= max)
   /// model_guided's prior from another model (tuner/model_estimate.hpp strategy_prior), e.g.
@@ -111,9 +112,9 @@ double estimate_seconds(const Workload& workload, const ConfigSpace& configs,
 /// The strategy "auto" stands for: brute_force for a space of at most 256 points (measuring
 /// all of it is cheap and exact); else additive_surrogate, for one objective under constraints
 /// as for a front (the most constrained picks within 5% of the recording's best at small
-/// budgets in the replays of reports/replay_default_h200.md, where greedy_ils and nsga2 led
-/// before). n_objectives is kept for callers that choose per request. Any other name is
-/// returned as it is.
+/// budgets in replays of a recorded H200 run, ahead of greedy_ils and nsga2; docs/decisions.md,
+/// "Default strategy"). n_objectives is kept for callers that choose per request. Any other
+/// name is returned as it is.
 std::string choose_strategy(const std::string& requested, std::size_t space_size,
                             std::size_t n_objectives);
 

@@ -25,7 +25,7 @@
 namespace {
 
 /// RubberWhale's frames: under $FLOWTUNE_REPO_DATA, else the source tree's data/, else ./data
-/// (the device scripts run in the repository root of another checkout).
+/// (benchmark runs on the GPU machine start in the repository root of another checkout).
 std::string pair_file(const char* name) {
   std::string root = FLOWTUNE_TEST_REPO_DATA;
   if (const char* env = std::getenv("FLOWTUNE_REPO_DATA"); env && *env)

@@ -3,9 +3,9 @@
 // measured alone and combined on the 8 Middlebury sequences: per config and sequence the AEPE
 // and AAE against the ground truth (Baker et al. 2011) and the time per frame (wall clock
 // around the synchronous compute(): frames in, flow out; median of ACC_REPEATS frames after
-// one warm-up). Not a Google Benchmark: one CSV of raw rows that scripts/accuracy-summary
-// turns into the table (training 4 / held-out 4, after Sun, Roth, Black 2010, table 1).
-// Env:
+// one warm-up). Not a Google Benchmark: one CSV of raw rows that python3 -m benchmarks.summarise
+// accuracy-additions turns into the table (training 4 / held-out 4, after Sun, Roth, Black 2010,
+// table 1). Env:
 //   ACC_TARGET    gpu (default) | cpu: the default of ACC_VARIANT and the CSV's first column
 //   ACC_VARIANT   a registered variant (gpu default shared_fusion, block 32x8, resident_px
 //                 1024; cpu default kokkos_global, the README's "defaults, measured") or
@@ -71,7 +71,7 @@ struct Named {
 
 /// The schema defaults with every parameter added after the first schema at its absent value
 /// (median_window 0, not its default 5): the defaults these configs and the committed rows
-/// of reports/accuracy_additions_*.md and the accuracy fronts are relative to.
+/// of results/accuracy-additions/*/2026-11-24/summary.md and the accuracy fronts are relative to.
 ParamValues defaults_before_additions() {
   const Workload& w = find_workload("tvl1");
   ParamValues v = w.default_params();
@@ -82,8 +82,8 @@ ParamValues defaults_before_additions() {
 
 /// The configs: `defaults` = the schema defaults before the additions (IPOL 2013 with epsilon
 /// 0.005: 5 warpings, up to 300 iterations, zoom 0.5, median off; the schema's default is
-/// now defaults+median5) and the fast GPU point (zoom 0.8, 3 warpings x 70
-/// iterations, epsilon 0), each alone and with the additions.
+/// defaults+median5) and a fast GPU point (zoom 0.8, 3 warpings x 70 iterations, epsilon 0),
+/// each alone and with the additions.
 std::vector<Named> configs() {
   const Tvl1Params d = tvl1_params_of([] {
     Config c;

@@ -10,7 +10,7 @@
 // report table (speed-up over the scalar variant per core, scaling with threads).
 // Env: FLOWTUNE_REPO_DATA (the repo's data folder; default ./data, then the compiled-in one);
 // FLOWTUNE_BENCH_SKIP_CHECK=1 skips the check against the scalar flow (for profiles, whose
-// samples should be the SIMD variant's only: scripts/device-issue26prof).
+// samples should be the SIMD variant's only: the CPU profile run on the GPU machine's host).
 #include <benchmark/benchmark.h>
 
 #include <chrono>

@@ -6,7 +6,7 @@
 // counts for the memory floor. Manual time (steady_clock) per call of 10 iterations.
 // Counters: ns_per_px (10 iterations), GB_per_s (model: 60 B/px per iteration in f32, 30 in
 // binary16 - read grad x2, rho_c, u x2, p x4, write u x2, p x4 once per fused sweep), and for
-// the copy GB_per_s read + written. scripts/cpu-bench-summary turns the JSON
+// the copy GB_per_s read + written. python3 -m benchmarks.summarise cpu-bench turns the JSON
 // (--benchmark_out) into the report table.
 // Temporal blocking (simd_fused's temporal_depth > 1): depths 2, 4, 8 on tiles 16x256, 64x256,
 // 64x512 where simd_fused_tile_reason keeps them (this host's L2 per CPU), at 1 and all

@@ -1,9 +1,10 @@
 // Frames per second and latency of the GPU TV-L1 frame (variants/cuda/cuda_frame_solver) at
 // constant size per stream (RubberWhale 584x388, repo data), Google Benchmark (use
-// --benchmark_out=F.json --benchmark_out_format=json; scripts/device-issue21).
+// --benchmark_out=F.json --benchmark_out_format=json, as the frame benchmark run on the GPU
+// machine does).
 //
 // Protocols: `default` = 3 scales x 1 warping x 10 iterations; `opencv_accuracy` = 5 scales x
-// zoom 0.8, 5 warpings x 20 iterations (the issue's config at OpenCV's accuracy);
+// zoom 0.8, 5 warpings x 20 iterations (the fixed config at OpenCV's accuracy);
 // `opencv_texture` = 5 scales x zoom 0.8, 1 warping x 30 iterations, texture_alpha 0.95,
 // epsilon 0 (the structure-texture config at OpenCV's accuracy). FLOWTUNE_THROUGHPUT_PROTOCOLS
 // (comma-separated, default "default,opencv_accuracy") picks among these three; `tuned`, when
@@ -17,7 +18,7 @@
 // FLOWTUNE_THROUGHPUT_FUSED (1 / 0), _HOST_CHUNKS and _HOST_COPY_THREADS its fused_stages,
 // host_copy_chunks and host_copy_threads: FUSED=0 HOST_CHUNKS=1 is the frame without launch
 // fusion and chunked host copies; _PYRAMID_TILE_X, _PYRAMID_TILE_Y and _PYRAMID_THREADS its
-// pyramid_schedule: 32 8 256 is the earlier one; FLOWTUNE_THROUGHPUT_ROF_K its
+// pyramid_schedule: 32 8 256 is kZoomSchedule32x8; FLOWTUNE_THROUGHPUT_ROF_K its
 // rof_iterations_per_launch, the structure-texture stage's Chambolle iterations per launch).
 //
 // Benchmarks, each 5 repetitions (median, min, max as aggregates):
@@ -117,7 +118,7 @@ std::vector<Protocol> protocols() {
   t.iterations = 30;
   t.texture_alpha = 0.95;
   // FLOWTUNE_THROUGHPUT_PROTOCOLS: the built-in protocols to run (comma-separated); the
-  // default is the two that the earlier device scripts measure, opencv_texture is opt-in.
+  // default is the two that the frame benchmark run measures, opencv_texture is opt-in.
   const std::string wanted =
       "," + env_or("FLOWTUNE_THROUGHPUT_PROTOCOLS", "default,opencv_accuracy") + ",";
   const std::vector<Protocol> builtin{
@@ -262,7 +263,7 @@ void register_protocol(const Protocol& p) {
                 st.counters["it_L" + std::to_string(level) + "_ms"] = ms;
               // Every stage summed over the levels (st_<stage>_ms; the iteration
               // stages under st_iterations_ms) and the host side of compute():
-              // the frame's timeline as raw output (scripts/issue21repro-summary).
+              // the frame's timeline as raw output (read by the timeline summary).
               std::map<std::string, double> stage_ms;
               for (const auto& stage : t.stages)
                 stage_ms[stage.stage.rfind("iterations", 0) == 0 ? "iterations" : stage.stage] +=

@@ -2,7 +2,7 @@
 // kernels/cuda/frame/texture_kernels.hpp): the joint normalisation, rof_iterations = 100
 // Chambolle iterations (rof_theta 0.125) and the texture (alpha 0.95) of a frame pair, at
 // k = 1, 2, 4, 8, 16, 25 iterations per launch, on RubberWhale (584x388) and Grove2 (640x480)
-// of the repo's data (scripts/device-issue21rof).
+// of the repo's data (the texture-stage benchmark run on the GPU machine).
 //
 // Benchmark texture_stage/<seq>/k:<k>, one iteration: FLOWTUNE_TEXTURE_REPS (default 30)
 // timed runs after two warm-up runs, each from the raw frames (a device-to-device copy before

@@ -150,7 +150,7 @@ int main(int argc, char** argv) {
   }
   cudaDeviceProp prop{};
   cudaGetDeviceProperties(&prop, 0);
-  // Repo data: $FLOWTUNE_REPO_DATA, else ./data (the device scripts run in the repo root),
+  // Repo data: $FLOWTUNE_REPO_DATA, else ./data (benchmark runs start in the repo root),
   // else the data/ of the source tree this file was compiled from.
   std::string root = "data";
   if (const char* env = std::getenv("FLOWTUNE_REPO_DATA"))
@@ -166,7 +166,7 @@ int main(int argc, char** argv) {
   benchmark::Shutdown();
   const std::string md = markdown(prop.name);
   std::printf("\n%s", md.c_str());
-  // $FLOWTUNE_BENCH_FRAME_MD, else $FLOWTUNE_BENCH_MD (what scripts/device-run sets).
+  // $FLOWTUNE_BENCH_FRAME_MD, else $FLOWTUNE_BENCH_MD (what benchmarks/run gpu-tests sets).
   const char* path = std::getenv("FLOWTUNE_BENCH_FRAME_MD");
   if (!path) path = std::getenv("FLOWTUNE_BENCH_MD");
   if (path) std::ofstream(path) << md;

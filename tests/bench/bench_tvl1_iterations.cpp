@@ -8,7 +8,7 @@
 // is printed and, when $FLOWTUNE_BENCH_MD is set, written there.
 // Raw output: --benchmark_out=F.json --benchmark_out_format=json; $FLOWTUNE_BENCH_REPETITIONS
 // (default 1) repeats every benchmark, with median, min and max aggregates in the JSON
-// (scripts/device-issue21repro uses 5, scripts/issue21repro-summary makes the tables); the
+// (the benchmark run of the committed raw outputs uses 5, and its summary makes the tables); the
 // copy bandwidth is in the JSON context (copy_GB_per_s).
 #include <benchmark/benchmark.h>
 #include <cuda_fp16.h>
@@ -303,7 +303,7 @@ int main(int argc, char** argv) {
   g_copy_bytes_per_s = measure_copy_bandwidth();
   std::printf("copy bandwidth: %.1f GB/s\n", g_copy_bytes_per_s * 1e-9);
   // $FLOWTUNE_BENCH_MIN_TIME: seconds per benchmark (default 0.05; longer for a power
-  // measurement of one config, scripts/device-issue26).
+  // measurement of one config on the GPU machine).
   const char* min_time_env = std::getenv("FLOWTUNE_BENCH_MIN_TIME");
   const double min_time = min_time_env ? std::stod(min_time_env) : 0.05;
   const char* repetitions_env = std::getenv("FLOWTUNE_BENCH_REPETITIONS");

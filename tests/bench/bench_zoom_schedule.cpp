@@ -1,7 +1,7 @@
 // Device time of the one-launch pyramid level (kernels/cuda/frame's zoom_out_pair_one_launch)
 // under each ZoomSchedule (output tile and threads per block), on the levels the GPU frame
 // builds: Google Benchmark (--benchmark_out=F.json --benchmark_out_format=json;
-// scripts/device-issue21zoom, scripts/issue21zoom-summary).
+// the pyramid-schedule benchmark run on the GPU machine and its summary).
 //
 // Levels: the frames' sizes of RubberWhale (584x388) and Grove2 (640x480); protocol `default`
 // = 3 scales at zoom 0.5 (levels 1, 2), `opencv_accuracy` = 5 scales at zoom 0.8 (levels 1-4);
@@ -15,8 +15,8 @@
 //  - pyramid/<protocol>/<seq>/<tile_x>x<tile_y>t<threads>: the frame's pyramid stage, every
 //    level's launch in turn between one pair of events (what st_pyramid_ms of
 //    bench_frame_throughput times inside a frame).
-// Schedules: the earlier 32x8t256 and the default (kZoomScheduleDefault) first, then the
-// others; FLOWTUNE_ZOOM_SAMPLES (default 60) sets the timed launches.
+// Schedules: the 32x8t256 baseline (kZoomSchedule32x8) and the default (kZoomScheduleDefault)
+// first, then the others; FLOWTUNE_ZOOM_SAMPLES (default 60) sets the timed launches.
 #include <benchmark/benchmark.h>
 #include <cuda_runtime_api.h>
 

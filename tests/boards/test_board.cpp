@@ -218,7 +218,7 @@ TEST(Boards, AutoDetectionWithoutNvml) {
 TEST(Boards, DirectoryIsNotABoardProfile) {
   FakeSysfs dir;
   std::filesystem::create_directories(dir.root() + "/agx.toml");
-  // A directory parsed as an empty table used to report "key 'name': missing".
+  // A directory is named as such, not parsed as an empty table ("key 'name': missing").
   std::string m = load_error(dir.root() + "/agx.toml");
   EXPECT_EQ(m, dir.root() + "/agx.toml: is a directory, not a board profile (.toml)");
   m = load_error(dir.root());  // no ".toml": not a board name, an existing directory

@@ -195,50 +195,6 @@ TEST_F(CliErrors, ParamsPrintsTheSchemaAndSpaceItsDimensions) {
 namespace flowtune {
 namespace {
 
-// The README's parameter table is the schema's own output (`tune params --markdown`).
-TEST(Readme, ParameterTableIsGeneratedFromTheSchema) {
-  const std::string cmd = std::string(FLOWTUNE_TUNE_EXE) + " params --markdown";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  std::string out;
-  char buf[4096];
-  for (std::size_t n; (n = fread(buf, 1, sizeof buf, pipe)) > 0;) out.append(buf, n);
-  ASSERT_EQ(pclose(pipe), 0);
-  std::ifstream in(std::string(FLOWTUNE_TEST_SOURCE_DIR) + "/README.md");
-  const std::string readme((std::istreambuf_iterator<char>(in)), {});
-  while (!out.empty() && out.back() == '\n') out.pop_back();
-  EXPECT_NE(readme.find(out), std::string::npos)
-      << "README.md's parameter table differs from `tune params --markdown`; paste:\n"
-      << out;
-}
-
-// `tune --help` and the README's option table name every registered workload.
-TEST(Readme, HelpAndReadmeListEveryWorkload) {
-  const std::string cmd = std::string(FLOWTUNE_TUNE_EXE) + " --help";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  std::string help;
-  char buf[4096];
-  for (std::size_t n; (n = fread(buf, 1, sizeof buf, pipe)) > 0;) help.append(buf, n);
-  ASSERT_EQ(pclose(pipe), 0);
-  std::ifstream in(std::string(FLOWTUNE_TEST_SOURCE_DIR) + "/README.md");
-  const std::string readme((std::istreambuf_iterator<char>(in)), {});
-  const std::size_t row = readme.find("| `--workload W` |");
-  ASSERT_NE(row, std::string::npos);
-  const std::string readme_row = readme.substr(row, readme.find('\n', row) - row);
-  for (const char* w : {"tvl1", "apsp", "bm", "lk", "features"}) {
-    EXPECT_NE(help.find(w), std::string::npos) << w << " missing from tune --help";
-    EXPECT_NE(readme_row.find(std::string("`") + w + "`"), std::string::npos)
-        << w << " missing from the README's --workload row: " << readme_row;
-  }
-}
-
-}  // namespace
-}  // namespace flowtune
-
-namespace flowtune {
-namespace {
-
 // Distributed tuning's options: usage errors (exit 2) naming the option, and a worker of a
 // run that is not in the store fails naming the store and the run.
 TEST(CliDistributedErrors, WorkersLeaseAndStorageOptionsAreChecked) {

@@ -120,7 +120,7 @@ TEST(FlowFiltersNl, WeightedMatchesDoubleReferenceGpu) {
 }
 
 #if defined(FLOWTUNE_TEST_CUDA_KERNELS)
-// The frame kernel (register selection) against the earlier sorting implementation run on the
+// The frame kernel (register selection) against the insertion-sort oracle run on the
 // device with the same weights (tests/cuda/weighted_median_oracle_gpu.cu): a random field with
 // quantised flow (ties) and guide (equal weights), every window: equal bit for bit at every
 // pixel (tests/kernels/test_weighted_median_oracle.cpp shows the same on the host).

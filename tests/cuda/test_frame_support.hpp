@@ -34,10 +34,9 @@ inline bool have_cuda_device() {
 }
 
 /// Middlebury folders: the repo's (RubberWhale, Grove2) and the shared one (8 sequences).
-/// $FLOWTUNE_REPO_DATA / $FLOWTUNE_SHARED_DATA override the compiled-in roots (the device
-/// machine holds the checkout elsewhere and gets the shared data carried); without them a
-/// compiled-in root that does not exist falls back to ./data (the device scripts run in the
-/// repository root).
+/// $FLOWTUNE_REPO_DATA / $FLOWTUNE_SHARED_DATA override the compiled-in roots (the GPU
+/// machine holds the checkout and the shared data elsewhere); without them a compiled-in root
+/// that does not exist falls back to ./data (benchmark runs start in the repository root).
 inline std::string data_root(const char* env_name, const char* compiled) {
   const char* env = std::getenv(env_name);
   if (env && *env) return env;

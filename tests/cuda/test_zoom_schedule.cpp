@@ -35,9 +35,9 @@ std::string name_of(const fk::ZoomSchedule& s) {
          std::to_string(s.threads);
 }
 
-/// The schedules compared: the default, the 32 x 8 one, those scripts/device-issue21zoom measures
-/// (bench_zoom_schedule), and odd ones (a tile that is no power of two with fewer threads than
-/// outputs, more threads than outputs, a single output per block).
+/// The schedules compared: the default, the 32 x 8 one, those bench_zoom_schedule measures, and odd
+/// ones (a tile that is no power of two with fewer threads than outputs, more threads than outputs,
+/// a single output per block).
 std::vector<fk::ZoomSchedule> schedules(bool on_host) {
   std::vector<fk::ZoomSchedule> s = {fk::kZoomScheduleDefault, {13, 5, 32}, {8, 2, 64}};
   if (on_host) return s;  // CI time: the host emulation runs each block in turn

@@ -1,5 +1,5 @@
 // Test oracle on the device (test code only): the weighted median of a float2 flow by the
-// earlier sorting implementation (tests/kernels/weighted_median_oracle.hpp), one thread per
+// insertion-sort oracle (tests/kernels/weighted_median_oracle.hpp), one thread per
 // pixel, compiled by nvcc in tests/cuda/weighted_median_oracle_gpu.cu.
 #pragma once
 

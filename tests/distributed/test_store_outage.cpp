@@ -1,4 +1,4 @@
-// Store outages during a distributed run (issue: "failures of the parts"): the SQLite write
+// Store outages during a distributed run (a part fails, the run goes on): the SQLite write
 // lock held by another connection for longer than the busy timeout, and the PostgreSQL
 // server stopped with `pg_ctl stop -m immediate` and started again. The coordinator and its
 // workers retry with backoff and finish the run, every point measured exactly once; past

@@ -1,7 +1,7 @@
 // Fault isolation: configs that crash (SIGSEGV) or hang are recorded as failed (runtime,
 // timeout) and the configs after them are measured, by `tune_with_faults` (tune plus the
 // test-only workload of fault_workload.cpp). On a GPU, a kernel writing through a null
-// pointer is the same (run by scripts/device-workloads; skipped here).
+// pointer is the same (run by benchmarks/run workloads; skipped here).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>

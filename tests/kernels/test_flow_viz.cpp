@@ -78,7 +78,7 @@ TEST(FlowViz, WritesPng) {
   EXPECT_EQ(read_png_gray(path.str()).width, 40 + 49);  // label "1.00 px" 41 px + 8
 }
 
-// The key stands beside the flow (it used to cover the flow's bottom-right corner) and says
+// The key stands beside the flow (never over the flow's bottom-right corner) and says
 // what its rim means in px.
 TEST(FlowViz, ColourWheelKeyBesideTheFlowWithItsPxLabel) {
   const int w = 80, h = 64;  // key radius min(80, 64) / 8 = 8

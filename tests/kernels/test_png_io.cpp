@@ -186,8 +186,8 @@ void put_chunk(std::vector<std::uint8_t>& png, const char* type,
 }
 
 // A tiny, well-formed PNG whose IHDR declares width x height and whose IDAT is a short valid
-// zlib stream of zeros (filter type 0, black pixels): the shape of the bombs in defect D2
-// (a 74-byte file that used to take 3.1 GB and 12.8 s; a 16-bit one 6.3 GB).
+// zlib stream of zeros (filter type 0, black pixels): the shape of a decompression bomb (a
+// 74-byte file that costs a reader sizing by the header 3.1 GB and 12.8 s; a 16-bit one 6.3 GB).
 std::vector<std::uint8_t> bomb_png(std::uint32_t width, std::uint32_t height,
                                    std::uint8_t bit_depth, std::uint8_t color_type) {
   std::vector<std::uint8_t> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
@@ -239,7 +239,7 @@ TEST(PngIo, SixteenBitDecompressionBombFailsFastWithoutAllocating) {
   expect_bomb_rejected(path.str(), path.str() +
                                        ": image of 32768x32768 = 1073741824 pixels exceeds the "
                                        "limit of 67108864 pixels (--max-pixels)");
-  // Past the old 32768 side limit: still the budget that refuses it, from the IHDR.
+  // Sides past 32768: the pixel budget refuses it too, from the IHDR.
   write_file(wide.str(), bomb_png(1000000, 30000, 16, PNG_COLOR_TYPE_RGB_ALPHA));
   expect_bomb_rejected(wide.str(), wide.str() +
                                        ": image of 1000000x30000 = 30000000000 pixels exceeds "
@@ -248,7 +248,7 @@ TEST(PngIo, SixteenBitDecompressionBombFailsFastWithoutAllocating) {
 
 TEST(PngIo, BombWithinTheBudgetFailsAsTruncatedNotOutOfMemory) {
   // 8000 x 8000 is within the default budget: the reader allocates the 256 MB Image and one
-  // row, then libpng reports the missing data; nothing like the old 8000*8000*6 bytes of rows.
+  // row, then libpng reports the missing data; never 8000*8000*6 bytes of rows at once.
   TempPath path("bomb_in_budget.png");
   write_file(path.str(), bomb_png(8000, 8000, 16, PNG_COLOR_TYPE_RGB));
   const test::ChildReport r = test::run_in_child([&] { read_png_gray(path.str()); });
@@ -363,8 +363,8 @@ TEST(PngIo, ReadsInterlacedRowByRow) {
 }
 
 TEST(PngIo, PaletteWithTransparencyIsReadAsGray) {
-  // A palette PNG with a tRNS chunk: libpng's palette expansion adds an alpha channel,
-  // which used to be refused as "unsupported PNG layout (4 channels, 8 bits)".
+  // A palette PNG with a tRNS chunk: libpng's palette expansion adds an alpha channel, and
+  // the reader takes that layout (4 channels, 8 bits) as it takes RGBA.
   TempPath path("pal_trns.png");
   const std::vector<std::uint8_t> cmap = {255, 0, 0, 255, 0, 255, 0, 128, 0, 0, 255, 0};
   const std::vector<std::uint8_t> idx = {0, 1, 2, 1};

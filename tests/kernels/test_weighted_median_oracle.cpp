@@ -1,6 +1,6 @@
 // The register selection of the weighted median (kernels/weighted_median.hpp: a stable
-// odd-even transposition sort on fixed indices, then the running sum) against the earlier
-// implementation it replaced, kept as the oracle (tests/kernels/weighted_median_oracle.hpp: an
+// odd-even transposition sort on fixed indices, then the running sum) against a plain
+// implementation, the oracle (tests/kernels/weighted_median_oracle.hpp: an
 // insertion sort of (value, weight) pairs by value and the same running sum). Both are stable sorts
 // followed by the same additions in the same order, so the results must be equal bit for bit
 // (float and double), on windows with ties, signed zeros, equal and zero weights and running

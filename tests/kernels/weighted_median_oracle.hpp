@@ -9,8 +9,8 @@
 
 namespace flowtune::test {
 
-/// The earlier weighted_median_select, verbatim: stable insertion sort, total in input order,
-/// the first sorted position k < n - 1 whose running sum is >= total / 2, else the last.
+/// weighted_median_select by insertion sort, the oracle: stable insertion sort, total in input
+/// order, the first sorted position k < n - 1 whose running sum is >= total / 2, else the last.
 template <class Real>
 FT_WMEDIAN_HD Real sorting_select(Real* v, Real* w, int n) {
   Real total = 0;
@@ -35,8 +35,8 @@ FT_WMEDIAN_HD Real sorting_select(Real* v, Real* w, int n) {
   return v[n - 1];
 }
 
-/// The earlier weighted_median_px: both components gathered together (clamp-to-edge), one
-/// weight per sample, each component selected by sorting_select. window odd, <= MaxWindow.
+/// weighted_median_px by sorting, the oracle: both components gathered together (clamp-to-edge),
+/// one weight per sample, each component selected by sorting_select. window odd, <= MaxWindow.
 template <class Real, int MaxWindow, class FlowLoad, class GuideLoad>
 FT_WMEDIAN_HD void sorting_px(const FlowLoad& flow, const GuideLoad& guide, int w, int h, int x,
                               int y, int window, Real sigma_spatial, Real sigma_color, Real* m1,

@@ -13,8 +13,8 @@
 
 namespace flowtune::test {
 
-/// A data root: $env_name when set (the device machine holds the checkout elsewhere), else
-/// the compiled-in root when it exists, else ./data (device scripts run in the repo root).
+/// A data root: $env_name when set (the GPU machine holds the checkout elsewhere), else
+/// the compiled-in root when it exists, else ./data (benchmark runs start in the repo root).
 inline std::string data_root(const char* env_name, const char* compiled) {
   const char* env = std::getenv(env_name);
   if (env && *env) return env;

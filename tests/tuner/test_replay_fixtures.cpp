@@ -7,9 +7,9 @@
 //                       energy (288 points);
 //   host_default.db.xz  the default host space of `tune --board host` (100 points, one timed
 //                       run each on one core of the H200 machine's CPU).
-// Recorded by scripts/device-strategies (kernels, params, record). The assertions are the
-// strategies issue's targets where they hold, and the figures measured where they do not
-// (host_default: see reports/strategies_h200.md).
+// Recorded by benchmarks/run strategies (kernels, params, record). The assertions are the
+// strategies' targets where they hold, and the figures measured where they do not
+// (host_default: see results/strategies/h200/2026-11-23/summary.md).
 #include <gtest/gtest.h>
 #include <unistd.h>
 

@@ -18,7 +18,7 @@ struct TuneResult {
 };
 
 /// Whether the `tune` executable of this build exists (absent where only the test binaries
-/// were copied, e.g. onto a device machine without the build tree).
+/// were copied, e.g. onto the GPU machine without the build tree).
 inline bool tune_exe_exists() {
   std::error_code ec;
   return std::filesystem::exists(FLOWTUNE_TUNE_EXE, ec);

@@ -23,10 +23,10 @@
 // spaces as in CASMOPOLITAN, Wan et al. 2021, "Think global and act local", sec. 4.1); there
 // 40% of the model's proposals are local, against a fifth for a front, where they are spread
 // over many front points.
-// The shares, the shrinkage and the design were chosen by replay against the recording of
-// reports/replay_default_h200.md (100 seeds, budgets of 11 and 30 s of measuring); the
-// incumbent's share was checked on seeds 21-120 of that recording and of three live runs'
-// DBs (reports/replay_default_h200.md, "The trust region").
+// The shares, the shrinkage and the design were chosen by replay against a recorded H200 run
+// (100 seeds, budgets of 11 and 30 s of measuring); the incumbent's share was checked on seeds
+// 21-120 of that recording and of three live runs' DBs (docs/decisions.md,
+// "additive_surrogate's proposal shares and trust region").
 #include <algorithm>
 #include <cmath>
 #include <limits>

@@ -69,7 +69,8 @@ struct FrameOptions {
   /// 4 x levels - 1 fewer kernels and 2 x levels + 1 fewer memsets per frame (35 -> 24 kernels
   /// for the default frame). The flow is bit for bit the unfused one's
   /// (tests/cuda/test_frame_fusion.cpp); false keeps one launch per stage (the reference of
-  /// that test, and of the stage table's separate gradient / zoom_in rows).
+  /// that test, and of the stage table's separate gradient / zoom_in rows). On by default:
+  /// docs/decisions.md, "Fused frame stages".
   bool fused_stages = true;
   /// Tiles and threads of the fused pyramid level (zoom_out_pair_one_launch, fused_stages
   /// only): a schedule, the output is the same for every value (frame::ZoomSchedule; checked
@@ -84,10 +85,11 @@ struct FrameOptions {
   /// the caller's FlowField by cudaMemcpyAsync (the driver stages pageable memory itself).
   /// Whatever the value, frames and flow that are all page-locked (FlowSolver::page_lock,
   /// cudaHostRegister, cudaHostAlloc) take that way: they move by DMA, with no host copy.
+  /// Default 8: docs/decisions.md, "Host staging of the frame API".
   int host_copy_chunks = 8;
   /// Threads of the host memcpy into the pinned upload buffer and out of the pinned download
   /// buffer (variants/cuda/host_copy.hpp); -1 (default) = min(4, hardware threads / 2), at
-  /// least 1.
+  /// least 1 (docs/decisions.md, "Host staging of the frame API").
   int host_copy_threads = -1;
   /// Chambolle iterations of the structure-texture decomposition (texture_alpha > 0) per
   /// launch: 1 = two launches per iteration (v, then p, in global memory); k in [2, 31] =
@@ -97,7 +99,7 @@ struct FrameOptions {
   /// default: on the H200 the blocked stage is instruction-bound (two exact divisions and a
   /// square root per cell and iteration, the halo recomputed) and slower than two graph nodes
   /// per iteration at every k (k = 8: 0.76 against 0.61 ms for 100 iterations on RubberWhale;
-  /// reports/issue21_session10_h200.md).
+  /// docs/decisions.md, "ROF iterations per launch").
   int rof_iterations_per_launch = 1;
 };
 

@@ -72,7 +72,8 @@ class CudaVariant : public FlowVariant {
 /// level (pixels) that runs all the iterations of a warping resident in one block
 /// (kernels/cuda/tvl1_resident.cuh) instead of on the scheme; 0 = every level on the scheme.
 /// Domain {1024, 4096}: on an H200 the best for global / shared_fusion and for the pipelines
-/// (reports/frames_h200.md). A config without it (e.g. from a header that lacks it) means 0.
+/// (docs/decisions.md, "resident_px domain"). A config without it (e.g. from a header that lacks
+/// it) means 0.
 TunableDomain resident_px_domain();
 /// config's resident_px, 0 when absent.
 int resident_px_of(const Config& config);

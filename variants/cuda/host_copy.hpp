@@ -1,7 +1,7 @@
 // Host-side memcpy of a frame's planes split over a few persistent threads: on the H200 host a
 // single thread moves ~14 GB/s, so the two 584x388 float frames into the pinned upload buffer
-// and the flow out of the pinned download buffer took 0.24 ms of a 0.50 ms frame
-// (reports/frames_h200.md, timeline).
+// and the flow out of the pinned download buffer take 0.24 ms of a 0.50 ms frame
+// (docs/decisions.md, "Host staging of the frame API").
 #pragma once
 
 #include <condition_variable>

@@ -1,6 +1,6 @@
 // The TV-L1 parameter schema: defaults are IPOL 2013's except epsilon and median_window (see
-// README's parameter table, generated from this list by `tune params --workload tvl1
-// --markdown`, and its "Defaults").
+// docs/parameters.md, generated from this list by `tune params --workload tvl1
+// --markdown`; the reasons: docs/decisions.md, "TV-L1 parameters: IPOL 2013's values").
 #include "workloads/tvl1/tvl1_workload.hpp"
 
 namespace flowtune {
@@ -26,11 +26,12 @@ const std::vector<ParamSpec>& tvl1_param_specs() {
        "inner iterations per warping (a cap when epsilon > 0)",
        "IPOL 2013, sec. 4 (MAX_ITERATIONS)"},
       // IPOL's 0.01 gives mean AEPE 0.3904 on the 8 Middlebury sequences with this code;
-      // 0.005 gives 0.3797 (README, "Defaults"). lambda and theta stay IPOL's: tuning them
-      // on 4 sequences made the other 4 worse (tune search, README).
+      // 0.005 gives 0.3797 (docs/decisions.md, "TV-L1 epsilon 0.005"). lambda and theta stay
+      // IPOL's: tuning them on 4 sequences made the other 4 worse (tune search;
+      // docs/decisions.md, "TV-L1 parameters: IPOL 2013's values").
       {"epsilon", T::real, "", 0.005, 0, 1, false, false,
        "stop a warping when mean |u - u_prev|^2 <= epsilon^2; 0 = run all iterations",
-       "IPOL 2013, sec. 4 (IPOL: 0.01; see README)"},
+       "IPOL 2013, sec. 4 (IPOL: 0.01; docs/decisions.md)"},
       {"presmoothing_sigma", T::real, "px", 0.8, 0, 3, false, false,
        "Gaussian sigma applied to both frames before the pyramid", "IPOL 2013, tvl1flow_lib.c"},
       // Added after the first schema: each has an absent value (the last field; the value a
@@ -42,15 +43,14 @@ const std::vector<ParamSpec>& tvl1_param_specs() {
        "one value back per test",
        "IPOL 2013, sec. 4 (k = 1); this project (GPU check interval)", 1},
       // Default 5, absent 0 (off: IPOL 2013 has no median; rows and headers written before
-      // median_window existed computed without it). The held-out evidence
-      // (reports/accuracy_additions_cpu.md, CPU; reports/accuracy_additions_gpu.md, GPU):
-      // chosen on the training 4 sequences (5x5 0.4447 vs 3x3 0.4478), it improves the
-      // held-out 4 from 0.3029 to 0.2952 and the 8-sequence mean from 0.3797 to 0.3699 with
-      // no sequence worse (largest change Dimetrodon -0.0001; the rule allows +0.02;
-      // scripts/default-change-check, README "Defaults").
+      // median_window existed computed without it). Chosen on the training 4 sequences (5x5
+      // 0.4447 vs 3x3 0.4478), it improves the held-out 4 from 0.3029 to 0.2952 and the
+      // 8-sequence mean from 0.3797 to 0.3699 with no sequence worse (largest change
+      // Dimetrodon -0.0001; the rule for a new default allows +0.02 per sequence;
+      // docs/decisions.md, "TV-L1 median_window 5").
       {"median_window", T::integer, "px", 5, 0, 5, false, false,
        "median filter of the flow after each warping, window 3 or 5; 0 = off",
-       "Wedel et al. 2009, sec. 3; Sun, Roth, Black 2010, sec. 3.3 (default: README, Defaults)", 0},
+       "Wedel et al. 2009, sec. 3; Sun, Roth, Black 2010, sec. 3.3 (default: docs/decisions.md)", 0},
       {"nl_median_window", T::integer, "px", 0, 0, 11, false, false,
        "weighted non-local median of the flow after each warping (after median_window), odd "
        "window 3..11, weights from the distance and the I0 difference; 0 = off",

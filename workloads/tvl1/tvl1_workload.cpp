@@ -47,11 +47,11 @@ class Tvl1Workload final : public Workload {
     // GPU: fixed iterations (epsilon 0), whose frame is one CUDA Graph; epsilon > 0 runs too
     // (its stopping test reads back, so no graph), `--param epsilon=...` asks for it. The
     // pyramid is two dimensions, its depth with its zoom: n_scales 0 (automatic, down to ~16
-    // px) or 5 (zoom 0.8 x 5 levels is the hand-chosen pyramid of reports/main_job_h200.md;
-    // automatic at zoom 0.8 builds ~17 levels); warpings x iterations as a practitioner
-    // picks them.
+    // px) or 5 (zoom 0.8 x 5 levels, a hand-chosen pyramid; automatic at zoom 0.8 builds ~17
+    // levels); warpings x iterations as a practitioner picks them (docs/decisions.md,
+    // "Default TV-L1 dimensions on a GPU board").
     // The accuracy additions, off or at the value that paid on the held-out 4
-    // sequences (reports/issue22fast_h200.md, "Defaults and default dimensions"; their own
+    // sequences (docs/decisions.md, "Accuracy additions as default dimensions"; their own
     // defaults stay off): the 5x5 median of the flow (in every best point of the GPU accuracy
     // front), the 5x5 weighted median (nl 0 -> 5 better in 57 of 57 pairs, +0.38 ms per frame
     // on the H200) and the structure-texture decomposition (texture 0 -> 0.95 better in 59 of
@@ -65,12 +65,12 @@ class Tvl1Workload final : public Workload {
               {"median_window", {0, 5}},
               {"nl_median_window", {0, 5}},
               {"texture_alpha", {0, 0.95}}};
-    // A CPU point takes seconds per frame on each sequence (reports/accuracy_additions_cpu.md),
-    // so the host's 5-minute default budget measures few points: of the additions only the 5x5
-    // median, which costs little beside 50-300 iterations and made no sequence worse on the
-    // CPU (reports/accuracy_additions_gpu.md, defaults+median5: held-out -0.0077). The
-    // weighted median multiplies the CPU frame by 3.1-3.6 (reports/accuracy_nl_median_cpu.md) and
-    // the decomposition alone made Urban3 worse by 0.03: `--param` asks for them.
+    // A CPU point takes seconds per frame on each sequence, so the host's 5-minute default
+    // budget measures few points: of the additions only the 5x5 median, which costs little
+    // beside 50-300 iterations and made no sequence worse on the CPU (defaults+median5:
+    // held-out -0.0077). The weighted median multiplies the CPU frame by 3.1-3.6 and the
+    // decomposition alone made Urban3 worse by 0.03: `--param` asks for them
+    // (docs/decisions.md, "Default TV-L1 dimensions on the host").
     return {{"iterations", {50, 300}}, {"n_warpings", {1, 5}}, {"median_window", {0, 5}}};
   }
   double relative_cost(const Config& config) const override {

@@ -84,13 +84,13 @@ struct ZoomSchedule {
 /// ~5 column-pass outputs and one sample in a chain of dependent loads; taller tiles also pay
 /// the Gaussian's vertical reach (10 rows at zoom 0.5, 4 at 0.8) once per 32 fine rows instead
 /// of 16. Of 11 schedules timed on every level of the zoom-0.5 and zoom-0.8 pyramids of
-/// RubberWhale and Grove2 (scripts/device-issue21zoom, reports/issue21_session10_h200.md),
+/// RubberWhale and Grove2 (bench_zoom_schedule; docs/decisions.md, "Pyramid level schedule"),
 /// 16 x 16 with 256 threads is the only one faster than 32 x 8 on all four (1.06-1.11x on the
 /// pyramid stage); 16 x 16 with 512 threads is 1.14-1.22x on zoom 0.5 but 0.94-0.96x on 0.8.
 constexpr ZoomSchedule kZoomScheduleDefault{16, 16, 256};
 
-/// The earlier schedule of zoom_out_pair_one_launch (32 x 8 outputs, one thread each):
-/// the reference of the schedule tests and of the before / after measurement.
+/// The 32 x 8 schedule of zoom_out_pair_one_launch (32 x 8 outputs, one thread each): the
+/// reference of the schedule tests and the baseline bench_zoom_schedule compares against.
 constexpr ZoomSchedule kZoomSchedule32x8{32, 8, 256};
 
 /// Throws std::invalid_argument (naming frame_kernels and the field) unless tile_x, tile_y >=
