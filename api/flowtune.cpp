@@ -25,6 +25,7 @@ namespace {
 /// nullptr. A CUDA variant checks here that a GPU is usable, so that no NVRTC build is
 /// attempted without one; the frame pipeline checks again when it starts.
 const FlowVariant* deployed_variant(const std::string& name) {
+  // kHostVariants (flowtune.hpp) lists these two: a deployment's compile-time check.
   if (name == kokkos_global_variant().name()) return &kokkos_global_variant();
   if (name == simd_fused_variant().name()) return &simd_fused_variant();
   if (!cuda::is_tvl1_cuda_scheme(name)) return nullptr;

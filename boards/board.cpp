@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "boards/closest_key.hpp"
 #include "boards/cpu_facts.hpp"
 #include "boards/nvml.hpp"
 #include "boards/sysfs.hpp"
@@ -69,7 +70,8 @@ class Reader {
     return prefix_.empty() ? key : prefix_ + "." + key;
   }
 
-  /// Every key of the table must be in allowed.
+  /// Every key of the table must be in allowed; an unknown one is named with the allowed
+  /// key nearest to it ("did you mean", boards/closest_key.hpp).
   void only(const std::set<std::string>& allowed) const {
     for (auto&& [k, v] : table_) {
       (void)v;
@@ -77,14 +79,27 @@ class Reader {
       if (!allowed.count(key)) {
         std::string list;
         for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-        fail(key, "unknown key (allowed here: " + list + ")");
+        const std::optional<std::string> near = closest_key(key, allowed);
+        fail(key, "unknown key" + (near ? "; did you mean '" + dotted(*near) + "'?" : "") +
+                      " (allowed here: " + list + ")");
       }
     }
   }
   bool has(const std::string& key) const { return table_.contains(key); }
+  /// The node of a required key. A missing key whose misspelling the table holds is reported
+  /// as that unknown key ("did you mean"), not only as missing.
   const toml::node& node(const std::string& key) const {
     const toml::node* n = table_.get(key);
-    if (!n) fail(key, "missing");
+    if (!n) {
+      for (auto&& [k, v] : table_) {
+        (void)v;
+        const std::string present(k.str());
+        if (closest_key(present, {key}))
+          fail(present, "unknown key; did you mean '" + dotted(key) + "'? (required key '" +
+                            dotted(key) + "' is missing)");
+      }
+      fail(key, "missing");
+    }
     return *n;
   }
   Reader table(const std::string& key) const {

@@ -1,5 +1,6 @@
 // `tune run` (alias `tune flow`): one config of a workload on files given on the command line.
 #include <algorithm>
+#include <boost/algorithm/string/predicate.hpp>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -87,6 +88,27 @@ Config config_from_options(const SpaceArgs& args) {
                    " with the given options: " + first_reason.value_or("?"));
 }
 
+// True when path ends in ext (".flo"), letters in any case.
+bool has_extension(const std::string& path, const std::string& ext) {
+  return path.size() >= ext.size() &&
+         boost::algorithm::iequals(path.substr(path.size() - ext.size()), ext);
+}
+
+// The formats are fixed: -o writes the flow as a Middlebury .flo (every workload `tune run`
+// runs computes a flow), --viz the colour-coded flow as a PNG. A name whose extension says
+// otherwise is refused before anything is computed, so that no .flo hides behind a .png name.
+void check_output_extensions(const Workload::FileRun& run) {
+  if (!run.output.empty() && !has_extension(run.output, ".flo"))
+    throw UsageError("-o " + run.output +
+                     ": the result is written as a Middlebury .flo file; give a name ending in "
+                     ".flo (the colour-coded flow as a PNG: --viz " +
+                     run.output + ")");
+  if (!run.visualisation.empty() && !has_extension(run.visualisation, ".png"))
+    throw UsageError("--viz " + run.visualisation +
+                     ": the colour-coded flow is written as a PNG; give a name ending in .png (the "
+                     "flow itself: -o NAME.flo)");
+}
+
 }  // namespace
 
 int run_flow(const std::vector<std::string>& args) {
@@ -123,6 +145,7 @@ int run_flow(const std::vector<std::string>& args) {
   if (run.output.empty() && run.visualisation.empty() && run.reference.empty())
     throw UsageError("nothing to do: give -o, --viz or --gt");
   run.max_pixels = inputs.max_pixels;
+  check_output_extensions(run);
   // Where the results go is checked before the flow is computed, not after.
   for (const std::string& out : {run.output, run.visualisation}) {
     if (out.empty()) continue;

@@ -223,6 +223,12 @@ std::vector<Constraint> parse_constraints(const std::vector<std::string>& texts)
     }
     if (used != t.size() - eq - 1 || !std::isfinite(v))
       throw UsageError("--max: '" + t + "' is not NAME=NUMBER (e.g. --max-METRIC 0.25)");
+    // Every figure a bound applies to (times, energies, errors) is >= 0: a negative bound
+    // admits no config, so the run would spend its budget for nothing.
+    if (v < 0)
+      throw UsageError("--max-" + t.substr(0, eq) + " " + t.substr(eq + 1) + " (--max " + t +
+                       "): no config can satisfy it, " + t.substr(0, eq) +
+                       " is never negative; give a bound >= 0");
     out.push_back({t.substr(0, eq), v});
   }
   return out;

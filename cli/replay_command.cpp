@@ -35,7 +35,7 @@ int run_replay(const std::vector<std::string>& args) {
   StoreArgs store;
   std::size_t seeds = 20;
   std::uint64_t first_seed = 1;
-  double within = 0.05;
+  double within = 0.05, build_s = 0;
   bool multi_fidelity = false;
   po::options_description desc = command_options("replay options");
   desc.add_options()("dataset", po::value(&dataset),
@@ -49,6 +49,9 @@ int run_replay(const std::vector<std::string>& args) {
       "time-budget", po::value(&budget_s_text),
       "measuring time per seed instead of evaluations (90s, 8m, ...): each point costs what "
       "the recording spent measuring it (timed runs of every item + the per-point overhead)")(
+      "build-s", po::value(&build_s)->default_value(build_s, "0"),
+      "seconds of measuring time charged for the first point of each kernel set (variant, "
+      "precision, tunables: its NVRTC build with a cold kernel cache), with --time-budget")(
       "max", po::value(&max_texts)->composing(),
       "a constraint the strategy steers towards, NAME=VALUE (repeatable; also --max-METRIC V, "
       "--max-ms T); objective 1's optimum is then the best feasible point")(
@@ -81,6 +84,7 @@ int run_replay(const std::vector<std::string>& args) {
   const std::string db_path = store_path(store, vm, "tune replay");
   if (seeds < 1) throw UsageError("--seeds must be >= 1");
   if (!(within >= 0)) throw UsageError("--within must be >= 0");
+  if (!(build_s >= 0)) throw UsageError("--build-s must be >= 0");
   const db::Repository repo(db_path, db::OpenMode::read_only);
   if (board.empty()) {
     const std::vector<std::string> boards = repo.boards();
@@ -144,23 +148,29 @@ int run_replay(const std::vector<std::string>& args) {
             << objectives[0] << "\n"
             << "measuring cost: the recording's points take " << fixed(total_cost_s, 1)
             << " s in all (per-point overhead " << fixed(space.overhead_s, 3) << " s)\n";
+  if (build_s > 0)
+    std::cout << "kernel builds: the first point of each kernel set costs " << fixed(build_s, 2)
+              << " s more\n";
   if (multi_fidelity)
     std::cout << "multi-fidelity: every point screened on the first item (3 timed runs); "
                  "promoted points measured in full\n";
   for (const Constraint& c : constraints)
     std::cout << "the strategy steers towards " << c.name << " <= " << c.max << "\n";
-  std::cout << "\n| strategy | seeds near optimum | median evals to near | mean best / optimum "
-               "| mean HV fraction | min HV fraction | median evals | median measuring s |";
+  std::cout
+      << "\n| strategy | seeds near optimum | median evals to near | mean best / optimum "
+         "| mean HV fraction | min HV fraction | median evals | median measuring s | median kernel "
+         "sets |";
   for (const PickRequest& p : picks)
     std::cout << " seeds: " << p.label() << " within " << within * 100 << "% |";
-  std::cout << "\n|---|---|---|---|---|---|---|---|";
+  std::cout << "\n|---|---|---|---|---|---|---|---|---|";
   for (std::size_t k = 0; k < picks.size(); ++k) std::cout << "---|";
   std::cout << "\n";
   std::ofstream csv_out;
   if (!csv.empty()) {
     csv_out.open(csv);
     if (!csv_out) throw std::runtime_error(csv + ": cannot open for writing");
-    csv_out << "strategy,seed,budget,evaluations,evals_to_within,best,optimum,hv_fraction,cost_s";
+    csv_out << "strategy,seed,budget,evaluations,evals_to_within,best,optimum,hv_fraction,cost_s,"
+               "kernel_sets";
     for (std::size_t k = 0; k < picks.size(); ++k)
       csv_out << ",pick" << k << ",pick" << k << "_best";
     csv_out << '\n';
@@ -174,21 +184,23 @@ int run_replay(const std::vector<std::string>& args) {
     ro.objectives = objectives;
     ro.within = within;
     ro.budget_s = budget_s;
+    ro.build_s = build_s;
     ro.constraints = constraints;
     ro.picks = picks;
     ro.multi_fidelity = multi_fidelity;
     const ReplayResult r = replay(space, ro);
-    std::vector<double> to_near, ratio, hv, evals, cost;
+    std::vector<double> to_near, ratio, hv, evals, cost, kernel_sets;
     for (const SeedResult& s : r.seeds) {
       if (s.evals_to_within) to_near.push_back(double(s.evals_to_within));
       ratio.push_back(s.best / r.optimum);
       hv.push_back(s.hypervolume_fraction);
       evals.push_back(double(s.evaluations));
       cost.push_back(s.cost_s);
+      kernel_sets.push_back(double(s.kernel_sets));
       if (csv_out) {
         csv_out << name << ',' << s.seed << ',' << budget << ',' << s.evaluations << ','
                 << s.evals_to_within << ',' << s.best << ',' << r.optimum << ','
-                << s.hypervolume_fraction << ',' << s.cost_s;
+                << s.hypervolume_fraction << ',' << s.cost_s << ',' << s.kernel_sets;
         for (std::size_t k = 0; k < picks.size(); ++k)
           csv_out << ',' << s.picks[k] << ',' << r.pick_optimum[k];
         csv_out << '\n';
@@ -204,7 +216,8 @@ int run_replay(const std::vector<std::string>& args) {
               << " | " << fixed(mean_ratio, 3) << " | " << fixed(mean_hv, 3) << " | "
               << fixed(*std::min_element(hv.begin(), hv.end()), 3) << " | "
               << fixed(boost::math::statistics::median(evals), 0) << " | "
-              << fixed(boost::math::statistics::median(cost), 1) << " |";
+              << fixed(boost::math::statistics::median(cost), 1) << " | "
+              << fixed(boost::math::statistics::median(kernel_sets), 0) << " |";
     for (std::size_t k = 0; k < picks.size(); ++k)
       std::cout << ' ' << r.n_pick_within(k, within) << "/" << r.seeds.size() << " |";
     std::cout << "\n";

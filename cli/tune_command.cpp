@@ -63,12 +63,17 @@ void print_pick(const TuneOptions& o, const TuneSummary& summary) {
 // The run's summary and front: JSON on stdout with json, else the table.
 void print_summary(const TuneOptions& o, const TuneSummary& summary, bool json) {
   if (json) {
-    nlohmann::json j = {
-        {"run_id", summary.run_id},           {"board", o.board},
-        {"dataset", summary.dataset},         {"configs", summary.n_space},
-        {"measured", summary.n_measured},     {"resumed", summary.n_resumed},
-        {"pruned", summary.n_pruned},         {"failed", summary.n_failed},
-        {"interrupted", summary.interrupted}, {"front_objectives", summary.front_objectives}};
+    nlohmann::json j = {{"run_id", summary.run_id},
+                        {"board", o.board},
+                        {"dataset", summary.dataset},
+                        {"configs", summary.n_space},
+                        {"measured", summary.n_measured},
+                        {"resumed", summary.n_resumed},
+                        {"pruned", summary.n_pruned},
+                        {"failed", summary.n_failed},
+                        {"cancelled", summary.n_cancelled},
+                        {"interrupted", summary.interrupted},
+                        {"front_objectives", summary.front_objectives}};
     const auto builds = [](const KernelBuildCounts& c) {
       return nlohmann::json{{"compiled", c.compiled},   {"local_hits", c.local_hits},
                             {"fetched", c.fetched},     {"rejected", c.rejected},
@@ -94,8 +99,12 @@ void print_summary(const TuneOptions& o, const TuneSummary& summary, bool json) 
     std::cout << "\nboard " << o.board << ": " << summary.n_space << " configs, "
               << summary.n_measured << " measured now, " << summary.n_resumed
               << " already in the DB, " << summary.n_pruned << " pruned, " << summary.n_failed
-              << " failed" << (summary.interrupted ? " (interrupted)" : "") << "\nPareto front ("
-              << axes << "), dataset " << summary.dataset << ":\n"
+              << " failed"
+              << (summary.n_cancelled
+                      ? ", " + std::to_string(summary.n_cancelled) + " cancelled at the time budget"
+                      : std::string())
+              << (summary.interrupted ? " (interrupted)" : "") << "\nPareto front (" << axes
+              << "), dataset " << summary.dataset << ":\n"
               << reports::format_pareto_table(summary.front);
 }
 

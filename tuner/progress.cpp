@@ -19,15 +19,37 @@ std::string duration_text(double s) {
   return os.str();
 }
 
+BudgetProgress budget_progress(std::size_t done, std::size_t total, double elapsed_s,
+                               double time_budget_s, double s_per_cost, double cost_left) {
+  BudgetProgress b;
+  b.fraction = total ? double(done) / double(total) : 1.0;
+  if (time_budget_s > 0) b.fraction = std::max(b.fraction, elapsed_s / time_budget_s);
+  b.fraction = std::min(1.0, b.fraction);
+  if (elapsed_s > 0) b.points_per_s = double(done) / elapsed_s;
+  const bool time_spent = time_budget_s > 0 && elapsed_s >= time_budget_s;
+  if (done >= total || time_spent) return b;
+  if (s_per_cost > 0) b.eta_s = s_per_cost * std::max(0.0, cost_left);
+  if (time_budget_s > 0) {
+    const double time_left = time_budget_s - elapsed_s;
+    b.eta_s = b.eta_s ? std::min(*b.eta_s, time_left) : time_left;
+  }
+  return b;
+}
+
 std::string progress_bar_line(const ProgressState& st, int columns) {
   columns = std::max(columns, 20);
-  const double fraction = st.total ? std::min(1.0, double(st.done) / double(st.total)) : 1.0;
   constexpr int kWidth = 20;
-  const int filled = int(fraction * kWidth);
+  const int filled = int(st.budget.fraction * kWidth);
+  std::ostringstream rate;  // "0.17", "2.5", "42": two significant digits, no exponent
+  if (st.budget.points_per_s < 10)
+    rate << std::setprecision(2) << st.budget.points_per_s;
+  else
+    rate << std::fixed << std::setprecision(0) << st.budget.points_per_s;
   std::string line = "[" + std::string(std::size_t(filled), '#') +
                      std::string(std::size_t(kWidth - filled), '.') + "] " +
                      std::to_string(st.done) + "/" + std::to_string(st.total) + " " +
-                     std::to_string(int(100 * fraction)) + "%";
+                     std::to_string(int(100 * st.budget.fraction)) + "%";
+  if (st.done > 0) line += " | " + rate.str() + " points/s";
   if (!st.best.empty()) line += " | best " + st.best;
   if (st.failed > 0) line += " | " + std::to_string(st.failed) + " failed";
   if (st.time_budget_s > 0) {
@@ -36,20 +58,50 @@ std::string progress_bar_line(const ProgressState& st, int columns) {
   } else {
     line += " | " + duration_text(st.elapsed_s) + " elapsed";
   }
-  if (st.eta_s) line += " | ETA " + duration_text(*st.eta_s);
+  if (st.budget.eta_s) line += " | ETA " + duration_text(*st.budget.eta_s);
   const std::size_t max = std::size_t(columns - 1);
   if (line.size() > max) line = line.substr(0, max);
   return line;
 }
 
+std::string budget_left_text(const ProgressState& st) {
+  std::string text = "budget left: ";
+  if (st.time_budget_s > 0)
+    text += duration_text(std::max(0.0, st.time_budget_s - st.elapsed_s)) + ", ";
+  text += std::to_string(st.total > st.done ? st.total - st.done : 0) + " evaluations";
+  if (st.budget.eta_s) text += "; ETA " + duration_text(*st.budget.eta_s);
+  return text;
+}
+
 Progress::Progress(std::size_t total, double total_cost, std::ostream& out, ProgressStyle style,
-                   int columns)
+                   int columns, Clock clock)
     : total_(total),
       total_cost_(total_cost),
       out_(out),
       style_(style),
       columns_(columns),
-      start_(std::chrono::steady_clock::now()) {}
+      clock_(std::move(clock)) {
+  if (!clock_) {
+    const auto start = std::chrono::steady_clock::now();
+    clock_ = [start] {
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+  }
+}
+
+ProgressState Progress::state() const {
+  ProgressState st;
+  st.done = done_;
+  st.total = total_;
+  st.failed = failed_;
+  st.elapsed_s = clock_();
+  st.time_budget_s = time_budget_s_;
+  st.best = best_;
+  const double s_per_cost = measured_ > 0 ? st.elapsed_s / measured_cost_ : 0;
+  st.budget = budget_progress(done_, total_, st.elapsed_s, time_budget_s_, s_per_cost,
+                              total_cost_ - done_cost_);
+  return st;
+}
 
 void Progress::step(const std::string& label, bool measured, double cost, bool failed) {
   if (!(cost > 0)) cost = 1;
@@ -61,27 +113,29 @@ void Progress::step(const std::string& label, bool measured, double cost, bool f
   }
   if (failed) ++failed_;
   if (style_ == ProgressStyle::quiet) return;
-  const double elapsed_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  std::optional<double> eta_s;
-  if (measured_ > 0 && done_ < total_)
-    eta_s = elapsed_s / measured_cost_ * std::max(0.0, total_cost_ - done_cost_);
+  const ProgressState st = state();
   if (style_ == ProgressStyle::bar) {
     // \r: back to the line's start; ESC [ K: erase to its end (ECMA-48 EL).
     if (failed) out_ << "\r\x1b[K" << label << '\n';
-    out_ << "\r"
-         << progress_bar_line({done_, total_, failed_, elapsed_s, eta_s, time_budget_s_, best_},
-                              columns_)
-         << "\x1b[K";
+    out_ << "\r" << progress_bar_line(st, columns_) << "\x1b[K";
     bar_open_ = true;
     out_.flush();
     return;
   }
-  const double pct = total_ ? 100.0 * double(done_) / double(total_) : 100.0;
-  std::string times = duration_text(elapsed_s) + " elapsed";
-  if (eta_s) times += ", ETA " + duration_text(*eta_s);
-  out_ << '[' << done_ << '/' << total_ << "] " << int(pct) << "% " << label
-       << (measured ? "  " : "  (no measuring)  ") << times << '\n';
+  out_ << '[' << done_ << '/' << total_ << "] " << int(100 * st.budget.fraction) << "% " << label
+       << (measured ? "" : " (no measuring)") << " | " << duration_text(st.elapsed_s)
+       << " elapsed, " << budget_left_text(st) << '\n';
+  out_.flush();
+}
+
+void Progress::note(const std::string& text, bool on_bar) {
+  if (style_ == ProgressStyle::quiet || (style_ == ProgressStyle::bar && !on_bar)) return;
+  if (style_ == ProgressStyle::bar) {
+    out_ << "\r\x1b[K" << text << '\n';
+    if (bar_open_) out_ << "\r" << progress_bar_line(state(), columns_) << "\x1b[K";
+  } else {
+    out_ << text << '\n';
+  }
   out_.flush();
 }
 

@@ -268,6 +268,8 @@ ReplayResult replay(const RecordedSpace& rs, const ReplayOptions& options) {
   const double threshold = result.optimum + options.within * std::abs(result.optimum);
 
   const SearchSpace space(rs.configs);
+  std::vector<std::string> kernel_set(n);
+  for (std::size_t i = 0; i < n; ++i) kernel_set[i] = rs.configs[i].label();
   for (std::size_t s = 0; s < options.seeds; ++s) {
     StrategyOptions so;
     so.seed = options.first_seed + s;
@@ -282,13 +284,18 @@ ReplayResult replay(const RecordedSpace& rs, const ReplayOptions& options) {
     sr.best = std::numeric_limits<double>::infinity();
     std::vector<std::vector<double>> found;
     std::vector<std::size_t> found_points;
+    std::set<std::string> kernel_sets;
     auto within_budget = [&] {
       return options.budget_s > 0 ? sr.cost_s < options.budget_s : sr.evaluations < options.budget;
     };
     while (within_budget()) {
       const std::optional<std::size_t> p = strategy->ask();
       if (!p) break;
-      if (options.budget_s > 0 && sr.cost_s + rs.cost_s[*p] > options.budget_s) break;
+      // The first evaluation of a kernel set pays its build (pruned points are never built).
+      const double build_s =
+          rs.outcomes[*p] != Outcome::pruned && !kernel_sets.count(kernel_set[*p]) ? options.build_s
+                                                                                   : 0.0;
+      if (options.budget_s > 0 && sr.cost_s + build_s + rs.cost_s[*p] > options.budget_s) break;
       Observation o;
       o.point = *p;
       o.outcome = rs.outcomes[*p];
@@ -302,15 +309,17 @@ ReplayResult replay(const RecordedSpace& rs, const ReplayOptions& options) {
         const db::MeasuredConfig screen = screen_of(rs.measurements[*p]);
         const double screen_cost = rs.overhead_s + screen.measurement.time_ms_median *
                                                        (options.screen_repeats + 1) / 1000.0;
-        if (options.budget_s > 0 && sr.cost_s + screen_cost > options.budget_s) break;
+        if (options.budget_s > 0 && sr.cost_s + build_s + screen_cost > options.budget_s) break;
         if (!screening->screen(*p, constrained_objectives(screen, objectives, constraints))) {
           strategy->tell({*p, Outcome::measured, screening->surrogate(*p, kInfeasible), {}, {}});
           ++sr.evaluations;
           ++sr.screened_out;
-          sr.cost_s += screen_cost;
+          kernel_sets.insert(kernel_set[*p]);
+          sr.cost_s += build_s + screen_cost;
           continue;
         }
-        if (options.budget_s > 0 && sr.cost_s + screen_cost + rs.cost_s[*p] > options.budget_s)
+        if (options.budget_s > 0 &&
+            sr.cost_s + build_s + screen_cost + rs.cost_s[*p] > options.budget_s)
           break;
         sr.cost_s += screen_cost;
         screening->full_result(*p, o.objectives);
@@ -318,13 +327,15 @@ ReplayResult replay(const RecordedSpace& rs, const ReplayOptions& options) {
       strategy->tell(o);
       if (o.outcome == Outcome::pruned) continue;
       ++sr.evaluations;
-      sr.cost_s += rs.cost_s[*p];
+      kernel_sets.insert(kernel_set[*p]);
+      sr.cost_s += build_s + rs.cost_s[*p];
       if (o.outcome != Outcome::measured) continue;
       found.push_back(norm(values[*p]));
       found_points.push_back(*p);
       if (steer[*p][0] < sr.best) sr.best = steer[*p][0];
       if (sr.evals_to_within == 0 && sr.best <= threshold) sr.evals_to_within = sr.evaluations;
     }
+    sr.kernel_sets = kernel_sets.size();
     sr.hypervolume_fraction = hv_all > 0 ? front_hypervolume(found) / hv_all : 0;
     for (const auto& [objective, cs] : picks)
       sr.picks.push_back(best_satisfying(rs, found_points, objective, cs));

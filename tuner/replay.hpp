@@ -61,6 +61,9 @@ struct ReplayOptions {
   /// > 0: the budget is this much measuring time per seed (seconds, RecordedSpace::cost_s),
   /// instead of `budget` evaluations: a seed stops before the point that would exceed it.
   double budget_s = 0;
+  /// Seconds charged to cost_s for the first evaluation of each kernel set (its NVRTC build, as
+  /// a live run with a cold kernel cache pays it); 0 = builds are free (a warm cache).
+  double build_s = 0;
   std::vector<std::string> objectives;  ///< e.g. {"time_ms"} or {"time_ms","energy_mj","aepe"}
   /// Constraints the strategy steers towards, as the live run (constraint_domination.hpp);
   /// objective 0's best and optimum are then over feasible points only.
@@ -84,9 +87,13 @@ struct SeedResult {
                                     ///< exhaustive optimum; 0 = not reached within the budget
   double best = 0;                  ///< best objective-0 value found (oriented for minimisation)
   double hypervolume_fraction = 0;  ///< HV of the found front / HV of the exhaustive front
-  double cost_s = 0;                ///< measuring time spent (RecordedSpace::cost_s), seconds
-  std::size_t screened_out = 0;     ///< multi-fidelity: points settled by their screen
-  std::vector<double> picks;        ///< per PickRequest: the value found (oriented), +inf if none
+  double cost_s = 0;  ///< measuring time spent (RecordedSpace::cost_s), + builds, seconds
+  std::size_t screened_out = 0;  ///< multi-fidelity: points settled by their screen
+  /// Distinct kernel sets (variant + precision + tunables, Config::label: one NVRTC build
+  /// each in a live run) among the evaluated (measured or failed) points: the compile cost
+  /// that the evaluation count leaves out.
+  std::size_t kernel_sets = 0;
+  std::vector<double> picks;  ///< per PickRequest: the value found (oriented), +inf if none
 };
 
 struct ReplayResult {

@@ -68,6 +68,11 @@ SearchSpace::SearchSpace(std::size_t n, const ConfigVisitor& visit_configs) {
       }
     }
     if (d.labels.size() < 2) continue;
+    d.kind = name == "variant"          ? DimensionKind::variant
+             : name == "precision"      ? DimensionKind::precision
+             : name == "clock_mhz"      ? DimensionKind::clock
+             : name.rfind("t:", 0) == 0 ? DimensionKind::tunable
+                                        : DimensionKind::parameter;
     dims_.push_back(std::move(d));
     kept.push_back(name);
   }

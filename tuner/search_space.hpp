@@ -13,6 +13,11 @@
 
 namespace flowtune {
 
+/// What an axis of the space varies (ARCHITECTURE.md, "Vocabulary"). A config's kernel set,
+/// what one NVRTC build serves, is its variant, precision and tunables; its accuracy depends
+/// only on its parameters and precision (the numerics contract).
+enum class DimensionKind : std::uint8_t { variant, precision, clock, tunable, parameter };
+
 /// One axis of the space. Ordinal axes (tunables, parameters, clocks) have their values
 /// sorted ascending, so value index +-1 is a step; categorical ones (variant, precision) have
 /// no order.
@@ -21,6 +26,9 @@ struct SpaceDimension {
   std::vector<std::string> labels;  ///< the values, as text ("32", "0.5", "shared_fusion")
   std::vector<double> numbers;      ///< ordinal: the values as numbers (empty for categorical)
   bool ordinal = false;
+  /// Set from the configs by the Config constructors; a synthetic space says it (default:
+  /// an algorithm parameter).
+  DimensionKind kind = DimensionKind::parameter;
 };
 
 /// A finite space of points. Point i has coords[i][d] = value index on dimension d, or -1

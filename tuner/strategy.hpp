@@ -119,6 +119,11 @@ bool register_strategy(const std::string& name, StrategyFactory factory, int ran
 /// - "additive_surrogate": model-based search with a main-effects surrogate of every objective
 ///   and constraint fitted by backfitting (a balanced design first, then ParEGO scalarisations
 ///   for a front; tuner/strategies/additive_surrogate.cpp cites the sources);
+/// - "kernel_staged": the additive surrogate's model spent on few kernel sets (variant +
+///   precision + tunables, one NVRTC build each): per variant and precision the set the prior
+///   ranks fastest, then expected improvement per unit cost (a new set costs a build of ~10
+///   measurements), and in the last quarter of the budget local search over the kernel sets of
+///   the best points (tuner/strategies/kernel_staged.cpp cites the sources);
 /// - "model_guided": the points with the best model estimate (StrategyOptions::prior) first,
 ///   then greedy local search from the best measured ones.
 /// Throws std::invalid_argument for an unregistered name (the message lists them) or what

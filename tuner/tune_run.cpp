@@ -7,17 +7,23 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <csignal>
 #include <iomanip>
 #include <limits>
+#include <mutex>
 #include <sstream>
+#include <thread>
 
 #include "kernels/cancellation.hpp"
 #include "select/pareto.hpp"
+#include "select/prune_reasons.hpp"
 #include "tuner/constraint_domination.hpp"
 #include "tuner/dispatch.hpp"
 #include "tuner/evaluator.hpp"
+#include "tuner/point_line.hpp"
 #include "tuner/resources_json.hpp"
+#include "tuner/time_budget.hpp"
 #include "tuner/tune_session.hpp"
 
 namespace flowtune {
@@ -118,8 +124,7 @@ bool settle_without_measuring(TuneSession& s, const TuneOptions& options, std::s
     ++s.summary.n_resumed;
     ++s.evaluations;
     note_best(s, it->second);
-    s.progress->step(config.label() + " " + config.params_text() + " (already in the DB)", false,
-                     cost);
+    s.progress->step(varying_text(config, s.varying) + " (already in the DB)", false, cost);
     const Observation known = observation_of(s, idx, it->second);
     enters_front(s, known.objectives);
     s.strategy->tell(known);
@@ -134,7 +139,8 @@ bool settle_without_measuring(TuneSession& s, const TuneOptions& options, std::s
   if (!failed_before.empty() && failed_before != "environment" && !options.retry_failed) {
     ++s.summary.n_resumed;
     ++s.evaluations;
-    s.progress->step(config.label() + " failed before (" + failed_before + ")", false, cost, true);
+    s.progress->step(varying_text(config, s.varying) + " failed before (" + failed_before + ")",
+                     false, cost, true);
     s.strategy->tell({idx, Outcome::failed, {}, {}, {}});
     return true;
   }
@@ -151,13 +157,18 @@ bool settle_without_measuring(TuneSession& s, const TuneOptions& options, std::s
     record_outcome(*s.repo, s.summary.run_id, o);
     ++s.summary.n_failed;
     ++s.evaluations;
-    s.progress->step(config.label() + " failed (compile): " + ex.what(), true, cost, true);
+    s.progress->step(
+        varying_text(config, s.varying) + " failed (compile): " + short_message(ex.what()), true,
+        cost, true);
     s.strategy->tell({idx, Outcome::failed, {}, {}, {}});
     return true;
   }
   if (check->prune_reason) {
     s.repo->record_pruned(s.summary.run_id, e.config, *check->prune_reason);
     ++s.summary.n_pruned;
+    s.progress->note(varying_text(config, s.varying) + " pruned (" +
+                         prune_reason_class(config.label(), *check->prune_reason) + ")",
+                     false);
     s.strategy->tell({idx, Outcome::pruned, {}, {}, {}});
     return true;
   }
@@ -174,7 +185,7 @@ bool settle_without_measuring(TuneSession& s, const TuneOptions& options, std::s
   e.fidelity = 0;
   if (s.screening->screen(idx, observation_of(s, idx, *screened).objectives)) return false;
   ++s.evaluations;
-  screened_out(s, idx, config.label() + " " + config.params_text() + " (screened out before)");
+  screened_out(s, idx, varying_text(config, s.varying) + " (screened out before)");
   return true;
 }
 
@@ -190,14 +201,13 @@ bool promote(TuneSession& s, Evaluator& evaluator, const EvaluationOutcome& o) {
     full.point = o.point;
     full.config = o.config;
     full.resources_json = o.measurement.resources_json;
+    s.started_at_s[full.point] = s.elapsed_s();
     evaluator.submit(full);
     return true;
   }
-  std::ostringstream label;
-  label << config.label() << " " << config.params_text() << ": screened out on " << o.dataset
-        << " (" << o.measurement.time_ms_median << " ms";
-  for (const auto& [name, value] : o.measurement.metrics) label << ", " << name << " " << value;
-  screened_out(s, o.point, label.str() + ")");
+  screened_out(s, o.point,
+               varying_text(config, s.varying) + ": screened out on " + o.dataset + " (" +
+                   figures_text(o.measurement) + ")");
   return false;
 }
 
@@ -209,8 +219,19 @@ bool take(TuneSession& s, Evaluator& evaluator, std::vector<EvaluationOutcome> o
     const Config& config = s.space[o.point];
     const double cost = s.workload->relative_cost(config);
     if (o.kind == EvaluationOutcome::Kind::cancelled) {
-      go_on = false;
+      if (!past_time_budget(s.elapsed_s(), s.time_budget_s)) {
+        go_on = false;  // a stop request
+        continue;
+      }
+      ++s.summary.n_cancelled;
+      s.progress->note(varying_text(config, s.varying) +
+                       " cancelled at the time budget (not recorded: the same command measures "
+                       "it again)");
       continue;
+    }
+    if (const auto it = s.started_at_s.find(o.point); it != s.started_at_s.end()) {
+      s.point_time.observe(cost, s.elapsed_s() - it->second);
+      s.started_at_s.erase(it);
     }
     // A config that fails its screen fails: recorded under the full dataset, so a resumed
     // run does not try it again.
@@ -229,8 +250,8 @@ bool take(TuneSession& s, Evaluator& evaluator, std::vector<EvaluationOutcome> o
     const bool recorded = record_outcome(*s.repo, s.summary.run_id, o);
     if (o.kind == EvaluationOutcome::Kind::failed) {
       ++s.summary.n_failed;
-      s.progress->step(config.label() + " failed (" + o.failure_class + ")" +
-                           (o.message.empty() ? "" : ": " + o.message),
+      s.progress->step(varying_text(config, s.varying) + " failed (" + o.failure_class + ")" +
+                           (o.message.empty() ? "" : ": " + short_message(o.message)),
                        true, cost, true);
       s.strategy->tell({o.point, Outcome::failed, {}, {}, {}});
       continue;
@@ -245,15 +266,13 @@ bool take(TuneSession& s, Evaluator& evaluator, std::vector<EvaluationOutcome> o
     note_best(s, mc);
     if (!recorded) {
       ++s.summary.n_resumed;
-      s.progress->step(config.label() + " measured meanwhile by another process", true, cost);
+      s.progress->step(varying_text(config, s.varying) + " measured meanwhile by another process",
+                       true, cost);
     } else {
       ++s.summary.n_measured;
-      std::ostringstream label;
-      label << config.label() << " " << config.params_text() << ": " << o.measurement.time_ms_median
-            << " ms";
-      for (const auto& [name, value] : o.measurement.metrics) label << ", " << name << " " << value;
-      if (!o.where.empty()) label << " (" << o.where << ")";
-      s.progress->step(label.str(), true, cost);
+      s.progress->step(varying_text(config, s.varying) + ": " + figures_text(o.measurement) +
+                           (o.where.empty() ? "" : " (" + o.where + ")"),
+                       true, cost);
     }
     const Observation observation = observation_of(s, o.point, mc);
     if (s.screening) s.screening->full_result(o.point, observation.objectives);
@@ -303,20 +322,63 @@ std::unique_ptr<Evaluator> make_evaluator(TuneSession& s, const TuneOptions& opt
   return make_store_evaluator(*s.repo, context, so);
 }
 
+// Raises the cancellation flag (kernels/cancellation.hpp) at cancel_at_s of the run's clock
+// (started at started_at_s of it), so that a measurement in this process stops there; 0 =
+// never. The destructor ends the watch (and StopSignals' clears the flag).
+class BudgetWatch {
+ public:
+  BudgetWatch(double cancel_at_s, double started_at_s) {
+    if (!(cancel_at_s > 0)) return;
+    const auto deadline =
+        std::chrono::steady_clock::now() +
+        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+            std::chrono::duration<double>(std::max(0.0, cancel_at_s - started_at_s)));
+    thread_ = std::thread([this, deadline] {
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (!ended_.wait_until(lock, deadline, [this] { return done_; }))
+        cancellation_requested().store(true);
+    });
+  }
+  ~BudgetWatch() {
+    if (!thread_.joinable()) return;
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      done_ = true;
+    }
+    ended_.notify_all();
+    thread_.join();
+  }
+  BudgetWatch(const BudgetWatch&) = delete;
+  BudgetWatch& operator=(const BudgetWatch&) = delete;
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable ended_;
+  bool done_ = false;
+  std::thread thread_;
+};
+
 }  // namespace
 
 TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
-  const auto start = std::chrono::steady_clock::now();
-  const auto elapsed_s = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
   // The handlers first: open_session marks the run "running", and a signal from then on must
   // reach on_stop_signal (stop, or exit 128 + signal), never the default action.
   StopSignals signals;
   const std::unique_ptr<TuneSession> session = open_session(options, log);
   TuneSession& s = *session;
+  const auto elapsed_s = [&s] { return s.elapsed_s(); };
   const auto run_lost = [&s] { return s.lease && s.lease->lost(); };
   const std::function<bool()> stop = [&] { return g_stop_requested.load() || run_lost(); };
+  // What the evaluator polls: a stop request, or the points in flight past the time budget
+  // (they are cancelled, tuner/time_budget.hpp).
+  const std::function<bool()> stop_measuring = [&] {
+    return stop() || past_time_budget(elapsed_s(), options.time_budget_s);
+  };
+  // A measurement in this process polls the cancellation flag only: this watch raises it when
+  // the time budget is spent.
+  const bool measures_here = !options.isolate && options.workers == -1;
+  BudgetWatch watch(measures_here ? options.time_budget_s * kTimeBudgetPointsFraction : 0,
+                    elapsed_s());
   // Another process took the coordinator role over (this one was stopped, or cut off from
   // the store, for longer than --lease-s): the run is its now, nothing of it is touched.
   const auto throw_if_lost = [&] {
@@ -328,34 +390,49 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
                                " s: was it stopped or cut off from the store?); stopping "
                                "without touching the run");
   };
-  const auto budget_spent = [&] {
-    return options.time_budget_s > 0 && elapsed_s() >= options.time_budget_s;
-  };
+  const auto budget_spent = [&] { return past_time_budget(elapsed_s(), options.time_budget_s); };
   std::unique_ptr<Evaluator> evaluator;
   try {
     evaluator = make_evaluator(s, options, log);
     bool go_on = true;
+    bool next_does_not_fit = false;
     while (go_on && s.evaluations < s.budget && !stop() && !budget_spent()) {
       if (evaluator->in_flight() >= evaluator->capacity()) {
-        go_on = take(s, *evaluator, evaluator->collect(stop));
+        go_on = take(s, *evaluator, evaluator->collect(stop_measuring));
         continue;
       }
       const std::optional<std::size_t> next = s.strategy->ask();
       if (!next && evaluator->in_flight() > 0) {
-        go_on = take(s, *evaluator, evaluator->collect(stop));  // the strategy may need them first
+        // the strategy may need them first
+        go_on = take(s, *evaluator, evaluator->collect(stop_measuring));
         continue;
       }
       if (!next) break;
       Evaluation e;
       if (settle_without_measuring(s, options, *next, e)) continue;
+      // A point that cannot finish in the time left is not started (the run ends as if its
+      // budget were spent; the same command with more budget measures it).
+      const double cost = s.workload->relative_cost(s.space[*next]);
+      const std::optional<double> expected_s = s.point_time.seconds(cost);
+      if (!point_fits_time_budget(elapsed_s(), options.time_budget_s, expected_s)) {
+        s.progress->note("time budget: the next point (" + varying_text(s.space[*next], s.varying) +
+                         ", about " + duration_text(expected_s.value_or(0)) +
+                         ") does not fit in the " +
+                         duration_text(std::max(0.0, options.time_budget_s - elapsed_s())) +
+                         " left; it is not started");
+        next_does_not_fit = true;
+        break;
+      }
       ++s.evaluations;
+      s.started_at_s[e.point] = elapsed_s();
       evaluator->submit(e);
     }
-    while (go_on && evaluator->in_flight() > 0 && !stop())
-      go_on = take(s, *evaluator, evaluator->collect(stop));
+    while (go_on && evaluator->in_flight() > 0 && !stop_measuring())
+      go_on = take(s, *evaluator, evaluator->collect(stop_measuring));
     throw_if_lost();
     s.summary.interrupted = !go_on || stop();
-    s.summary.time_budget_spent = !s.summary.interrupted && budget_spent();
+    s.summary.time_budget_spent =
+        !s.summary.interrupted && (budget_spent() || next_does_not_fit || s.summary.n_cancelled);
     evaluator->shut_down();
   } catch (...) {
     evaluator.reset();

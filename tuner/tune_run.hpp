@@ -1,6 +1,7 @@
 // One tuning run: board -> space -> prune -> strategy -> build -> measure -> DB -> Pareto.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <ostream>
 #include <string>
@@ -58,9 +59,14 @@ struct TuneOptions {
   /// longest task so far).
   double progress_deadline_s = -1;
   /// Wall-clock budget of the run in seconds, setup and kernel builds included (0 = none):
-  /// once spent, no new point is started, the points in flight finish and the run ends as
-  /// done; the same command (with more budget) goes on where it stopped.
+  /// a point expected to take longer than the time left is not started (tuner/time_budget.hpp:
+  /// the wall time per point measured so far, else this board's rate in the DB), points still
+  /// measuring when it is spent are cancelled (not recorded), and the run ends as done; the
+  /// same command (with more budget) goes on where it stopped. It counts from `start`.
   double time_budget_s = 0;
+  /// When the run began for its time budget: when these options were made (the command's
+  /// start, so that its set-up counts), unless the caller sets it.
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   /// What the user wants: "" = the front of the objectives; else one figure ("time",
   /// "energy" or a workload metric) that the search minimises (or maximises, by its
   /// direction) subject to `constraints`.
@@ -90,9 +96,11 @@ struct TuneSummary {
   bool interrupted = false;
   bool time_budget_spent = false;  ///< the run stopped because its time budget ran out
   std::size_t n_screened_out = 0;  ///< multi-fidelity: points measured on the screen only
-  double elapsed_s = 0;            ///< wall-clock time of the run
-  std::string strategy;            ///< the strategy that ran (auto resolved)
-  int stop_signal = 0;             ///< SIGINT or SIGTERM when interrupted by one
+  /// Points stopped in flight at the time budget (not recorded; the same command measures them).
+  std::size_t n_cancelled = 0;
+  double elapsed_s = 0;  ///< wall-clock time of the run
+  std::string strategy;  ///< the strategy that ran (auto resolved)
+  int stop_signal = 0;   ///< SIGINT or SIGTERM when interrupted by one
   std::string dataset;
   std::vector<std::string> front_objectives;  ///< e.g. {"time_ms", "aepe"}
   std::vector<db::MeasuredConfig> front;      ///< Pareto front of the dataset over them

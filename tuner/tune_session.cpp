@@ -4,12 +4,14 @@
 #include <algorithm>
 #include <boost/math/statistics/univariate_statistics.hpp>
 #include <cmath>
+#include <filesystem>
 #include <iomanip>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
 
 #include "boards/gpu_clocks.hpp"
+#include "db/store_url.hpp"
 #include "select/config_rows.hpp"
 #include "tuner/coordinator_lease.hpp"
 #include "tuner/environment.hpp"
@@ -55,19 +57,30 @@ void begin_run(TuneSession& s, const TuneOptions& options, std::ostream& log) {
   s.lease = std::make_unique<CoordinatorLease>(options.db_path, claim.run_id, options.lease_s);
 }
 
-void log_estimate(const TuneSession& s, const TuneOptions& options, std::ostream& log) {
+// The run's estimated duration, from its budget (the evaluations at the estimated time per
+// point, capped by the time budget), as the progress's ETA computes it; with a rate measured
+// on this board, also the prior of the time budget's rule (s.point_time).
+void log_estimate(TuneSession& s, const TuneOptions& options, std::ostream& log) {
   double rate = calibrated_ms_per_cost(*s.workload, s.repo->measured(s.board.name), *s.inputs);
   const bool calibrated = rate > 0;
   if (!calibrated) rate = default_ms_per_cost(s.board.target);
-  const double seconds = estimate_seconds(*s.workload, s.space, *s.inputs, options.measure, rate);
-  if (seconds >= 0)
-    log << "estimated duration of the whole space: " << duration_text(seconds)
-        << (calibrated ? " (rate from this board's measurements in the DB)"
-                       : " (rough default rate; refined once configs are measured)")
-        << ", before pruning and resume\n";
-  if (s.board.target == "cuda" && !options.allow_clock_control)
-    log << "clock dimension not explored (no --allow-clock-control): the observed clock is "
-           "recorded\n";
+  const double space_s = estimate_seconds(*s.workload, s.space, *s.inputs, options.measure, rate);
+  if (space_s >= 0 && !s.space.empty()) {
+    double space_cost = 0;
+    s.space.for_each([&](std::size_t, const Config& c) {
+      space_cost += std::max(0.0, s.workload->relative_cost(c));
+    });
+    if (calibrated && space_cost > 0) s.point_time = PointTimeEstimate(space_s / space_cost);
+    const double evaluations_s = space_s * double(s.budget) / double(s.space.size());
+    const bool time_binds = options.time_budget_s > 0 && options.time_budget_s < evaluations_s;
+    log << "estimated duration: "
+        << duration_text(time_binds ? options.time_budget_s : evaluations_s) << " ("
+        << (time_binds ? "the time budget; " : "") << s.budget << " evaluations at about "
+        << duration_text(evaluations_s)
+        << (calibrated ? ", rate from this board's measurements in the DB"
+                       : ", rough default rate; refined once configs are measured")
+        << ")\n";
+  }
 }
 
 // Objectives: what the strategy minimises, and whether energy is worth its long window.
@@ -177,6 +190,8 @@ void setup_screening(TuneSession& s, const TuneOptions& options, std::ostream& l
       << s.screen.dataset << '\n';
 }
 
+void open_run(TuneSession& session, const TuneOptions& options, std::ostream& log);
+
 }  // namespace
 
 double estimate_seconds(const Workload& workload, const ConfigSpace& configs,
@@ -206,15 +221,45 @@ std::string choose_strategy(const std::string& requested, std::size_t space_size
 
 std::unique_ptr<TuneSession> open_session(const TuneOptions& options, std::ostream& log) {
   auto s = std::make_unique<TuneSession>();
+  s->time_budget_s = options.time_budget_s;
+  s->start = options.start;
   s->board = load_board(options.board);
   if (s->board.target == "cuda") check_board_matches_device(s->board);
   s->workload = &find_workload(options.space.workload);
-  s->repo = std::make_unique<db::Repository>(options.db_path);
+  // The inputs and the space before the store: a run refused for its data or its options
+  // creates no DB file.
   s->inputs = s->workload->load_inputs(options.inputs);
   SpaceOptions space_options = options.space;
   if (options.allow_clock_control && space_options.clocks_mhz.empty() && s->board.target == "cuda")
     space_options.clocks_mhz = supported_gpu_clocks_mhz(s->board);
   s->space = make_space(s->board, space_options);
+  s->varying = varying_dimensions(s->space);
+  const bool new_db_file =
+      !db::is_postgresql_url(options.db_path) && !std::filesystem::exists(options.db_path);
+  try {
+    open_run(*s, options, log);
+  } catch (...) {
+    // Nothing was measured: a DB file this run created goes again (an existing one stays).
+    if (new_db_file) {
+      s->checks.reset();
+      s->lease.reset();
+      s->repo.reset();
+      std::error_code ec;
+      for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+        std::filesystem::remove(options.db_path + suffix, ec);
+    }
+    throw;
+  }
+  return s;
+}
+
+namespace {
+
+// The store's part of open_session: the run in the DB, its header lines, the objectives,
+// the strategy and the progress.
+void open_run(TuneSession& session, const TuneOptions& options, std::ostream& log) {
+  TuneSession* s = &session;
+  s->repo = std::make_unique<db::Repository>(options.db_path);
   s->summary.n_space = s->space.size();
   s->summary.dataset = s->inputs->key();
   s->summary.front_objectives = s->workload->front_objectives();
@@ -225,10 +270,13 @@ std::unique_ptr<TuneSession> open_session(const TuneOptions& options, std::ostre
   // Before the build threads start: they publish and fetch through it.
   log << use_kernel_store(resolve_kernel_store(options.kernel_store, options.db_path)) << '\n';
   s->builds_at_start = kernel_build_counters().get();
-  log_estimate(*s, options, log);
   resolve_objectives(*s, options, log);
   if (options.multi_fidelity) setup_screening(*s, options, log);
   make_strategy(*s, options, log);
+  log_estimate(*s, options, log);
+  if (s->board.target == "cuda" && !options.allow_clock_control)
+    log << "clock dimension not explored (no --allow-clock-control): the observed clock is "
+           "recorded\n";
   // What the DB already knows of this board and dataset is told to the strategy without
   // measuring, so a resumed run replays its own history and goes on where it stopped.
   for (db::MeasuredConfig& mc : s->repo->measured(s->board.name, s->summary.dataset))
@@ -238,11 +286,13 @@ std::unique_ptr<TuneSession> open_session(const TuneOptions& options, std::ostre
     mean_cost += std::max(0.0, s->workload->relative_cost(c));
   });
   mean_cost = s->space.empty() ? 1 : std::max(mean_cost / double(s->space.size()), 1e-300);
-  s->progress = std::make_unique<Progress>(s->budget, mean_cost * double(s->budget), log,
-                                           options.progress, options.progress_columns);
+  s->progress =
+      std::make_unique<Progress>(s->budget, mean_cost * double(s->budget), log, options.progress,
+                                 options.progress_columns, [s] { return s->elapsed_s(); });
   s->progress->set_time_budget(options.time_budget_s);
-  return s;
 }
+
+}  // namespace
 
 std::vector<db::MeasuredConfig> session_front(const TuneSession& s) {
   std::vector<db::MeasuredConfig> measured;

@@ -3,6 +3,7 @@
 // already holds. Internal to tuner/ (tune_run.cpp and tune_session.cpp).
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <ostream>
@@ -16,11 +17,13 @@
 #include "tuner/constraint_checks.hpp"
 #include "tuner/coordinator_lease.hpp"
 #include "tuner/evaluator.hpp"
+#include "tuner/point_line.hpp"
 #include "tuner/progress.hpp"
 #include "tuner/screening.hpp"
 #include "tuner/search_space.hpp"
 #include "tuner/space.hpp"
 #include "tuner/strategy.hpp"
+#include "tuner/time_budget.hpp"
 #include "tuner/tune_run.hpp"
 
 namespace flowtune {
@@ -61,6 +64,19 @@ struct TuneSession {
   /// (tuner/coordinator_lease.hpp); the run was resumed (its coordinator had gone) or begun.
   std::unique_ptr<CoordinatorLease> lease;
   bool resumed = false;
+  /// The run's clock: its time budget (TuneOptions::time_budget_s, 0 = none) counts from
+  /// `start` (TuneOptions::start).
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  double time_budget_s = 0;
+  double elapsed_s() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  /// The dimensions that vary in the space: what a progress line names of a point.
+  VaryingDimensions varying;
+  /// Wall time per point so far (the time budget's rule, tuner/time_budget.hpp), and when
+  /// each point in flight started (elapsed_s(), by point).
+  PointTimeEstimate point_time;
+  std::map<std::size_t, double> started_at_s;
 };
 
 /// Sets up a run: loads the board (checking it matches the present GPU), the workload, the

@@ -138,6 +138,10 @@ void WorkerProcess::start() {
 
 void WorkerProcess::stop(int sig) {
   if (pid_ <= 0) return;
+  // Its stdin closed first: an idle worker ends its request loop at once (end of file) instead
+  // of waiting out the grace period below; a measuring one ends after the signal's cancellation.
+  close(to_worker_);
+  to_worker_ = -1;
   kill(pid_, sig);
   int status = 0;
   for (int i = 0; i < 50 && waitpid(pid_, &status, WNOHANG) == 0; ++i) usleep(20000);
@@ -145,7 +149,6 @@ void WorkerProcess::stop(int sig) {
     kill(pid_, SIGKILL);
     waitpid(pid_, &status, 0);
   }
-  close(to_worker_);
   close(from_worker_);
   pid_ = 0;
   to_worker_ = from_worker_ = -1;

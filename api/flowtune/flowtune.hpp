@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "kernels/image.hpp"    // flowtune::Image (grayscale, [0, 255]), flowtune::FlowField
 #include "variants/config.hpp"  // flowtune::Config
@@ -22,6 +23,19 @@ struct CUstream_st;  // cudaStream_t is CUstream_st* (cuda_runtime_api.h)
 namespace flowtune {
 
 class FlowSolver;
+
+/// The host (CPU) variants compute_flow runs in every build of this library, with or without
+/// CUDA; a header tuned for the host board names one of them.
+inline constexpr std::string_view kHostVariants[] = {"kokkos_global", "simd_fused"};
+
+/// True when `variant` is one of kHostVariants. constexpr, so that a deployment built for
+/// the CPU can check its tuned header at compile time:
+///   static_assert(flowtune::is_host_variant(flowtune::tuned::kVariant), "...");
+constexpr bool is_host_variant(std::string_view variant) {
+  for (const std::string_view v : kHostVariants)
+    if (v == variant) return true;
+  return false;
+}
 
 /// One tuned point of the TV-L1 design space, as `tune export` writes it into the header's
 /// `// flowtune-config: {...}` line and its flowtune::tuned::kConfigJson constant: the

@@ -1,8 +1,9 @@
 // Deploying a tuned header: flows a pair of PNGs with the config `tune export` chose and
 // writes the flow as a .flo; with --gt, also prints its AEPE against a ground-truth .flo (as
-// `tune flow --gt` does). The header's variant runs where it was tuned: kokkos_global on the
-// CPU, a CUDA variant (global, shared_fusion, ...) on the GPU, which needs the CMake option
-// FLOWTUNE_DEPLOY_CUDA and a flowtune package built with CUDA.
+// `tune flow --gt` does). The header's variant runs where it was tuned: a host variant
+// (flowtune::kHostVariants: kokkos_global, simd_fused) on the CPU, a CUDA variant (global,
+// shared_fusion, ...) on the GPU, which needs the CMake option FLOWTUNE_DEPLOY_CUDA and a
+// flowtune package built with CUDA.
 // Usage: flow_tuned I0.png I1.png OUT.flo [--gt REF.flo]
 #include <flowtune/flowtune.hpp>
 #include <iostream>
@@ -15,9 +16,10 @@ namespace tuned = flowtune::tuned;
 
 static_assert(std::string_view(tuned::kWorkload) == "tvl1", "export a TV-L1 header");
 #ifndef FLOWTUNE_DEPLOY_CUDA
-static_assert(std::string_view(tuned::kVariant) == "kokkos_global",
-              "the CPU build needs a header of the host board (variant kokkos_global); "
-              "configure with -DFLOWTUNE_DEPLOY_CUDA=ON for a GPU board's header");
+static_assert(flowtune::is_host_variant(tuned::kVariant),
+              "the CPU build needs a header of the host board (a variant of "
+              "flowtune::kHostVariants: kokkos_global, simd_fused); configure with "
+              "-DFLOWTUNE_DEPLOY_CUDA=ON for a GPU board's header");
 #endif
 
 namespace {

@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "boards/board.hpp"
+#include "boards/closest_key.hpp"
 #include "boards/nvml.hpp"
 #include "fake_sysfs.hpp"
 
@@ -136,6 +137,38 @@ TEST(Boards, UnknownKeyNamed) {
   EXPECT_NE(m.find("key 'gpu.sm_cuont': unknown key"), std::string::npos) << m;
   path = variant_of_agx(dir, "target = \"cuda\"\n", "target = \"cuda\"\ncolour = \"green\"\n");
   EXPECT_NE(load_error(path).find("key 'colour': unknown key"), std::string::npos);
+}
+
+// A misspelled required key is named with the key it should be, not only reported missing.
+TEST(Boards, MisspelledRequiredKeySaysDidYouMean) {
+  FakeSysfs dir;
+  std::string path = variant_of_agx(dir, "target = \"cuda\"\n", "traget = \"cuda\"\n");
+  std::string m = load_error(path);
+  EXPECT_NE(m.find(path + ": key 'traget': unknown key; did you mean 'target'? (required key "
+                          "'target' is missing)"),
+            std::string::npos)
+      << m;
+  path = variant_of_agx(dir, "sm_count = 8\n", "sm_cuont = 8\n");
+  m = load_error(path);
+  EXPECT_NE(m.find(path + ": key 'gpu.sm_cuont': unknown key; did you mean 'gpu.sm_count'?"),
+            std::string::npos)
+      << m;
+  // A key nothing resembles keeps the plain message.
+  path = variant_of_agx(dir, "target = \"cuda\"\n", "target = \"cuda\"\ncolour = \"green\"\n");
+  m = load_error(path);
+  EXPECT_NE(m.find("key 'colour': unknown key (allowed here: "), std::string::npos) << m;
+}
+
+TEST(Boards, ClosestKeyByHand) {
+  EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);
+  EXPECT_EQ(edit_distance("", "abc"), 3u);
+  EXPECT_EQ(edit_distance("sm_cuont", "sm_count"), 2u);  // two substitutions
+  const std::set<std::string> keys = {"name", "description", "target", "match"};
+  EXPECT_EQ(closest_key("nmae", keys), std::optional<std::string>("name"));
+  EXPECT_EQ(closest_key("targte", keys), std::optional<std::string>("target"));
+  EXPECT_EQ(closest_key("colour", keys), std::nullopt);
+  EXPECT_EQ(closest_key("name", keys), std::nullopt);  // known
+  EXPECT_EQ(closest_key("ab", {"cd"}), std::nullopt);  // 2 edits of 2 letters: no likeness
 }
 
 TEST(Boards, MissingFieldNamed) {

@@ -66,6 +66,32 @@ if(NOT differ EQUAL 0)
   message(FATAL_ERROR "deploy_example: ${WORK_DIR}/example.flo differs from ${WORK_DIR}/tune.flo")
 endif()
 
+# Every host variant the package runs (flowtune::kHostVariants) deploys with the CPU build of
+# the example: a simd_fused header too, bitwise as `tune flow --tuned`.
+step("tune (one simd_fused config into a fresh DB)"
+     ${TUNE} --board host --db ${WORK_DIR}/simd.db --sequences RubberWhale --variant simd_fused
+     --precision f32 --tunable threads=1 --tunable band_rows=16 --tunable temporal_depth=1
+     --tunable tile_cols=0 --no-default-dimensions --param iterations=50 --max-rounds 0)
+step("tune export (simd_fused)"
+     ${TUNE} export --board host --db ${WORK_DIR}/simd.db -o ${WORK_DIR}/tuned_simd.h)
+step("configure examples/deploy with the simd_fused header"
+     ${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples/deploy -B ${WORK_DIR}/example_simd -G ${GENERATOR}
+     -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_BUILD_TYPE=${BUILD_TYPE}
+     -DCMAKE_PREFIX_PATH=${prefix} -DFLOWTUNE_TUNED_HEADER=${WORK_DIR}/tuned_simd.h)
+step("build examples/deploy (simd_fused)" ${CMAKE_COMMAND} --build ${WORK_DIR}/example_simd)
+step("flow_tuned (simd_fused)"
+     ${WORK_DIR}/example_simd/flow_tuned ${seq}/frame10.png ${seq}/frame11.png
+     ${WORK_DIR}/example_simd.flo)
+step("tune flow --tuned (simd_fused, the reference)"
+     ${TUNE} flow --tuned ${WORK_DIR}/tuned_simd.h ${seq}/frame10.png ${seq}/frame11.png
+     -o ${WORK_DIR}/tune_simd.flo)
+execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${WORK_DIR}/example_simd.flo
+                        ${WORK_DIR}/tune_simd.flo RESULT_VARIABLE differ)
+if(NOT differ EQUAL 0)
+  message(FATAL_ERROR "deploy_example: ${WORK_DIR}/example_simd.flo differs from "
+                      "${WORK_DIR}/tune_simd.flo")
+endif()
+
 # The CUDA option of the example: flow_tuned built with a GPU board's header (the recorded
 # H200 space), its kernel also compiled by nvcc. It runs the CUDA variant through the package;
 # without a GPU (as on the build host) it must fail with the package's "no GPU" error.

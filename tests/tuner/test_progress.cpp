@@ -1,5 +1,5 @@
 // Progress lines (tuner/progress.hpp): elapsed time and ETA in the same units as the run's
-// whole-space estimate (duration_text), never seconds beside minutes.
+// estimate (duration_text), never seconds beside minutes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -29,7 +29,8 @@ TEST(Progress, EtaIsWrittenWithDurationText) {
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   p.step("first", true, 1);
   const std::string line = out.str();
-  EXPECT_EQ(line.rfind("[1/3] 33% first  ", 0), 0u) << line;
+  EXPECT_EQ(line.rfind("[1/3] 33% first | 0 s elapsed, budget left: 2 evaluations; ETA ", 0), 0u)
+      << line;
   const std::size_t eta = line.find("ETA ");
   ASSERT_NE(eta, std::string::npos) << line;
   // 8001 x >= 20 ms: minutes (hours on a very slow machine), never seconds.
@@ -46,40 +47,46 @@ TEST(Progress, BarLineShowsCountBestFailuresBudgetAndEta) {
   st.total = 40;
   st.failed = 2;
   st.elapsed_s = 72;
-  st.eta_s = 180;
   st.time_budget_s = 300;
   st.best = "time_ms 4.21, aepe 0.312";
+  // 72 s for 12 points of cost 1 (6 s each), 28 left: 168 s (3 min), within the 228 s left.
+  st.budget = budget_progress(12, 40, 72, 300, 6, 28);
   EXPECT_EQ(progress_bar_line(st, 200),
-            "[######..............] 12/40 30% | best time_ms 4.21, aepe 0.312 | 2 failed | "
-            "72 s of 5 min budget | ETA 3 min");
+            "[######..............] 12/40 30% | 0.17 points/s | best time_ms 4.21, aepe 0.312 | "
+            "2 failed | 72 s of 5 min budget | ETA 3 min");
   const std::string cut = progress_bar_line(st, 40);
   EXPECT_EQ(cut.size(), 39u);
   EXPECT_EQ(cut, progress_bar_line(st, 200).substr(0, 39));
   ProgressState first;  // nothing measured, no failure, no budget: no best, no ETA
   first.total = 3;
   first.elapsed_s = 5;
+  first.budget = budget_progress(0, 3, 5, 0, 0, 3);
   EXPECT_EQ(progress_bar_line(first, 100), "[....................] 0/3 0% | 5 s elapsed");
   first.done = 3;
-  EXPECT_EQ(progress_bar_line(first, 100), "[####################] 3/3 100% | 5 s elapsed");
+  first.budget = budget_progress(3, 3, 5, 0, 1, 0);
+  EXPECT_EQ(progress_bar_line(first, 100),
+            "[####################] 3/3 100% | 0.6 points/s | 5 s elapsed");
 }
 
 // bar: the line is redrawn in place (carriage return, erase to its end); a failure is also a
 // line of its own above it; finish() ends the bar's line. quiet: nothing.
 TEST(Progress, BarRedrawsOneLineAndQuietWritesNothing) {
   std::ostringstream out;
-  Progress p(2, 2, out, ProgressStyle::bar, 80);
+  Progress p(2, 2, out, ProgressStyle::bar, 160);
   p.set_time_budget(600);
   p.set_best("aepe 0.5");
   p.step("one", true);
   EXPECT_EQ(out.str().find('\n'), std::string::npos) << out.str();
-  EXPECT_EQ(out.str().rfind("\r[##########..........] 1/2 50% | best aepe 0.5 | ", 0), 0u)
-      << out.str();
+  EXPECT_EQ(out.str().rfind("\r[##########..........] 1/2 50% | ", 0), 0u) << out.str();
+  EXPECT_NE(out.str().find(" points/s | best aepe 0.5 | "), std::string::npos) << out.str();
   EXPECT_NE(out.str().find(" of 10 min budget | ETA "), std::string::npos) << out.str();
   EXPECT_EQ(out.str().substr(out.str().size() - 3), "\x1b[K");
   p.step("two failed (runtime): boom", true, 1, true);
   EXPECT_NE(out.str().find("\r\x1b[Ktwo failed (runtime): boom\n\r[####################] 2/2 "
-                           "100% | best aepe 0.5 | 1 failed | "),
+                           "100% | "),
             std::string::npos)
+      << out.str();
+  EXPECT_NE(out.str().find(" points/s | best aepe 0.5 | 1 failed | "), std::string::npos)
       << out.str();
   p.finish();
   p.finish();
@@ -95,8 +102,8 @@ TEST(Progress, BarRedrawsOneLineAndQuietWritesNothing) {
   EXPECT_EQ(q.done(), 1u);
 }
 
-// lines (not a terminal): the format of every earlier release, failures included.
-TEST(Progress, LinesKeepTheirFormat) {
+// lines (not a terminal): one line per point with the budget left, failures included.
+TEST(Progress, LinesSayTheBudgetLeft) {
   std::ostringstream out;
   Progress p(2, 2, out);
   p.step("a failed (compile): x", true, 1, true);
@@ -104,8 +111,10 @@ TEST(Progress, LinesKeepTheirFormat) {
   p.finish();
   const std::string text = out.str();
   const std::regex expected(
-      "\\[1/2\\] 50% a failed \\(compile\\): x  [0-9]+ s elapsed, ETA [0-9]+ s\n"
-      "\\[2/2\\] 100% b \\(already in the DB\\)  \\(no measuring\\)  [0-9]+ s elapsed\n");
+      "\\[1/2\\] 50% a failed \\(compile\\): x \\| [0-9]+ s elapsed, budget left: 1 evaluations; "
+      "ETA [0-9]+ s\n"
+      "\\[2/2\\] 100% b \\(already in the DB\\) \\(no measuring\\) \\| [0-9]+ s elapsed, "
+      "budget left: 0 evaluations\n");
   EXPECT_TRUE(std::regex_match(text, expected)) << text;
 }
 

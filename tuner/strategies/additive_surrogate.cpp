@@ -32,23 +32,18 @@
 #include <limits>
 #include <numeric>
 
-#include "tuner/constraint_domination.hpp"
+#include "tuner/strategies/main_effects.hpp"
 #include "tuner/strategies/strategies.hpp"
 
 namespace flowtune::strategies {
 namespace {
 
-/// A main-effects model: prediction = mean + sum over dimensions of effect[d][level].
-struct MainEffects {
-  double mean = 0;
-  std::vector<std::vector<double>> effect;
-};
-
 class AdditiveSurrogate : public Strategy {
  public:
   AdditiveSurrogate(const SearchSpace& space, const StrategyOptions& options)
-      : Strategy(space, options), told_mark_(space.size(), false) {
-    for (const SpaceDimension& d : space.dimensions()) n_levels_.push_back(d.labels.size() + 1);
+      : Strategy(space, options),
+        n_levels_(dimension_levels(space)),
+        told_mark_(space.size(), false) {
     balanced_design();
   }
   std::string name() const override { return "additive_surrogate"; }
@@ -60,7 +55,8 @@ class AdditiveSurrogate : public Strategy {
       design_.pop_back();
       if (!seen(p)) return p;
     }
-    if (n_usable() < kMinFit || std::bernoulli_distribution(kExplore)(rng_)) return random_unseen();
+    if (n_usable() < kMinFitPoints || std::bernoulli_distribution(kExplore)(rng_))
+      return random_unseen();
     const double local = options_.n_objectives == 1 ? kLocalIncumbent : kLocal;
     return best_candidate(std::bernoulli_distribution(local)(rng_));
   }
@@ -71,19 +67,10 @@ class AdditiveSurrogate : public Strategy {
   }
 
  private:
-  static constexpr std::size_t kMinFit = 4;
   static constexpr double kExplore = 0.05;  // share of random proposals
   static constexpr double kLocal = 0.2;     // share of proposals among a front point's neighbours
   static constexpr double kLocalIncumbent = 0.4;  // the same for one objective
-  static constexpr double kShrink = 1.0;          // prior weight of a zero effect, in observations
-  static constexpr int kSweeps = 8;
   static constexpr std::size_t kMaxCandidates = 20000;
-  static constexpr double kAugment = 0.05;  // ParEGO's rho
-
-  std::size_t level(std::size_t point, std::size_t d) const {
-    const int c = space_.coords(point)[d];
-    return c < 0 ? n_levels_[d] - 1 : std::size_t(c);
-  }
 
   // Rows r = 0 .. R-1 of a balanced design: on each dimension the values in a random order,
   // row r taking value r mod n; each row snapped to the nearest point of the space.
@@ -110,16 +97,7 @@ class AdditiveSurrogate : public Strategy {
   }
 
   bool usable(std::size_t p) const {
-    const Observation* o = observed(p);
-    return o && o->outcome == Outcome::measured &&
-           std::max(o->values.size(), o->objectives.size()) >= options_.n_objectives;
-  }
-  // Objective k as measured: Observation::values, or where the caller gave none, the
-  // objective unless the constraint rule replaced it (then unknown).
-  static double value(const Observation& o, std::size_t k) {
-    if (k < o.values.size()) return o.values[k];
-    return o.objectives[k] < kInfeasible ? o.objectives[k]
-                                         : std::numeric_limits<double>::quiet_NaN();
+    return usable_observation(observed(p), options_.n_objectives);
   }
   std::size_t n_usable() const {
     std::size_t n = 0;
@@ -127,72 +105,18 @@ class AdditiveSurrogate : public Strategy {
     return n;
   }
 
-  // Backfitting of y over points: each sweep sets every dimension's effects to the shrunk mean
-  // of the partial residuals of its levels.
-  MainEffects fit(const std::vector<std::size_t>& points, const std::vector<double>& y) const {
-    MainEffects m;
-    m.effect.resize(n_levels_.size());
-    for (std::size_t d = 0; d < n_levels_.size(); ++d) m.effect[d].assign(n_levels_[d], 0.0);
-    if (points.empty()) return m;
-    m.mean = std::accumulate(y.begin(), y.end(), 0.0) / double(y.size());
-    std::vector<double> residual(y.size());
-    for (std::size_t i = 0; i < y.size(); ++i) residual[i] = y[i] - m.mean;
-    for (int sweep = 0; sweep < kSweeps; ++sweep)
-      for (std::size_t d = 0; d < n_levels_.size(); ++d) {
-        std::vector<double> sum(n_levels_[d], 0.0), count(n_levels_[d], 0.0);
-        for (std::size_t i = 0; i < points.size(); ++i) {
-          const std::size_t l = level(points[i], d);
-          sum[l] += residual[i] + m.effect[d][l];
-          count[l] += 1;
-        }
-        std::vector<double> next(n_levels_[d]);
-        for (std::size_t l = 0; l < next.size(); ++l) next[l] = sum[l] / (count[l] + kShrink);
-        for (std::size_t i = 0; i < points.size(); ++i) {
-          const std::size_t l = level(points[i], d);
-          residual[i] += m.effect[d][l] - next[l];
-        }
-        m.effect[d] = std::move(next);
-      }
-    return m;
-  }
-
-  double predict(const MainEffects& m, std::size_t point) const {
-    double v = m.mean;
-    for (std::size_t d = 0; d < n_levels_.size(); ++d) v += m.effect[d][level(point, d)];
-    return v;
-  }
-
   // The model of one figure (an objective's value or a constraint's slack) over the usable
-  // points where it is finite; `log_space` tells whether it was fitted on logarithms. A slack s
-  // is fitted as log(1 + s) = log(value / bound) where every 1 + s > 0.
-  struct Figure {
-    MainEffects model;
-    bool log_space = false;
-    double lo = 0, hi = 0;  // range of the fitted values
-    bool valid = false;
-  };
+  // points.
   template <class Get>
-  Figure fit_figure(Get get, bool slack) const {
+  FigureModel fit_usable(Get get, bool slack) const {
     std::vector<std::size_t> points;
-    std::vector<double> y;
-    bool positive = true;
+    std::vector<double> raw;
     for (std::size_t p : told_) {
       if (!usable(p)) continue;
-      const double v = get(*observed(p));
-      if (!std::isfinite(v)) continue;
       points.push_back(p);
-      y.push_back(slack ? 1 + v : v);
-      positive = positive && y.back() > 0;
+      raw.push_back(get(*observed(p)));
     }
-    Figure f;
-    if (points.size() < kMinFit) return f;
-    f.log_space = positive;
-    for (double& v : y) v = positive ? std::log(v) : (slack ? v - 1 : v);
-    f.lo = *std::min_element(y.begin(), y.end());
-    f.hi = *std::max_element(y.begin(), y.end());
-    f.model = fit(points, y);
-    f.valid = true;
-    return f;
+    return fit_figure(space_, n_levels_, points, raw, slack);
   }
 
   std::vector<std::size_t> candidates() {
@@ -243,46 +167,38 @@ class AdditiveSurrogate : public Strategy {
 
   std::optional<std::size_t> best_candidate(bool local = false) {
     const std::size_t m = options_.n_objectives;
-    std::vector<Figure> objectives;
+    std::vector<FigureModel> objectives;
     for (std::size_t k = 0; k < m; ++k) {
-      objectives.push_back(fit_figure([k](const Observation& o) { return value(o, k); }, false));
+      objectives.push_back(
+          fit_usable([k](const Observation& o) { return measured_value(o, k); }, false));
       if (!objectives.back().valid) return random_unseen();
     }
-    std::vector<Figure> slacks;
+    std::vector<FigureModel> slacks;
     const Observation* first = observed(told_.front());
     const std::size_t n_constraints = first ? first->slack.size() : 0;
     for (std::size_t c = 0; c < n_constraints; ++c)
-      slacks.push_back(fit_figure(
+      slacks.push_back(fit_usable(
           [c](const Observation& o) {
             return c < o.slack.size() ? o.slack[c] : std::numeric_limits<double>::quiet_NaN();
           },
           true));
-    // ParEGO weights: uniform on the simplex (normalised exponentials).
-    std::vector<double> weight(m, 1.0);
-    if (m > 1) {
-      std::exponential_distribution<double> e(1.0);
-      double sum = 0;
-      for (double& w : weight) sum += (w = e(rng_));
-      for (double& w : weight) w /= sum;
-    }
+    const std::vector<double> weight = parego_weights(m, rng_);
     double best_score = std::numeric_limits<double>::infinity();
     double best_violation = std::numeric_limits<double>::infinity();
     std::vector<std::size_t> best;
     std::vector<std::size_t> pool;
     if (local) pool = local_candidates();
     if (pool.empty()) pool = candidates();
+    std::vector<double> z(m);
     for (std::size_t p : pool) {
       double violation = 0;
-      for (const Figure& s : slacks)
-        if (s.valid) violation += std::max(0.0, predict(s.model, p));
-      double tcheby = -std::numeric_limits<double>::infinity(), sum = 0;
+      for (const FigureModel& s : slacks)
+        if (s.valid) violation += std::max(0.0, s.model.predict(space_, n_levels_, p));
       for (std::size_t k = 0; k < m; ++k) {
-        const Figure& f = objectives[k];
-        const double z = (predict(f.model, p) - f.lo) / std::max(f.hi - f.lo, 1e-12);
-        tcheby = std::max(tcheby, weight[k] * z);
-        sum += weight[k] * z;
+        const FigureModel& f = objectives[k];
+        z[k] = (f.model.predict(space_, n_levels_, p) - f.lo) / std::max(f.hi - f.lo, 1e-12);
       }
-      const double score = tcheby + kAugment * sum;
+      const double score = tchebycheff(weight, z);
       // Predicted-feasible points first, then the smallest predicted violation.
       const bool better =
           violation < best_violation || (violation == best_violation && score < best_score - 1e-12);

@@ -15,6 +15,8 @@ std::unique_ptr<Strategy> make_simulated_annealing(const SearchSpace& space,
 std::unique_ptr<Strategy> make_genetic_algorithm(const SearchSpace& space,
                                                  const StrategyOptions& options);
 std::unique_ptr<Strategy> make_tpe(const SearchSpace& space, const StrategyOptions& options);
+std::unique_ptr<Strategy> make_kernel_staged(const SearchSpace& space,
+                                             const StrategyOptions& options);
 std::unique_ptr<Strategy> make_nsga2(const SearchSpace& space, const StrategyOptions& options);
 
 }  // namespace flowtune::strategies

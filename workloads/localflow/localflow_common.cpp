@@ -1,3 +1,4 @@
+#include <chrono>
 #include <sstream>
 
 #include "kernels/flo_io.hpp"
@@ -6,6 +7,7 @@
 #include "kernels/metrics.hpp"
 #include "kernels/png_io.hpp"
 #include "workloads/localflow/localflow_workload.hpp"
+#include "workloads/tvl1/flow_files.hpp"
 #include "workloads/tvl1/flow_output_pictures.hpp"
 #include "workloads/tvl1/sequence_set.hpp"
 #include "workloads/tvl1/sequences.hpp"
@@ -76,18 +78,13 @@ std::unique_ptr<Runner> make_runner(std::unique_ptr<FlowSolver> solver, const In
 
 std::string run_on_files(FlowSolver& solver, const Config& config, const Workload::FileRun& run) {
   if (run.max_pixels > 0) set_default_image_limits({run.max_pixels});
-  if (run.inputs.size() != 2)
-    throw std::invalid_argument(config.workload + " needs two frames (I0.png I1.png), got " +
-                                std::to_string(run.inputs.size()) + " files");
-  const Image i0 = read_png_gray(run.inputs[0]);
-  const Image i1 = read_png_gray(run.inputs[1]);
-  if (i0.width != i1.width || i0.height != i1.height)
-    throw std::runtime_error(run.inputs[1] + ": frames of different sizes (" +
-                             std::to_string(i0.width) + "x" + std::to_string(i0.height) + " vs " +
-                             std::to_string(i1.width) + "x" + std::to_string(i1.height) + ")");
-  const FlowField flow = solver.compute(i0, i1);
+  const FlowRunFiles files = read_flow_run_files(config.workload, run);
+  const auto start = std::chrono::steady_clock::now();
+  const FlowField flow = solver.compute(files.i0, files.i1);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::ostringstream os;
-  os << config.label() << " (" << config.params_text() << ")";
+  os << config.label() << " (" << config.params_text() << ")" << time_per_frame_text(seconds);
   if (!run.output.empty()) {
     write_flo(run.output, flow);
     os << ": wrote " << run.output;
@@ -103,7 +100,7 @@ std::string run_on_files(FlowSolver& solver, const Config& config, const Workloa
        << (run.visualisation_scale > 0 ? "" : ", the 99th percentile of |flow|") << ")";
   }
   if (!run.reference.empty()) {
-    const FlowError e = flow_error(flow, read_flo(run.reference));
+    const FlowError e = flow_error(flow, *files.reference);
     os << "\naepe " << e.aepe << " px, aae_deg " << e.aae_deg << " deg over " << e.n_valid
        << " pixels";
   }
