@@ -47,8 +47,9 @@ Config config_from_options(const SpaceArgs& args) {
     throw UsageError("unknown variant '" + c.variant + "' of workload '" + workload.name() + "'");
   c.precision = args.precisions.empty() ? v->precisions().front() : args.precisions.front();
   c.params = workload.default_params();
-  for (const auto& [name, values] : workload.default_dimensions(v->target()))
-    if (values.size() == 1) c.params[name] = values.front();
+  // The target's defaults (CUDA's epsilon 0), as a space that leaves its dimensions out.
+  for (const auto& [name, dim] : workload.default_dimensions(v->target()))
+    if (const ParamSpec* spec = workload.find_param(name)) c.params[name] = dim.fixed_value(*spec);
   for (const auto& [name, values] : s.param_values) c.params[name] = values.front();
   // Tunables: each domain's values ordered by distance from its middle; the first valid
   // combination in that order (given tunables fixed).

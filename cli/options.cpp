@@ -133,10 +133,13 @@ po::options_description space_options(SpaceArgs& a) {
       "tunable", po::value(&a.tunables)->composing(),
       "restrict a tunable: NAME=V1,V2,... (repeatable)")(
       "param", po::value(&a.params)->composing(),
-      "a parameter dimension: NAME=V1,V2,... or NAME=LO:HI:log|lin:COUNT (repeatable; `tune "
-      "params` lists them)")("no-default-dimensions", po::bool_switch(&a.no_default_dimensions),
-                             "parameters not given with --param take their default only (not the "
-                             "workload's default dimensions)");
+      "a parameter dimension: NAME=ITEM,ITEM,... (repeatable; `tune params` lists them), each "
+      "item a value or a range: LO:HI (integers), LO:HI:STEP (zoom=0.5:0.9:0.05), LO:HI:log "
+      "(every value of 2 significant digits), LO:HI:log:N or LO:HI:lin:N (N points), e.g. "
+      "n_scales=0,3:8")("no-default-dimensions", po::bool_switch(&a.no_default_dimensions),
+                        "parameters not given with --param take the board target's default "
+                        "only (epsilon 0 on a GPU board), not the workload's default dimensions; "
+                        "`tune` lists them in its header");
   return desc;
 }
 
@@ -338,6 +341,15 @@ std::vector<double> parse_spec_values(const ParamSpec& spec, const std::string& 
   for (double v : out)
     if (auto why = spec.invalid_reason(v)) throw UsageError(option + ": " + *why);
   return out;
+}
+
+ParamDimension parse_dimension_option(const ParamSpec& spec, const std::string& text,
+                                      const std::string& option) {
+  try {
+    return parse_param_dimension(spec, text);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(option + " " + e.what());
+  }
 }
 
 bool parse(const std::vector<std::string>& args, const po::options_description& desc,

@@ -161,6 +161,12 @@ std::vector<double> parse_param_values(const std::string& name, const std::strin
 std::vector<double> parse_spec_values(const ParamSpec& spec, const std::string& text,
                                       const std::string& option);
 
+/// The dimension of one --param of parameter `spec`: values and ranges
+/// (parse_param_dimension, workloads/param_dimension.hpp: "0.5:0.9:0.05", "0,3:8",
+/// "5:100:log:10"). Throws UsageError naming `option`, the parameter and the problem.
+ParamDimension parse_dimension_option(const ParamSpec& spec, const std::string& text,
+                                      const std::string& option);
+
 /// An evaluation budget: a count, or a fraction of the space's unpruned points.
 struct Budget {
   std::size_t evaluations = 0;

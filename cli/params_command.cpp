@@ -27,11 +27,25 @@ std::string md(const std::string& text) {
   return out;
 }
 
-std::string dims_text(const ParamSpec& p, const std::vector<double>& values) {
-  std::string s;
-  for (double v : values) s += (s.empty() ? "" : ", ") + p.value_text(v);
+// The dimension's values and ranges, and the value it fixes when a space leaves it out where
+// that is not the ParamSpec default: "5..100 log, 10 points (10 values); else 300" (a single
+// value is that value).
+std::string dims_text(const ParamSpec& p, const ParamDimension& dim) {
+  std::string s = dim.text(p);
+  const double fixed = dim.fixed_value(p);
+  if (dim.size() > 1 && fixed != p.default_value) s += "; else " + p.value_text(fixed);
   return s;
 }
+
+// What the dimension column's ranges mean (printed under the parameters).
+constexpr const char* kRangeLegend =
+    "A dimension's range LO..HI step S takes every value from LO in steps of S; LO..HI (whole "
+    "numbers) every integer; \"log, N points\" N values spread geometrically over [LO, HI], "
+    "rounded to 2 significant digits (whole numbers for an integer parameter); \"(N values)\" "
+    "is the count the space enumerates. \"else V\": the value the parameter takes on that "
+    "target when a space leaves the dimension out (`--no-default-dimensions`, `--param` naming "
+    "others); otherwise it takes its default. `--param NAME=LO:HI:STEP`, `LO:HI:log[:N]`, "
+    "`LO:HI:lin:N` and lists of values and ranges (`n_scales=0,3:8`) set a dimension.";
 
 // The default, and the absent value where it differs (what a DB row, tuned header or
 // imported file without the parameter means; ParamSpec::absent_value): "5 (absent: 0)".
@@ -98,6 +112,7 @@ int run_params(const std::vector<std::string>& args) {
     }
     std::cout << "\n";
   }
+  std::cout << (markdown ? "" : "(") << kRangeLegend << (markdown ? "\n" : ")\n");
   return 0;
 }
 

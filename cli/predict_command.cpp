@@ -114,13 +114,16 @@ int run_predict(const std::vector<std::string>& args) {
   // The model costs the solver's iterations, not the accuracy additions of the default
   // dimensions (flow medians, structure-texture decomposition): they stay off here
   // unless asked for with --param, so the default GPU space predicts what the model knows
-  // (8 times fewer configs, no duplicates that differ only in what it does not cost). Off
+  // (no duplicates that differ only in what it does not cost). Off
   // with --no-default-dimensions too, where median_window would otherwise take its default
   // (5): the model predicts the frame without the additions.
+  // The decomposition's ROF iterations too: without the decomposition they change nothing.
+  // Each is kept at its absent value (off; rof_iterations 100).
   std::vector<std::string> pinned;
-  for (const char* name : {"median_window", "nl_median_window", "texture_alpha"})
-    if (workload.find_param(name) && !options.param_values.count(name)) {
-      options.param_values[name] = {0};
+  for (const char* name : {"median_window", "nl_median_window", "texture_alpha", "rof_iterations"})
+    if (const ParamSpec* spec = workload.find_param(name);
+        spec && !options.param_values.count(name)) {
+      options.param_values[name] = {spec->absent_value.value_or(0)};
       pinned.push_back(name);
     }
   if (!pinned.empty()) {

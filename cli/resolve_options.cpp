@@ -98,7 +98,9 @@ SpaceOptions to_space_options(const SpaceArgs& a) {
   for (const std::string& p : a.params) {
     const auto eq = p.find('=');
     if (eq == std::string::npos || eq == 0)
-      throw UsageError("--param '" + p + "': expected NAME=V1,V2,... or NAME=LO:HI:log|lin:COUNT");
+      throw UsageError("--param '" + p +
+                       "': expected NAME=V1,V2,... or a range NAME=LO:HI:STEP, "
+                       "NAME=LO:HI:log[:COUNT], NAME=LO:HI:lin:COUNT");
     const std::string name = p.substr(0, eq);
     const ParamSpec* spec = workload->find_param(name);
     if (!spec) {
@@ -107,7 +109,7 @@ SpaceOptions to_space_options(const SpaceArgs& a) {
       throw UsageError("--param: unknown parameter '" + name + "' of workload '" + a.workload +
                        "' (it has: " + (names.empty() ? std::string("none") : names) + ")");
     }
-    s.param_values[name] = parse_spec_values(*spec, p.substr(eq + 1), "--param");
+    s.param_values[name] = parse_dimension_option(*spec, p.substr(eq + 1), "--param");
   }
   return s;
 }

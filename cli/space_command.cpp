@@ -15,6 +15,7 @@
 #include "select/prune_reasons.hpp"
 #include "tuner/constraint_checks.hpp"
 #include "tuner/occupancy.hpp"
+#include "tuner/space_text.hpp"
 #include "variants/variant.hpp"
 
 namespace flowtune::cli {
@@ -71,9 +72,10 @@ void print_space_json(const Board& board, const Workload& workload, const ParamD
   nlohmann::json out;
   out["board"] = board.name;
   out["workload"] = workload.name();
-  for (const auto& [name, values] : dims) {
+  for (const auto& [name, dim] : dims) {
     out["dimensions"][name] = nlohmann::json::array();
-    for (double v : values) out["dimensions"][name].push_back(json_number(v));
+    for (double v : dim) out["dimensions"][name].push_back(json_number(v));
+    if (!dim.is_list()) out["ranges"][name] = dim.text(*workload.find_param(name));
   }
   out["summary"] = {{"configs", configs.size()}, {"kept", kept}, {"pruned", pruned}};
   for (const auto& [reason, n] : per_reason) out["pruned_by_reason"][reason] = n;
@@ -121,6 +123,59 @@ void print_space_csv(const ConfigSpace& configs,
   });
 }
 
+// `tune space` of a space too large to check config by config: its dimensions, then each
+// kernel config (variant, precision, tunables) checked at the first parameter point and
+// clock, which decides its builds and resources.
+void print_kernel_configs_summary(const Board& board, const Workload& workload,
+                                  const ConfigSpace& configs, ConstraintChecks& checks) {
+  std::cout << space_dimensions_text(workload, configs);
+  std::size_t kept = 0, pruned = 0;
+  std::map<std::string, std::pair<std::size_t, std::size_t>> per_variant;  // kept, pruned
+  std::vector<std::pair<std::string, std::string>> label_reasons;
+  for (const SpaceLayout::Block& b : configs.layout().blocks) {
+    std::size_t combos = 1;
+    for (const SpaceLayout::Axis& a : b.tunables) combos *= a.values.size();
+    auto& pv = per_variant[b.variant + " " + b.precision];
+    for (std::size_t k = 0; k < combos; ++k) {
+      const Config c = configs[b.first + k];
+      std::optional<std::string> reason;
+      try {
+        reason = checks.get(b.first + k).prune_reason;
+      } catch (const std::exception& e) {
+        reason = c.label() + ": constraint check failed: " + e.what();
+      }
+      if (reason) {
+        ++pruned;
+        ++pv.second;
+        label_reasons.emplace_back(c.label(), *reason);
+      } else {
+        ++kept;
+        ++pv.first;
+      }
+    }
+  }
+  std::cout << "kernel configs per variant and precision, at the first parameter point (kept / "
+               "pruned):\n";
+  for (const auto& [name, kp] : per_variant)
+    std::cout << "  " << std::left << std::setw(28) << name << kp.first << " / " << kp.second
+              << '\n';
+  const std::vector<PruneClass> classes = group_prune_reasons(label_reasons);
+  if (!classes.empty()) {
+    std::cout << "pruned kernel configs, by reason (N stands for the config's figures):\n";
+    for (const PruneClass& c : classes) {
+      std::cout << "  " << c.configs << "  " << c.name << '\n';
+      if (c.name.find('N') != std::string::npos || c.reasons.size() > 1)
+        std::cout << "      " << prune_class_examples(c) << '\n';
+    }
+  }
+  std::cout << "board " << board.name << ": " << configs.size()
+            << " configs (the product of the discretised dimensions' counts), too many to check "
+               "one by one (more than "
+            << ConstraintChecks::kDenseChecks << "); " << kept << " kernel configs kept, " << pruned
+            << " pruned, each for " << configs.n_param_points()
+            << " parameter points (a run checks each point it asks for)\n";
+}
+
 }  // namespace
 
 int run_space(const std::vector<std::string>& args) {
@@ -154,6 +209,14 @@ int run_space(const std::vector<std::string>& args) {
     std::cerr << "tune space: checking " << configs.size() << " configs against " << board.name
               << "'s limits needs each kernel's registers and shared memory, from an NVRTC "
                  "build per config (cached; a cold cache takes minutes)\n";
+  if (configs.size() > ConstraintChecks::kDenseChecks) {
+    if (list || format != "text")
+      throw UsageError("--list, csv and json print every config, and this space has " +
+                       std::to_string(configs.size()) +
+                       " configs: narrow it with --param, --no-default-dimensions or --variant");
+    print_kernel_configs_summary(board, workload, configs, checks);
+    return 0;
+  }
   std::map<std::size_t, ConstraintCheck> failed;  // by config: a check that threw
   std::vector<const ConstraintCheck*> results(configs.size());
   auto last = std::chrono::steady_clock::now();
@@ -196,13 +259,7 @@ int run_space(const std::vector<std::string>& args) {
     print_space_csv(configs, results);
     return 0;
   }
-  std::cout << "workload " << options.workload << ", parameter dimensions:";
-  for (const auto& [name, values] : dims) {
-    std::cout << ' ' << name << '=';
-    for (std::size_t k = 0; k < values.size(); ++k)
-      std::cout << (k ? "," : "") << shortest_decimal(values[k]);
-  }
-  std::cout << '\n';
+  std::cout << space_dimensions_text(workload, configs);
   if (list) {
     configs.for_each([&](std::size_t i, const Config& c) {
       if (results[i]->prune_reason)
@@ -233,7 +290,8 @@ int run_space(const std::vector<std::string>& args) {
                    "the oldest architecture it supports; on the board itself they may differ "
                    "and a config pruned here may fit)\n";
   }
-  std::cout << "board " << board.name << ": " << configs.size() << " configs, " << kept << " kept, "
+  std::cout << "board " << board.name << ": " << configs.size()
+            << " configs (the product of the discretised dimensions' counts), " << kept << " kept, "
             << pruned << " pruned" << (list ? "" : " (--list prints every config)") << '\n';
   if (board.target == "cuda")
     std::cout << "clock dimension: " << board.gpu_clocks_mhz.size()

@@ -3,22 +3,55 @@
 #include <algorithm>
 #include <chrono>
 #include <iomanip>
+#include <stdexcept>
 
 namespace flowtune {
 
 ConstraintChecks::ConstraintChecks(const Board& board, const Workload& workload,
                                    const ConfigSpace& configs, unsigned threads)
-    : board_(board),
-      workload_(workload),
-      configs_(configs),
-      results_(configs.size()),
-      errors_(configs.size()),
-      once_(new std::once_flag[configs.size()]) {
+    : board_(board), workload_(workload), configs_(configs) {
+  if (configs.size() <= kDenseChecks) {
+    dense_.reset(new Entry[configs.size()]);
+  } else if (configs.generated()) {
+    for (const SpaceLayout::Block& b : configs.layout().blocks) {
+      std::size_t combos = 1;
+      for (const SpaceLayout::Axis& a : b.tunables) combos *= a.values.size();
+      kernel_runs_.emplace_back(b.first, combos);
+      n_kernel_configs_ += combos;
+    }
+  }
   for (unsigned t = 0; t < threads; ++t)
     threads_.emplace_back([this] {
-      for (std::size_t i = next_++; i < configs_.size() && !stop_; i = next_++)
-        std::call_once(once_[i], [this, i] { compute(i); });
+      for (std::size_t k = next_++; k < ahead_count() && !stop_; k = next_++) {
+        const std::size_t i = ahead_index(k);
+        Entry& e = entry(i);
+        std::call_once(e.once, [this, i, &e] { compute(i, e); });
+      }
     });
+}
+
+std::size_t ConstraintChecks::ahead_count() const {
+  return dense_ ? configs_.size() : n_kernel_configs_;
+}
+
+std::size_t ConstraintChecks::ahead_index(std::size_t k) const {
+  if (dense_) return k;
+  for (const auto& [first, combos] : kernel_runs_) {
+    if (k < combos) return first + k;
+    k -= combos;
+  }
+  return configs_.size();  // not reached: k < ahead_count()
+}
+
+ConstraintChecks::Entry& ConstraintChecks::entry(std::size_t i) {
+  if (i >= configs_.size())
+    throw std::out_of_range("constraint check of config " + std::to_string(i) + " of a space of " +
+                            std::to_string(configs_.size()));
+  if (dense_) return dense_[i];
+  std::lock_guard<std::mutex> lock(sparse_mutex_);
+  std::unique_ptr<Entry>& e = sparse_[i];
+  if (!e) e = std::make_unique<Entry>();
+  return *e;
 }
 
 ConstraintChecks::~ConstraintChecks() {
@@ -45,7 +78,7 @@ std::shared_ptr<const ConstraintCheck> ConstraintChecks::shared_check(const Vari
   return shared_.emplace(std::move(key), std::move(check)).first->second;
 }
 
-void ConstraintChecks::compute(std::size_t i) {
+void ConstraintChecks::compute(std::size_t i, Entry& e) {
   const auto start = std::chrono::steady_clock::now();
   try {
     const Config config = configs_[i];
@@ -53,12 +86,12 @@ void ConstraintChecks::compute(std::size_t i) {
     // check_constraints' order: the workload, the parameters, then the kernel checks.
     if (variant->workload() == config.workload && variant->checks_ignore_params() &&
         !find_workload(config.workload).check_params(config))
-      results_[i] = shared_check(*variant, config);
+      e.result = shared_check(*variant, config);
     else
-      results_[i] =
+      e.result =
           std::make_shared<const ConstraintCheck>(check_constraints(board_, *variant, config));
   } catch (...) {
-    errors_[i] = std::current_exception();
+    e.error = std::current_exception();
   }
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ++checked_;
@@ -70,16 +103,18 @@ ConstraintChecks::Stats ConstraintChecks::stats() const {
 }
 
 const ConstraintCheck& ConstraintChecks::get(std::size_t i) {
-  std::call_once(once_[i], [this, i] { compute(i); });
-  if (errors_[i]) std::rethrow_exception(errors_[i]);
-  return *results_[i];
+  Entry& e = entry(i);
+  std::call_once(e.once, [this, i, &e] { compute(i, e); });
+  if (e.error) std::rethrow_exception(e.error);
+  return *e.result;
 }
 
 void ConstraintChecks::wait_all(std::ostream* log) {
   const auto start = std::chrono::steady_clock::now();
   const std::size_t n = configs_.size(), step = std::max<std::size_t>(1, n / 20);
   for (std::size_t i = 0; i < n; ++i) {
-    std::call_once(once_[i], [this, i] { compute(i); });
+    Entry& e = entry(i);
+    std::call_once(e.once, [this, i, &e] { compute(i, e); });
     if (!log || ((i + 1) % step != 0 && i + 1 != n)) continue;
     const double s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -17,20 +17,24 @@
 
 namespace flowtune {
 
-/// check_constraints() of every config of a space, computed by `threads` background threads
-/// in enumeration order and on demand by get(). Each config is checked once (std::call_once);
+/// check_constraints() of the configs of a space, computed by `threads` background threads
+/// ahead of the caller and on demand by get(). Each config is checked once (std::call_once);
 /// nvrtc_build's cache makes configs that share a kernel build (configs differing only in
 /// parameters such as iterations) share one compilation. With threads = 0 every check runs in
 /// get(). Configs of a variant whose checks ignore the parameters
 /// (Variant::checks_ignore_params) and that pass the workload's parameter checks share one
-/// result per variant, precision and tunables: a space of millions of configs that differ in
-/// parameters holds and computes as many results as it has kernel configs. The configs and
-/// board must outlive this object. Not copyable.
+/// result per variant, precision and tunables. A space of up to kDenseChecks configs holds a
+/// slot per config and its threads check every config in enumeration order; a larger one
+/// (a generated space of ranges may hold 10^11) holds the checks asked for only, and its
+/// threads check each kernel config once (the first parameter point and clock of each block:
+/// the builds). The configs and board must outlive this object. Not copyable.
 class ConstraintChecks {
  public:
   ConstraintChecks(const Board& board, const Workload& workload, const ConfigSpace& configs,
                    unsigned threads);
   ~ConstraintChecks();
+  /// The largest space whose checks are held per config (see the class comment).
+  static constexpr std::size_t kDenseChecks = std::size_t(1) << 24;
   ConstraintChecks(const ConstraintChecks&) = delete;
   ConstraintChecks& operator=(const ConstraintChecks&) = delete;
 
@@ -50,17 +54,31 @@ class ConstraintChecks {
   void wait_all(std::ostream* log = nullptr);
 
  private:
-  void compute(std::size_t i);
+  /// One config's check, computed once.
+  struct Entry {
+    std::once_flag once;
+    std::shared_ptr<const ConstraintCheck> result;
+    std::exception_ptr error;
+  };
+  Entry& entry(std::size_t i);
+  void compute(std::size_t i, Entry& e);
+  /// The i-th config the threads check ahead (of ahead_count()).
+  std::size_t ahead_index(std::size_t k) const;
+  std::size_t ahead_count() const;
   const Board& board_;
   const Workload& workload_;
   const ConfigSpace& configs_;
   /// The shared result of configs[i]'s kernel config, computed once.
   std::shared_ptr<const ConstraintCheck> shared_check(const Variant& variant, const Config& config);
-  std::vector<std::shared_ptr<const ConstraintCheck>> results_;
   std::mutex shared_mutex_;
   std::unordered_map<std::string, std::shared_ptr<const ConstraintCheck>> shared_;
-  std::vector<std::exception_ptr> errors_;
-  std::unique_ptr<std::once_flag[]> once_;
+  std::unique_ptr<Entry[]> dense_;  ///< a slot per config (spaces of <= kDenseChecks)
+  std::mutex sparse_mutex_;
+  std::unordered_map<std::size_t, std::unique_ptr<Entry>> sparse_;  ///< else per config asked
+  /// The kernel configs of a large generated space: per block, its first index and tunable
+  /// combinations (the threads check [first, first + combos)).
+  std::vector<std::pair<std::size_t, std::size_t>> kernel_runs_;
+  std::size_t n_kernel_configs_ = 0;
   std::atomic<std::size_t> next_{0};
   std::atomic<bool> stop_{false};
   std::vector<std::thread> threads_;

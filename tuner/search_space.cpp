@@ -115,6 +115,7 @@ SearchSpace::SearchSpace(std::size_t n, const ConfigVisitor& visit_configs) {
   if (coords_.size() != n)
     throw std::invalid_argument("SearchSpace: " + std::to_string(coords_.size()) +
                                 " configs visited for a space of " + std::to_string(n));
+  size_ = n;
   build_index();
 }
 
@@ -130,6 +131,7 @@ SearchSpace::SearchSpace(std::vector<SpaceDimension> dims, std::vector<std::vect
         throw std::invalid_argument("SearchSpace: coordinate " + std::to_string(c[d]) +
                                     " out of range on dimension " + dims_[d].name);
   }
+  size_ = coords_.size();
   build_index();
 }
 
@@ -161,14 +163,46 @@ void SearchSpace::build_index() {
       throw std::invalid_argument("SearchSpace: point " + std::to_string(i) +
                                   " duplicates an earlier point");
   }
-  neighbours_.assign(coords_.size(), {});
-  neighbours_done_.assign(coords_.size(), false);
+  neighbours_.clear();
+}
+
+std::vector<int> SearchSpace::coords(std::size_t point) const {
+  if (point >= size_)
+    throw std::out_of_range("point " + std::to_string(point) + " of a space of " +
+                            std::to_string(size_));
+  if (!generated_) return coords_[point];
+  const auto it = std::upper_bound(blocks_.begin(), blocks_.end(), point,
+                                   [](std::size_t i, const BlockMap& b) { return i < b.first; });
+  const BlockMap& b = *(it - 1);
+  std::size_t r = point - b.first;
+  std::size_t combo = r % b.combos;
+  r /= b.combos;
+  const std::size_t clock = r % clock_.to_dim.size();
+  std::size_t p = r / clock_.to_dim.size();
+  std::vector<int> c(dims_.size(), -1);
+  if (variant_dim_ >= 0) c[std::size_t(variant_dim_)] = b.variant;
+  if (precision_dim_ >= 0) c[std::size_t(precision_dim_)] = b.precision;
+  if (clock_.dim >= 0) c[std::size_t(clock_.dim)] = clock_.to_dim[clock];
+  for (std::size_t k = params_.size(); k-- > 0;) {
+    const AxisMap& a = params_[k];
+    const std::size_t n = a.to_dim.size();
+    if (a.dim >= 0) c[std::size_t(a.dim)] = a.to_dim[p % n];
+    p /= n;
+  }
+  for (std::size_t k = b.tunables.size(); k-- > 0;) {
+    const AxisMap& a = b.tunables[k];
+    const std::size_t n = a.to_dim.size();
+    if (a.dim >= 0) c[std::size_t(a.dim)] = a.to_dim[combo % n];
+    combo /= n;
+  }
+  return c;
 }
 
 long SearchSpace::find(const std::vector<int>& coords) const {
   if (coords.size() != dims_.size()) return -1;
   for (std::size_t d = 0; d < coords.size(); ++d)
     if (coords[d] < -1 || coords[d] >= int(dims_[d].labels.size())) return -1;
+  if (generated_) return generated_find(coords);
   if (text_keys_) {
     auto it = string_index_.find(coords_key(coords));
     return it == string_index_.end() ? -1 : long(it->second);
@@ -178,6 +212,7 @@ long SearchSpace::find(const std::vector<int>& coords) const {
 }
 
 long SearchSpace::nearest(const std::vector<int>& coords, int fixed_dim) const {
+  if (generated_) return generated_nearest(coords, fixed_dim);
   long best = -1;
   std::pair<int, long> best_score{std::numeric_limits<int>::max(), 0};
   for (std::size_t i = 0; i < coords_.size(); ++i) {
@@ -199,9 +234,9 @@ long SearchSpace::nearest(const std::vector<int>& coords, int fixed_dim) const {
 }
 
 const std::vector<std::size_t>& SearchSpace::neighbours(std::size_t point) const {
-  if (neighbours_done_.at(point)) return neighbours_[point];
+  if (auto it = neighbours_.find(point); it != neighbours_.end()) return it->second;
   std::set<std::size_t> out;
-  const std::vector<int>& c = coords_[point];
+  const std::vector<int> c = coords(point);
   for (std::size_t d = 0; d < dims_.size(); ++d) {
     if (c[d] < 0) continue;
     std::vector<int> moved = c;
@@ -221,9 +256,202 @@ const std::vector<std::size_t>& SearchSpace::neighbours(std::size_t point) const
       if (j >= 0 && std::size_t(j) != point) out.insert(std::size_t(j));
     }
   }
-  neighbours_[point].assign(out.begin(), out.end());
-  neighbours_done_[point] = true;
-  return neighbours_[point];
+  std::vector<std::size_t>& stored = neighbours_[point];
+  stored.assign(out.begin(), out.end());
+  return stored;
+}
+
+}  // namespace flowtune
+
+namespace flowtune {
+namespace {
+
+// The value index of each of values on dim (numbers sorted ascending).
+std::vector<int> indices_on(const SpaceDimension& dim, const std::vector<double>& values) {
+  std::vector<int> out;
+  for (double v : values)
+    out.push_back(
+        int(std::lower_bound(dim.numbers.begin(), dim.numbers.end(), v) - dim.numbers.begin()));
+  return out;
+}
+
+}  // namespace
+
+SearchSpace::SearchSpace(const SpaceLayout& layout) : generated_(true) {
+  // The dimensions as the visiting constructor makes them: variant, precision, clock_mhz,
+  // tunables, parameters (names sorted), values sorted, single-valued ones dropped.
+  std::set<std::string> variants, precisions;
+  std::map<std::string, std::set<double>> tunables;
+  for (const SpaceLayout::Block& b : layout.blocks) {
+    variants.insert(b.variant);
+    precisions.insert(b.precision);
+    for (const SpaceLayout::Axis& a : b.tunables)
+      tunables[a.name].insert(a.values.begin(), a.values.end());
+  }
+  const auto categorical = [&](const std::string& name, const std::set<std::string>& labels) {
+    if (labels.size() < 2) return -1;
+    SpaceDimension d;
+    d.name = name;
+    d.labels.assign(labels.begin(), labels.end());
+    dims_.push_back(std::move(d));
+    return int(dims_.size()) - 1;
+  };
+  const auto ordinal = [&](const std::string& name, const std::set<double>& values) {
+    if (values.size() < 2) return -1;
+    SpaceDimension d;
+    d.name = name;
+    d.ordinal = true;
+    for (double v : values) {
+      d.numbers.push_back(v);
+      d.labels.push_back(shortest_decimal(v));
+    }
+    dims_.push_back(std::move(d));
+    return int(dims_.size()) - 1;
+  };
+  variant_dim_ = categorical("variant", variants);
+  precision_dim_ = categorical("precision", precisions);
+  const auto axis_map = [&](int dim, const std::vector<double>& values) {
+    AxisMap a;
+    a.dim = dim;
+    if (dim < 0) {
+      a.to_dim.assign(values.size(), -1);
+      return a;
+    }
+    a.to_dim = indices_on(dims_[std::size_t(dim)], values);
+    a.from_dim.assign(dims_[std::size_t(dim)].labels.size(), -1);
+    for (std::size_t k = 0; k < a.to_dim.size(); ++k)
+      if (a.from_dim[std::size_t(a.to_dim[k])] < 0) a.from_dim[std::size_t(a.to_dim[k])] = int(k);
+    return a;
+  };
+  std::vector<double> clocks(layout.clocks.begin(), layout.clocks.end());
+  if (clocks.empty()) clocks = {0};
+  const int clock_dim = ordinal("clock_mhz", std::set<double>(clocks.begin(), clocks.end()));
+  clock_ = axis_map(clock_dim, clocks);
+  std::map<std::string, int> tunable_dim;
+  for (const auto& [name, values] : tunables) tunable_dim[name] = ordinal(name, values);
+  for (const SpaceLayout::Axis& a : layout.params) {
+    const int dim = ordinal(a.name, std::set<double>(a.values.begin(), a.values.end()));
+    params_.push_back(axis_map(dim, a.values));
+    n_points_ *= a.values.size();
+  }
+  is_tunable_dim_.assign(dims_.size(), false);
+  for (const auto& [name, dim] : tunable_dim)
+    if (dim >= 0) is_tunable_dim_[std::size_t(dim)] = true;
+  const auto label_index = [&](int dim, const std::string& label) {
+    if (dim < 0) return -1;
+    const auto& labels = dims_[std::size_t(dim)].labels;
+    return int(std::lower_bound(labels.begin(), labels.end(), label) - labels.begin());
+  };
+  for (const SpaceLayout::Block& b : layout.blocks) {
+    BlockMap m;
+    m.first = b.first;
+    m.size = b.size;
+    m.variant = label_index(variant_dim_, b.variant);
+    m.precision = label_index(precision_dim_, b.precision);
+    m.tunable_of_dim.assign(dims_.size(), -1);
+    for (const SpaceLayout::Axis& a : b.tunables) {
+      const int dim = tunable_dim.at(a.name);
+      if (dim >= 0) m.tunable_of_dim[std::size_t(dim)] = int(m.tunables.size());
+      m.tunables.push_back(axis_map(dim, a.values));
+      m.combos *= a.values.size();
+    }
+    if (m.size != n_points_ * clocks.size() * m.combos)
+      throw std::invalid_argument("SearchSpace: block " + b.variant + " " + b.precision +
+                                  " holds " + std::to_string(m.size) + " points, its axes " +
+                                  std::to_string(n_points_ * clocks.size() * m.combos));
+    if (m.first != size_)
+      throw std::invalid_argument("SearchSpace: the blocks of a layout must be contiguous");
+    size_ += m.size;
+    blocks_.push_back(std::move(m));
+  }
+}
+
+long SearchSpace::generated_find(const std::vector<int>& coords) const {
+  const auto digit = [&](const AxisMap& a) {
+    if (a.dim < 0) return 0;
+    const int v = coords[std::size_t(a.dim)];
+    return v < 0 ? -1 : a.from_dim[std::size_t(v)];
+  };
+  for (const BlockMap& b : blocks_) {
+    if (variant_dim_ >= 0 && coords[std::size_t(variant_dim_)] != b.variant) continue;
+    if (precision_dim_ >= 0 && coords[std::size_t(precision_dim_)] != b.precision) continue;
+    bool ok = true;
+    for (std::size_t d = 0; d < dims_.size() && ok; ++d)
+      if (is_tunable_dim_[d] && b.tunable_of_dim[d] < 0 && coords[d] != -1) ok = false;
+    std::size_t point = 0;
+    for (const AxisMap& a : params_) {
+      const int k = digit(a);
+      if (k < 0) ok = false;
+      point = point * a.to_dim.size() + std::size_t(std::max(k, 0));
+    }
+    const int clock = digit(clock_);
+    std::size_t combo = 0;
+    for (const AxisMap& a : b.tunables) {
+      const int k = digit(a);
+      if (k < 0) ok = false;
+      combo = combo * a.to_dim.size() + std::size_t(std::max(k, 0));
+    }
+    if (!ok || clock < 0) return -1;  // (variant, precision) names one block
+    return long(b.first + (point * clock_.to_dim.size() + std::size_t(clock)) * b.combos + combo);
+  }
+  return -1;
+}
+
+long SearchSpace::generated_nearest(const std::vector<int>& coords, int fixed_dim) const {
+  if (coords.size() != dims_.size()) return -1;
+  long best = -1;
+  std::pair<int, long> best_score{std::numeric_limits<int>::max(), 0};
+  for (const BlockMap& b : blocks_) {
+    int differ = 0;
+    long dist = 0;
+    bool skip = false;
+    // The value of one axis nearest to its coordinate: exact, else the smallest index
+    // distance (lowest value index on ties), else (coordinate -1) the first value.
+    const auto choose = [&](const AxisMap& a) -> std::size_t {
+      if (a.dim < 0) return 0;
+      const int want = coords[std::size_t(a.dim)];
+      if (want >= 0 && a.from_dim[std::size_t(want)] >= 0)
+        return std::size_t(a.from_dim[std::size_t(want)]);
+      if (a.dim == fixed_dim) skip = true;
+      ++differ;
+      if (want < 0) return 0;
+      std::size_t pick = 0;
+      int gap = std::numeric_limits<int>::max();
+      for (std::size_t k = 0; k < a.to_dim.size(); ++k) {
+        const int g = std::abs(a.to_dim[k] - want);
+        if (g < gap) {
+          gap = g;
+          pick = k;
+        }
+      }
+      dist += gap;
+      return pick;
+    };
+    if (variant_dim_ >= 0 && coords[std::size_t(variant_dim_)] != b.variant) {
+      if (fixed_dim == variant_dim_) continue;
+      ++differ;
+    }
+    if (precision_dim_ >= 0 && coords[std::size_t(precision_dim_)] != b.precision) {
+      if (fixed_dim == precision_dim_) continue;
+      ++differ;
+    }
+    for (std::size_t d = 0; d < dims_.size(); ++d)
+      if (is_tunable_dim_[d] && b.tunable_of_dim[d] < 0 && coords[d] != -1) {
+        if (int(d) == fixed_dim) skip = true;
+        ++differ;
+      }
+    std::size_t point = 0;
+    for (const AxisMap& a : params_) point = point * a.to_dim.size() + choose(a);
+    const std::size_t clock = choose(clock_);
+    std::size_t combo = 0;
+    for (const AxisMap& a : b.tunables) combo = combo * a.to_dim.size() + choose(a);
+    if (skip) continue;
+    if (std::make_pair(differ, dist) < best_score) {
+      best_score = {differ, dist};
+      best = long(b.first + (point * clock_.to_dim.size() + clock) * b.combos + combo);
+    }
+  }
+  return best;
 }
 
 }  // namespace flowtune

@@ -31,6 +31,27 @@ struct SpaceDimension {
   DimensionKind kind = DimensionKind::parameter;
 };
 
+/// The mixed-radix structure of a generated space (ConfigSpace::layout, tuner/space.hpp), from
+/// which a SearchSpace computes each point's coordinates instead of holding them: point i of
+/// block b (one variant and precision) is b.first + ((p * clocks + k) * combos + t), p the
+/// parameter point (a mixed-radix number over `params`, the last fastest), k the clock and t
+/// the tunable combination (over b.tunables, the last fastest).
+struct SpaceLayout {
+  struct Axis {
+    std::string name;
+    std::vector<double> values;  ///< in enumeration order
+  };
+  struct Block {
+    std::string variant, precision;
+    std::vector<Axis> tunables;
+    std::size_t first = 0;  ///< index of its first point
+    std::size_t size = 0;   ///< > 0
+  };
+  std::vector<Axis> params;  ///< every parameter, in name order
+  std::vector<int> clocks;   ///< at least one (0: clock not explored)
+  std::vector<Block> blocks;
+};
+
 /// A finite space of points. Point i has coords[i][d] = value index on dimension d, or -1
 /// where the dimension does not apply to it (a tunable of another variant). Dimensions that
 /// take a single value in the whole space are dropped.
@@ -50,10 +71,20 @@ class SearchSpace {
   /// A space straight from coordinates (tests, synthetic spaces). Throws
   /// std::invalid_argument for a coordinate out of range or a duplicate point.
   SearchSpace(std::vector<SpaceDimension> dims, std::vector<std::vector<int>> coords);
+  /// The space of a generated ConfigSpace from its layout, with the dimensions and coordinates
+  /// the visiting constructor gives its configs, but computed per point (nothing held per
+  /// point): a space of 10^11 points costs memory per dimension value and block only.
+  explicit SearchSpace(const SpaceLayout& layout);
 
-  std::size_t size() const { return coords_.size(); }
+  std::size_t size() const { return size_; }
   const std::vector<SpaceDimension>& dimensions() const { return dims_; }
-  const std::vector<int>& coords(std::size_t point) const { return coords_.at(point); }
+  /// The coordinates of point (by value: a generated space computes them). Throws
+  /// std::out_of_range for point >= size().
+  std::vector<int> coords(std::size_t point) const;
+  /// coords(point)[dim] without copying a held space's coordinates (a strategy's inner loop).
+  int coord(std::size_t point, std::size_t dim) const {
+    return generated_ ? coords(point)[dim] : coords_.at(point)[dim];
+  }
 
   /// The point with exactly these coordinates, or -1.
   long find(const std::vector<int>& coords) const;
@@ -61,7 +92,8 @@ class SearchSpace {
   /// Points one step away: the same coordinates except one dimension, moved by one value on an
   /// ordinal axis or to any other value on a categorical one; where a categorical move leaves
   /// no exact point (another variant has other tunables), the nearest point (nearest()) of that
-  /// value. Sorted, without duplicates, never the point itself.
+  /// value. Sorted, without duplicates, never the point itself. On a range's dimension the
+  /// ordinal step is to the adjacent value of its enumeration (zoom 0.55 -> 0.5 and 0.6).
   const std::vector<std::size_t>& neighbours(std::size_t point) const;
 
   /// The point nearest to coords (which need not exist): fewest differing dimensions, then the
@@ -81,8 +113,34 @@ class SearchSpace {
   /// for that keys by text (string_index_).
   bool text_keys_ = false;
   std::unordered_map<std::string, std::size_t> string_index_;
-  mutable std::vector<std::vector<std::size_t>> neighbours_;
-  mutable std::vector<bool> neighbours_done_;
+  /// Neighbours computed so far, by point (node-based: references stay valid).
+  mutable std::unordered_map<std::size_t, std::vector<std::size_t>> neighbours_;
+  std::size_t size_ = 0;
+
+  /// A generated space (SearchSpace(const SpaceLayout&)): no coords_, no index_.
+  bool generated_ = false;
+  /// One axis of the layout mapped onto a dimension: its dimension (-1: dropped, a single
+  /// value) and, per value of the axis, the dimension's value index; per value index of the
+  /// dimension, the axis value (-1: the axis lacks it).
+  struct AxisMap {
+    int dim = -1;
+    std::vector<int> to_dim;
+    std::vector<int> from_dim;
+  };
+  struct BlockMap {
+    std::size_t first = 0, size = 0, combos = 1;
+    int variant = -1, precision = -1;  ///< value indices on their dimensions
+    std::vector<AxisMap> tunables;     ///< the block's tunable axes, in layout order
+    std::vector<int> tunable_of_dim;   ///< per dimension: the block's tunable axis, or -1
+  };
+  std::vector<BlockMap> blocks_;
+  std::vector<AxisMap> params_;
+  AxisMap clock_;
+  int variant_dim_ = -1, precision_dim_ = -1;
+  std::size_t n_points_ = 1;
+  std::vector<bool> is_tunable_dim_;
+  long generated_find(const std::vector<int>& coords) const;
+  long generated_nearest(const std::vector<int>& coords, int fixed_dim) const;
 };
 
 }  // namespace flowtune

@@ -1,6 +1,7 @@
 #include "tuner/space.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 #include "variants/variant.hpp"
@@ -56,12 +57,15 @@ std::vector<ParamValues> parameter_points(const ParamDimensions& dims) {
 
 ParamDimensions parameter_dimensions(const Workload& workload, const Board& board,
                                      const SpaceOptions& options) {
+  const ParamDimensions target = workload.default_dimensions(board.target);
   ParamDimensions dims;
-  for (const ParamSpec& p : workload.params()) dims[p.name] = {p.default_value};
+  for (const ParamSpec& p : workload.params()) {
+    const auto it = target.find(p.name);
+    dims[p.name] = {it == target.end() ? p.default_value : it->second.fixed_value(p)};
+  }
   if (options.default_dimensions)
-    for (const auto& [name, values] : workload.default_dimensions(board.target))
-      dims[name] = values;
-  for (const auto& [name, values] : options.param_values) {
+    for (const auto& [name, dim] : target) dims[name] = dim;
+  for (const auto& [name, dim] : options.param_values) {
     if (!workload.find_param(name)) {
       std::vector<std::string> names;
       for (const ParamSpec& p : workload.params()) names.push_back(p.name);
@@ -69,23 +73,31 @@ ParamDimensions parameter_dimensions(const Workload& workload, const Board& boar
           "unknown parameter '" + name + "' of workload '" + workload.name() +
           "' (it has: " + (names.empty() ? std::string("none") : join(names)) + ")");
     }
-    if (values.empty()) throw std::invalid_argument("parameter '" + name + "': no values");
-    dims[name] = values;
+    if (dim.empty()) throw std::invalid_argument("parameter '" + name + "': no values");
+    dims[name] = dim;
   }
-  for (auto& [name, values] : dims) {
-    const ParamSpec& spec = *workload.find_param(name);
-    for (double v : values)
-      if (auto why = spec.invalid_reason(v)) throw std::invalid_argument(*why);
-    std::vector<double> unique;
-    for (double v : values)
-      if (std::find(unique.begin(), unique.end(), v) == unique.end()) unique.push_back(v);
-    values = unique;
+  for (const auto& [name, dim] : dims) {
+    const ParamSpec* spec = workload.find_param(name);
+    if (!spec)
+      throw std::invalid_argument("workload '" + workload.name() +
+                                  "': a default dimension names no parameter: " + name);
+    for (double v : dim)
+      if (auto why = spec->invalid_reason(v)) throw std::invalid_argument(*why);
   }
   return dims;
 }
 
 ConfigSpace::ConfigSpace(std::vector<Config> configs)
     : listed_(true), list_(std::move(configs)), size_(list_.size()) {}
+
+void ConfigSpace::set_params(std::size_t point, Config& config) const {
+  // The last dimension varies fastest (parameter_points' order).
+  for (std::size_t d = param_axes_.size(); d-- > 0;) {
+    const std::vector<double>& values = param_axes_[d].second;
+    config.params[param_axes_[d].first] = values[point % values.size()];
+    point /= values.size();
+  }
+}
 
 void ConfigSpace::set_tunables(const Block& block, std::size_t combo, Config& config) const {
   // The last domain varies fastest (expand order of the enumeration).
@@ -114,7 +126,7 @@ Config ConfigSpace::operator[](std::size_t i) const {
   c.variant = block.variant;
   c.precision = block.precision;
   c.clock_mhz = clocks_[clock];
-  c.params = param_points_[point];
+  set_params(point, c);
   set_tunables(block, combo, c);
   return c;
 }
@@ -130,8 +142,8 @@ void ConfigSpace::for_each(const std::function<void(std::size_t, const Config&)>
     c.variant = block.variant;
     c.precision = block.precision;
     std::size_t i = block.first;
-    for (const ParamValues& point : param_points_) {
-      c.params = point;
+    for (std::size_t point = 0; point < n_points_; ++point) {
+      set_params(point, c);
       for (int clock : clocks_) {
         c.clock_mhz = clock;
         for (std::size_t combo = 0; combo < block.combos; ++combo) {
@@ -141,6 +153,66 @@ void ConfigSpace::for_each(const std::function<void(std::size_t, const Config&)>
       }
     }
   }
+}
+
+std::optional<std::size_t> ConfigSpace::index_of(const Config& config) const {
+  if (config.workload != workload_) return std::nullopt;
+  Config c = config;
+  c.params = find_workload(workload_).with_absent_values(c.params);
+  if (listed_) {
+    for (std::size_t i = 0; i < list_.size(); ++i)
+      if (list_[i].variant == c.variant && list_[i].precision == c.precision &&
+          list_[i].clock_mhz == c.clock_mhz && list_[i].tunables == c.tunables &&
+          list_[i].params == c.params)
+        return i;
+    return std::nullopt;
+  }
+  const auto digit = [](const auto& values, double v) -> long {
+    for (std::size_t k = 0; k < values.size(); ++k)
+      if (double(values[k]) == v) return long(k);
+    return -1;
+  };
+  if (c.params.size() != param_axes_.size()) return std::nullopt;
+  std::size_t point = 0;
+  for (const auto& [name, values] : param_axes_) {
+    const auto it = c.params.find(name);
+    const long k = it == c.params.end() ? -1 : digit(values, it->second);
+    if (k < 0) return std::nullopt;
+    point = point * values.size() + std::size_t(k);
+  }
+  const long clock = digit(clocks_, double(c.clock_mhz));
+  if (clock < 0) return std::nullopt;
+  for (const Block& b : blocks_) {
+    if (b.variant != c.variant || b.precision != c.precision) continue;
+    if (c.tunables.size() != b.domains.size()) return std::nullopt;
+    std::size_t combo = 0;
+    for (const TunableDomain& d : b.domains) {
+      const auto it = c.tunables.find(d.name);
+      const long k = it == c.tunables.end() ? -1 : digit(d.values, double(it->second));
+      if (k < 0) return std::nullopt;
+      combo = combo * d.values.size() + std::size_t(k);
+    }
+    return b.first + (point * clocks_.size() + std::size_t(clock)) * b.combos + combo;
+  }
+  return std::nullopt;
+}
+
+SpaceLayout ConfigSpace::layout() const {
+  if (listed_) throw std::logic_error("ConfigSpace::layout: a listed space has no layout");
+  SpaceLayout out;
+  for (const auto& [name, values] : param_axes_) out.params.push_back({name, values});
+  out.clocks = clocks_;
+  for (const Block& b : blocks_) {
+    SpaceLayout::Block lb;
+    lb.variant = b.variant;
+    lb.precision = b.precision;
+    lb.first = b.first;
+    lb.size = b.size;
+    for (const TunableDomain& d : b.domains)
+      lb.tunables.push_back({d.name, std::vector<double>(d.values.begin(), d.values.end())});
+    out.blocks.push_back(std::move(lb));
+  }
+  return out;
 }
 
 std::vector<Config> ConfigSpace::materialise() const {
@@ -158,7 +230,13 @@ ConfigSpace make_space(const Board& board, const SpaceOptions& options) {
   out.clocks_ = options.clocks_mhz.empty() ? std::vector<int>{0} : options.clocks_mhz;
   std::vector<std::string> unused_overrides;
   for (const auto& kv : options.tunable_values) unused_overrides.push_back(kv.first);
-  out.param_points_ = parameter_points(parameter_dimensions(workload, board, options));
+  out.param_dims_ = parameter_dimensions(workload, board, options);
+  for (const auto& [name, dim] : out.param_dims_) {
+    out.param_axes_.emplace_back(name, dim.values());
+    if (dim.size() > 0 && out.n_points_ > std::numeric_limits<std::size_t>::max() / dim.size())
+      throw std::invalid_argument("the space's parameter points overflow a 64-bit index");
+    out.n_points_ *= dim.size();
+  }
 
   for (const Variant* variant : selected_variants(workload, board, options)) {
     std::vector<std::string> precisions = variant->default_precisions();
@@ -191,7 +269,7 @@ ConfigSpace make_space(const Board& board, const SpaceOptions& options) {
       b.domains = domains;
       b.combos = combos;
       b.first = out.size_;
-      b.size = out.param_points_.size() * out.clocks_.size() * combos;
+      b.size = out.n_points_ * out.clocks_.size() * combos;
       out.size_ += b.size;
       // A block without configs (a domain with no value) is left out, so every block holds
       // the index of its first config.

@@ -9,11 +9,11 @@
 namespace flowtune {
 
 Strategy::Strategy(const SearchSpace& space, const StrategyOptions& options)
-    : space_(space),
-      options_(options),
-      rng_(options.seed),
-      state_(space.size(), State::unseen),
-      observation_of_(space.size(), -1) {
+    : space_(space), options_(options), rng_(options.seed), dense_(space.size() <= kDensePoints) {
+  if (dense_) {
+    dense_state_.assign(space.size(), State::unseen);
+    dense_observation_of_.assign(space.size(), -1);
+  }
   if (options_.n_objectives == 0) options_.n_objectives = 1;
 }
 
@@ -23,9 +23,9 @@ std::optional<std::size_t> Strategy::ask() {
   for (int attempt = 0; attempt < 10000; ++attempt) {
     const std::optional<std::size_t> p = propose();
     if (!p) return std::nullopt;
-    if (*p >= state_.size()) throw std::logic_error(name() + ": proposed a point out of range");
-    if (state_[*p] == State::unseen) {
-      state_[*p] = State::asked;
+    if (*p >= space_.size()) throw std::logic_error(name() + ": proposed a point out of range");
+    if (state_of(*p) == State::unseen) {
+      set_state(*p, State::asked);
       ++n_seen_;
       return p;
     }
@@ -33,40 +33,64 @@ std::optional<std::size_t> Strategy::ask() {
   }
   const std::optional<std::size_t> p = random_unseen();
   if (p) {
-    state_[*p] = State::asked;
+    set_state(*p, State::asked);
     ++n_seen_;
   }
   return p;
 }
 
 void Strategy::tell(const Observation& observation) {
-  if (observation.point >= state_.size() || state_[observation.point] != State::asked)
+  if (observation.point >= space_.size() || state_of(observation.point) != State::asked)
     throw std::invalid_argument(name() + ": told about point " + std::to_string(observation.point) +
                                 " that was not asked");
-  state_[observation.point] = State::told;
-  observation_of_[observation.point] = long(observations_.size());
+  set_state(observation.point, State::told);
+  if (dense_)
+    dense_observation_of_[observation.point] = long(observations_.size());
+  else
+    observation_of_[observation.point] = observations_.size();
   observations_.push_back(observation);
   observe(observation);
 }
 
 std::optional<std::size_t> Strategy::random_unseen() {
-  if (unseen_pool_.empty()) {
-    unseen_pool_.resize(space_.size());
-    std::iota(unseen_pool_.begin(), unseen_pool_.end(), std::size_t{0});
-  }
-  // Fisher-Yates drawn lazily: each call draws the next element of a random permutation.
-  while (pool_pos_ < unseen_pool_.size()) {
-    std::uniform_int_distribution<std::size_t> pick(pool_pos_, unseen_pool_.size() - 1);
-    std::swap(unseen_pool_[pool_pos_], unseen_pool_[pick(rng_)]);
-    const std::size_t p = unseen_pool_[pool_pos_++];
+  // Fisher-Yates drawn lazily over a virtual list 0..size-1: each call draws the next element
+  // of a random permutation; only the swapped positions are held.
+  const std::size_t n = space_.size();
+  const auto at = [&](std::size_t k) {
+    const auto it = swapped_.find(k);
+    return it == swapped_.end() ? k : it->second;
+  };
+  while (pool_pos_ < n) {
+    std::uniform_int_distribution<std::size_t> pick(pool_pos_, n - 1);
+    const std::size_t j = pick(rng_);
+    const std::size_t p = at(j);
+    swapped_[j] = at(pool_pos_);
+    swapped_.erase(pool_pos_++);
     if (!seen(p)) return p;
   }
   return std::nullopt;
 }
 
+Strategy::State Strategy::state_of(std::size_t point) const {
+  if (dense_) return dense_state_[point];
+  const auto it = state_.find(point);
+  return it == state_.end() ? State::unseen : it->second;
+}
+
+void Strategy::set_state(std::size_t point, State state) {
+  if (dense_)
+    dense_state_[point] = state;
+  else
+    state_[point] = state;
+}
+
 const Observation* Strategy::observed(std::size_t point) const {
-  const long i = observation_of_.at(point);
-  return i < 0 ? nullptr : &observations_[std::size_t(i)];
+  if (dense_) {
+    const long i = dense_observation_of_.at(point);
+    return i < 0 ? nullptr : &observations_[std::size_t(i)];
+  }
+  const auto it = observation_of_.find(point);
+  return it == observation_of_.end() ? nullptr : &observations_[it->second];
 }
 
 double Strategy::primary(std::size_t point) const {

@@ -9,6 +9,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "tuner/search_space.hpp"
@@ -71,7 +72,9 @@ class Strategy {
 
   /// A uniformly random point not yet seen, or nullopt when every point was seen.
   std::optional<std::size_t> random_unseen();
-  bool seen(std::size_t point) const { return state_[point] != State::unseen; }
+  bool seen(std::size_t point) const {
+    return dense_ ? dense_state_[point] != State::unseen : state_.count(point) > 0;
+  }
   /// The recorded observation of a told point, or nullptr.
   const Observation* observed(std::size_t point) const;
   /// objectives[0] of a measured point; +infinity for a failed, pruned or unseen one.
@@ -83,13 +86,23 @@ class Strategy {
   std::mt19937_64 rng_;
 
  private:
+  // A space of up to kDensePoints points holds a state per point (fast scans of small
+  // spaces); a larger one (a generated space may have 10^11) per point asked only.
+  static constexpr std::size_t kDensePoints = std::size_t(1) << 24;
   enum class State : std::uint8_t { unseen, asked, told };
-  std::vector<State> state_;
-  std::vector<std::size_t> unseen_pool_;  // lazily shuffled list for random_unseen
+  bool dense_ = false;
+  std::vector<State> dense_state_;
+  std::vector<long> dense_observation_of_;
+  State state_of(std::size_t point) const;
+  void set_state(std::size_t point, State state);
+  std::unordered_map<std::size_t, State> state_;  // absent: unseen
+  // random_unseen's permutation drawn lazily (Fisher-Yates): position -> point where it
+  // differs from the identity.
+  std::unordered_map<std::size_t, std::size_t> swapped_;
   std::size_t pool_pos_ = 0;
   std::size_t n_seen_ = 0;
   std::vector<Observation> observations_;
-  std::vector<long> observation_of_;
+  std::unordered_map<std::size_t, std::size_t> observation_of_;
 };
 
 /// Builds a strategy over a space (a registered factory).

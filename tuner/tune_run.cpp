@@ -307,10 +307,9 @@ std::unique_ptr<Evaluator> make_evaluator(TuneSession& s, const TuneOptions& opt
   so.local_workers =
       options.workers == kWorkersAuto ? std::max(1, int(so.gpus.size())) : options.workers;
   std::size_t n_known = 0;
-  if (!s.known.empty())  // a fresh DB (the usual first run) skips a pass over the space
-    s.space.for_each([&](std::size_t, const Config& c) {
-      n_known += s.known.count(to_config_row(s.board.name, c).key);
-    });
+  // The DB's points that lie in this space (a lookup per known point, no pass over the space).
+  for (const auto& [key, mc] : s.known)
+    if (s.space.index_of(to_config(mc.config))) ++n_known;
   s.repo->set_planned_points(s.summary.run_id,
                              (long long)(s.budget > n_known ? s.budget - n_known : 0));
   log << "coordinator of run " << s.summary.run_id << ": " << so.local_workers << " local worker(s)"

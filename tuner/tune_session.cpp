@@ -5,6 +5,7 @@
 #include <boost/math/statistics/univariate_statistics.hpp>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <iomanip>
 #include <sstream>
 #include <stdexcept>
@@ -15,11 +16,26 @@
 #include "select/config_rows.hpp"
 #include "tuner/coordinator_lease.hpp"
 #include "tuner/environment.hpp"
+#include "tuner/fixed_params.hpp"
 #include "tuner/kernel_store.hpp"
 #include "tuner/model_estimate.hpp"
 
 namespace flowtune {
 namespace {
+
+// Calls visit with every config of a space of up to 2^22 configs, else with 2^16 configs
+// evenly strided over the indices (a generated space of ranges may hold 10^11); returns the
+// factor from the visited configs to the whole space (1 when it visits every config).
+double for_each_sampled(const ConfigSpace& space, const std::function<void(const Config&)>& visit) {
+  constexpr std::size_t kAll = std::size_t(1) << 22, kSample = std::size_t(1) << 16;
+  if (space.size() <= kAll) {
+    space.for_each([&](std::size_t, const Config& c) { visit(c); });
+    return 1;
+  }
+  const double stride = double(space.size()) / double(kSample);
+  for (std::size_t k = 0; k < kSample; ++k) visit(space[std::size_t(double(k) * stride)]);
+  return stride;
+}
 
 // Rough time per cost unit and work unit when the DB has nothing for this board yet
 // (ms per (relative cost x work unit)); measured on the project's machines, see README.
@@ -123,10 +139,8 @@ void make_strategy(TuneSession& s, const TuneOptions& options, std::ostream& log
                                      ? unsigned(options.build_threads)
                                      : (s.board.target == "cuda" ? std::max(1u, cores - 1) : 0u);
   s.checks = std::make_unique<ConstraintChecks>(s.board, *s.workload, s.space, build_threads);
-  s.search_space = std::make_unique<SearchSpace>(
-      s.space.size(), [&](const std::function<void(std::size_t, const Config&)>& visit) {
-        s.space.for_each(visit);
-      });
+  // Coordinates computed per point from the space's layout: nothing held per point.
+  s.search_space = std::make_unique<SearchSpace>(s.space.layout());
   StrategyOptions so;
   so.seed = options.seed;
   so.n_objectives = s.objectives.size();
@@ -134,6 +148,13 @@ void make_strategy(TuneSession& s, const TuneOptions& options, std::ostream& log
       choose_strategy(options.strategy, s.space.size(), s.objectives.size()) == "model_guided" ||
       options.budget_fraction > 0;
   std::size_t n_unpruned = s.space.size();
+  if (needs_all_checks && s.space.size() > ConstraintChecks::kDenseChecks)
+    throw std::invalid_argument(
+        "strategy model_guided and a budget in % need the check of every config, and this "
+        "space has " +
+        std::to_string(s.space.size()) + " configs (at most " +
+        std::to_string(ConstraintChecks::kDenseChecks) +
+        "): narrow it with --param or --no-default-dimensions, or give the budget as a count");
   if (needs_all_checks) {
     s.checks->wait_all(&log);
     n_unpruned = 0;
@@ -198,7 +219,7 @@ double estimate_seconds(const Workload& workload, const ConfigSpace& configs,
                         const InputSet& inputs, const MeasureOptions& measure, double ms_per_cost) {
   double total_ms = 0;
   bool costed = true;
-  configs.for_each([&](std::size_t, const Config& c) {
+  const double scale = for_each_sampled(configs, [&](const Config& c) {
     const double cost = workload.relative_cost(c);
     if (!(cost > 0)) costed = false;
     if (!costed) return;
@@ -208,7 +229,7 @@ double estimate_seconds(const Workload& workload, const ConfigSpace& configs,
                   std::max(measure.min_rounds * run_ms, measure.min_window_ms);
     }
   });
-  return costed ? total_ms / 1000.0 : -1;
+  return costed ? total_ms * scale / 1000.0 : -1;
 }
 
 std::string choose_strategy(const std::string& requested, std::size_t space_size,
@@ -267,6 +288,9 @@ void open_run(TuneSession& session, const TuneOptions& options, std::ostream& lo
   log << "run " << s->summary.run_id << ": workload " << s->workload->name() << ", board "
       << s->board.name << ", " << s->space.size() << " configs, dataset " << s->summary.dataset
       << ", DB " << s->repo->path() << '\n';
+  if (const std::string fixed = fixed_params_text(*s->workload, s->space.param_dimensions());
+      !fixed.empty())
+    log << fixed << '\n';
   // Before the build threads start: they publish and fetch through it.
   log << use_kernel_store(resolve_kernel_store(options.kernel_store, options.db_path)) << '\n';
   s->builds_at_start = kernel_build_counters().get();
@@ -282,10 +306,10 @@ void open_run(TuneSession& session, const TuneOptions& options, std::ostream& lo
   for (db::MeasuredConfig& mc : s->repo->measured(s->board.name, s->summary.dataset))
     s->known.emplace(mc.config.key, std::move(mc));
   double mean_cost = 0;
-  s->space.for_each([&](std::size_t, const Config& c) {
+  const double scale = for_each_sampled(s->space, [&](const Config& c) {
     mean_cost += std::max(0.0, s->workload->relative_cost(c));
   });
-  mean_cost = s->space.empty() ? 1 : std::max(mean_cost / double(s->space.size()), 1e-300);
+  mean_cost = s->space.empty() ? 1 : std::max(mean_cost * scale / double(s->space.size()), 1e-300);
   s->progress =
       std::make_unique<Progress>(s->budget, mean_cost * double(s->budget), log, options.progress,
                                  options.progress_columns, [s] { return s->elapsed_s(); });

@@ -14,6 +14,7 @@
 
 #include "variants/config.hpp"
 #include "variants/variant.hpp"
+#include "workloads/param_dimension.hpp"
 
 namespace flowtune {
 
@@ -118,8 +119,9 @@ struct InputOptions {
   std::size_t max_pixels = 0;  ///< largest image read (width x height); 0 = the default (64 Mpx)
 };
 
-/// The values of each dimension of a default space (parameter name -> values).
-using ParamDimensions = std::map<std::string, std::vector<double>>;
+/// The dimensions of a space's parameters (parameter name -> values and ranges,
+/// workloads/param_dimension.hpp).
+using ParamDimensions = std::map<std::string, ParamDimension>;
 
 /// An algorithm flowtune tunes (tvl1, apsp, ...).
 class Workload {
@@ -136,8 +138,10 @@ class Workload {
   virtual std::vector<std::string> front_objectives() const = 0;
   /// The workload's variants (each Variant::workload() == name()).
   virtual std::vector<const Variant*> variants() const = 0;
-  /// Default values of the parameter dimensions of `tune` for a board of target "cpu" or
-  /// "cuda"; parameters absent from the map take their default.
+  /// The parameter dimensions of `tune` for a board of target "cpu" or "cuda" (values or
+  /// ranges); parameters absent from the map take their default. A space that leaves one of
+  /// these dimensions out fixes its parameter at ParamDimension::fixed_value (the target's
+  /// default), not at the ParamSpec default.
   virtual ParamDimensions default_dimensions(const std::string& target) const = 0;
   /// Relative cost of one execution of config per work unit, for duration estimates (TV-L1:
   /// inner iterations per pixel over the pyramid); <= 0 when the workload has no model.

@@ -69,11 +69,11 @@ TEST_F(CliCommands, BoardsAndSpaceAsJson) {
   bool have_host = false;
   for (const auto& b : boards) have_host = have_host || b.at("name") == "host";
   EXPECT_TRUE(have_host);
-  // The default host space: 8 parameter points (iterations x n_warpings x median_window) x
+  // The default host space: 90 parameter points (iterations x n_warpings x median_window) x
   // (25 tiles of kokkos_global + simd_fused at all the CPUs (its threads' default) x 3 band
   // heights x 4 temporal depths x 5 tile widths x 2 precisions); kept: the simd_fused tiles
   // that its rules (this host's L2 per CPU) keep.
-  const int configs = 8 * (25 + 3 * 4 * 5 * 2);
+  const int configs = 90 * (25 + 3 * 4 * 5 * 2);
   int simd_kept = 0;
   for (const int bytes : {4, 2})
     for (const int rows : {4, 16, 64})
@@ -85,14 +85,16 @@ TEST_F(CliCommands, BoardsAndSpaceAsJson) {
   const nlohmann::json space =
       nlohmann::json::parse(tune("space --board host --json", false).output);
   EXPECT_EQ(space.at("summary").at("configs"), configs);
-  EXPECT_EQ(space.at("summary").at("kept"), 8 * (25 + simd_kept));
+  EXPECT_EQ(space.at("summary").at("kept"), 90 * (25 + simd_kept));
   for (const auto& c : space.at("configs"))
     if (c.at("variant") == "simd_fused") {
       EXPECT_EQ(c.at("tunables").at("threads"), host_cpu().cpus);
     }
   EXPECT_EQ(space.at("configs").size(), std::size_t(configs));
-  EXPECT_EQ(space.at("dimensions").at("iterations"), (std::vector<double>{50, 300}));
-  EXPECT_EQ(space.at("dimensions").at("median_window"), (std::vector<double>{0, 5}));
+  EXPECT_EQ(space.at("dimensions").at("iterations"),
+            (std::vector<double>{20, 34, 59, 100, 170, 300}));
+  EXPECT_EQ(space.at("ranges").at("iterations"), "20..300 log, 6 points (6 values)");
+  EXPECT_EQ(space.at("dimensions").at("median_window"), (std::vector<double>{0, 3, 5}));
   // Whole numbers are JSON integers ("iterations": 50, not 50.0).
   EXPECT_TRUE(space.at("dimensions").at("iterations").at(0).is_number_integer());
   EXPECT_TRUE(space.at("configs").at(0).at("params").at("iterations").is_number_integer());

@@ -185,8 +185,26 @@ TEST_F(CliErrors, ParamsPrintsTheSchemaAndSpaceItsDimensions) {
       "space --board host --variant kokkos_global --tunable tile_x=32 --tunable tile_y=4 "
       "--param lambda=0.1:0.4:log:3 --no-default-dimensions");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("lambda=0.1,0.2,0.4"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("3 configs, 3 kept"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("  lambda 0.1..0.4 log, 3 points (3 values)\n"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("3 configs (the product of the discretised dimensions' counts), 3 kept"),
+            std::string::npos)
+      << r.output;
+  // A range and a union on the command line; the fixed parameters are listed.
+  r = run_tune(
+      "space --board host --variant kokkos_global --tunable tile_x=32 --tunable tile_y=4 "
+      "--param zoom=0.5:0.9:0.05 --param n_scales=0,3:8 --no-default-dimensions");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("  zoom 0.50..0.90 step 0.05 (9 values)\n"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("  n_scales 0, 3..8 (7 values)\n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("parameter points: 7 x 9 = 63"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("fixed parameters: epsilon=0.005, iterations=300,"), std::string::npos)
+      << r.output;
+  r = run_tune("space --board host --param zoom=0.5:0.9");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--param zoom=0.5:0.9: a real range needs a step"), std::string::npos)
+      << r.output;
 }
 
 }  // namespace

@@ -38,26 +38,27 @@ TEST(Space, DefaultDimensionsOfTheWorkloadSpanTheParametersThatMatter) {
   const ParamDimensions dims = parameter_dimensions(w, load_board("h200"), SpaceOptions{});
   EXPECT_GE(dims.at("iterations").size(), 2u);
   EXPECT_GE(dims.at("n_warpings").size(), 2u);
-  EXPECT_EQ(dims.at("epsilon"), std::vector<double>{0});  // GPU default: fixed iterations
+  EXPECT_EQ(dims.at("epsilon").values(), std::vector<double>{0});  // GPU: fixed iterations
   SpaceOptions o;
   o.param_values = {{"n_warpings", {3}}};
-  EXPECT_EQ(parameter_dimensions(w, load_board("host"), o).at("n_warpings"),
+  EXPECT_EQ(parameter_dimensions(w, load_board("host"), o).at("n_warpings").values(),
             std::vector<double>{3});
 }
 
-// The accuracy additions that paid on the held-out sequences are dimensions of the
-// default spaces (off or on); of their own defaults only median_window's is on (5, README
-// "Defaults"), each absent value off; each binary dimension doubles the space.
+// The accuracy additions are dimensions of the default spaces (from off to their papers'
+// settings); of their own defaults only median_window's is on (5, README "Defaults"), each
+// absent value off; pinning them off divides the space by their counts.
 TEST(Space, AccuracyAdditionsAreDefaultDimensionsAndOnlyTheMedianIsOnByDefault) {
   const Workload& w = find_workload("tvl1");
   const ParamDimensions gpu = parameter_dimensions(w, load_board("h200"), SpaceOptions{});
-  EXPECT_EQ(gpu.at("median_window"), (std::vector<double>{0, 5}));
-  EXPECT_EQ(gpu.at("nl_median_window"), (std::vector<double>{0, 5}));
-  EXPECT_EQ(gpu.at("texture_alpha"), (std::vector<double>{0, 0.95}));
+  EXPECT_EQ(gpu.at("median_window").values(), (std::vector<double>{0, 3, 5}));
+  EXPECT_EQ(gpu.at("nl_median_window").values(), (std::vector<double>{0, 3, 5, 7}));
+  EXPECT_EQ(gpu.at("texture_alpha").values().front(), 0);
+  EXPECT_EQ(gpu.at("texture_alpha").values().back(), 0.95);
   const ParamDimensions host = parameter_dimensions(w, load_board("host"), SpaceOptions{});
-  EXPECT_EQ(host.at("median_window"), (std::vector<double>{0, 5}));
-  EXPECT_EQ(host.at("nl_median_window"), std::vector<double>{0});
-  EXPECT_EQ(host.at("texture_alpha"), std::vector<double>{0});
+  EXPECT_EQ(host.at("median_window").values(), (std::vector<double>{0, 3, 5}));
+  EXPECT_EQ(host.at("nl_median_window").values(), std::vector<double>{0});
+  EXPECT_EQ(host.at("texture_alpha").values(), std::vector<double>{0});
   const ParamValues defaults = w.default_params();
   EXPECT_EQ(defaults.at("median_window"), 5);
   for (const char* name : {"nl_median_window", "texture_alpha"})
@@ -70,9 +71,10 @@ TEST(Space, AccuracyAdditionsAreDefaultDimensionsAndOnlyTheMedianIsOnByDefault) 
   const Board h200 = load_board("h200");
   const std::size_t gpu_now = make_space(h200, SpaceOptions{}).size();
   if (gpu_now == 0) GTEST_SKIP() << "no CUDA variants in this build";
-  EXPECT_EQ(gpu_now, 8 * make_space(h200, off).size());
+  // median 3 x weighted median 4 x texture_alpha 20 values (0, 0.05, ..., 0.95).
+  EXPECT_EQ(gpu_now, 3 * 4 * 20 * make_space(h200, off).size());
   const Board cpu = load_board("host");
-  EXPECT_EQ(make_space(cpu, SpaceOptions{}).size(), 2 * make_space(cpu, off).size());
+  EXPECT_EQ(make_space(cpu, SpaceOptions{}).size(), 3 * make_space(cpu, off).size());
 }
 
 // The generated space against an independent enumeration: variants, precisions, parameter

@@ -56,23 +56,25 @@ TEST(PredictCli, AccuracyAdditionsStayOffUnlessAskedFor) {
   const test::TuneResult off = test::run_tune(space);
   ASSERT_EQ(off.exit_code, 0) << off.output;
   EXPECT_NE(off.output.find("not costed by the model, kept off (--param to vary): median_window "
-                            "nl_median_window texture_alpha"),
+                            "nl_median_window texture_alpha rof_iterations"),
             std::string::npos)
       << off.output;
-  EXPECT_NE(off.output.find("\n32 configs, 32 predicted"), std::string::npos) << off.output;
+  // The default dimensions the model costs: iterations 10 x n_warpings 6 x zoom 9 x n_scales 7.
+  EXPECT_NE(off.output.find("\n3780 configs, 3780 predicted"), std::string::npos) << off.output;
   const test::TuneResult asked = test::run_tune(space + " --param median_window=0,5");
   ASSERT_EQ(asked.exit_code, 0) << asked.output;
-  EXPECT_NE(asked.output.find("kept off (--param to vary): nl_median_window texture_alpha\n"),
+  EXPECT_NE(asked.output.find(
+                "kept off (--param to vary): nl_median_window texture_alpha rof_iterations\n"),
             std::string::npos)
       << asked.output;
-  EXPECT_NE(asked.output.find("\n64 configs, 64 predicted"), std::string::npos) << asked.output;
+  EXPECT_NE(asked.output.find("\n7560 configs, 7560 predicted"), std::string::npos) << asked.output;
   // Without the default dimensions every parameter takes its default, but median_window's
   // (5) is an addition the model does not cost: off there too, the one config predicted
   // with median_window 0.
   const test::TuneResult plain = test::run_tune(space + " --no-default-dimensions");
   ASSERT_EQ(plain.exit_code, 0) << plain.output;
   EXPECT_NE(plain.output.find("kept off (--param to vary): median_window nl_median_window "
-                              "texture_alpha\n"),
+                              "texture_alpha rof_iterations\n"),
             std::string::npos)
       << plain.output;
   std::ifstream in(out);

@@ -31,6 +31,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <unordered_set>
 
 #include "tuner/strategies/main_effects.hpp"
 #include "tuner/strategies/strategies.hpp"
@@ -41,9 +42,7 @@ namespace {
 class AdditiveSurrogate : public Strategy {
  public:
   AdditiveSurrogate(const SearchSpace& space, const StrategyOptions& options)
-      : Strategy(space, options),
-        n_levels_(dimension_levels(space)),
-        told_mark_(space.size(), false) {
+      : Strategy(space, options), n_levels_(dimension_levels(space)) {
     balanced_design();
   }
   std::string name() const override { return "additive_surrogate"; }
@@ -61,8 +60,7 @@ class AdditiveSurrogate : public Strategy {
     return best_candidate(std::bernoulli_distribution(local)(rng_));
   }
   void observe(const Observation& o) override {
-    if (told_mark_[o.point]) return;
-    told_mark_[o.point] = true;
+    if (!told_mark_.insert(o.point).second) return;
     told_.push_back(o.point);
   }
 
@@ -219,7 +217,7 @@ class AdditiveSurrogate : public Strategy {
   std::vector<std::size_t> n_levels_;  // values of each dimension + 1 ("does not apply")
   std::vector<std::size_t> design_;
   std::vector<std::size_t> told_;
-  std::vector<bool> told_mark_;
+  std::unordered_set<std::size_t> told_mark_;  // per point told, not per point of the space
 };
 
 const bool kRegistered = register_strategy(

@@ -17,7 +17,7 @@ std::vector<std::size_t> dimension_levels(const SearchSpace& space) {
 
 std::size_t MainEffects::level(const SearchSpace& space, const std::vector<std::size_t>& n_levels,
                                std::size_t point, std::size_t d) {
-  const int c = space.coords(point)[d];
+  const int c = space.coord(point, d);
   return c < 0 ? n_levels[d] - 1 : std::size_t(c);
 }
 

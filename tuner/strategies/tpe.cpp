@@ -31,6 +31,7 @@ class Tpe : public Strategy {
 
  private:
   static constexpr double kExplore = 0.1;
+  static constexpr std::size_t kMaxCandidates = 1 << 16;
 
   // Per dimension and value (index labels.size() = "does not apply"), the Parzen density of
   // the given points: weight 1 on the point's value, 0.5 on the ordinal neighbours, plus a
@@ -43,7 +44,7 @@ class Tpe : public Strategy {
       std::vector<double>& w = out[d];
       w.assign(k, 1.0 / double(k));
       for (std::size_t p : points) {
-        const int v = space_.coords(p)[d];
+        const int v = space_.coord(p, d);
         const std::size_t i = v < 0 ? k - 1 : std::size_t(v);
         w[i] += 1;
         if (dims[d].ordinal && v >= 0) {
@@ -71,7 +72,13 @@ class Tpe : public Strategy {
     double best_score = -std::numeric_limits<double>::infinity();
     std::optional<std::size_t> best;
     std::size_t n_ties = 0;
-    for (std::size_t p = 0; p < space_.size(); ++p) {
+    // Every unseen point of a small space; of a large one (a generated space may hold 10^11)
+    // kMaxCandidates drawn uniformly.
+    const bool sampled = space_.size() > kMaxCandidates;
+    std::uniform_int_distribution<std::size_t> draw(0, space_.size() - 1);
+    const std::size_t n = sampled ? kMaxCandidates : space_.size();
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::size_t p = sampled ? draw(rng_) : k;
       if (seen(p)) continue;
       const std::vector<int>& c = space_.coords(p);
       double s = 0;

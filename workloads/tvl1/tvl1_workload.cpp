@@ -1,6 +1,5 @@
 #include "workloads/tvl1/tvl1_workload.hpp"
 
-#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <memory>
@@ -13,7 +12,6 @@
 #include "kernels/image_limits.hpp"
 #include "kernels/metrics.hpp"
 #include "kernels/png_io.hpp"
-#include "workloads/tvl1/flow_files.hpp"
 #include "workloads/tvl1/flow_output_pictures.hpp"
 #include "workloads/tvl1/flow_runner.hpp"
 #include "workloads/tvl1/sequence_set.hpp"
@@ -46,34 +44,36 @@ class Tvl1Workload final : public Workload {
     return out;
   }
   ParamDimensions default_dimensions(const std::string& target) const override {
-    // GPU: fixed iterations (epsilon 0), whose frame is one CUDA Graph; epsilon > 0 runs too
-    // (its stopping test reads back, so no graph), `--param epsilon=...` asks for it. The
-    // pyramid is two dimensions, its depth with its zoom: n_scales 0 (automatic, down to ~16
-    // px) or 5 (zoom 0.8 x 5 levels, a hand-chosen pyramid; automatic at zoom 0.8 builds ~17
-    // levels); warpings x iterations as a practitioner picks them (docs/decisions.md,
-    // "Default TV-L1 dimensions on a GPU board").
-    // The accuracy additions, off or at the value that paid on the held-out 4
-    // sequences (docs/decisions.md, "Accuracy additions as default dimensions"; their own
-    // defaults stay off): the 5x5 median of the flow (in every best point of the GPU accuracy
-    // front), the 5x5 weighted median (nl 0 -> 5 better in 57 of 57 pairs, +0.38 ms per frame
-    // on the H200) and the structure-texture decomposition (texture 0 -> 0.95 better in 59 of
-    // 59 pairs, +0.72 ms; worse on Urban3 alone on some configs). 3244032 configs on the H200.
+    // What a practitioner would try, as ranges (the reasons: docs/decisions.md, "Default
+    // TV-L1 dimensions"). GPU: fixed iterations (epsilon 0 only: the stopping test reads a
+    // value back per test, so its frame is no CUDA Graph; `--param epsilon=...` asks for it).
+    // The pyramid is its zoom with its depth (0 = automatic, down to ~16 px, or 3..8 levels);
+    // warpings x iterations from the cheap end (1 warping, 5 iterations) to IPOL's; the
+    // accuracy additions (median, weighted median, structure-texture decomposition with its
+    // ROF iterations) from off to their papers' settings and beyond. Log ranges are counted
+    // points at 2 significant digits, whole numbers. Left out of a space, iterations keeps
+    // IPOL's 300 and each other parameter its ParamSpec default or, where that lies outside
+    // the dimension (epsilon), the dimension's first value.
+    using D = ParamDimension;
     if (target == "cuda")
-      return {{"iterations", {10, 20, 30, 100}},
-              {"n_warpings", {1, 5}},
-              {"zoom", {0.5, 0.8}},
-              {"n_scales", {0, 5}},
+      return {{"iterations", D::log(5, 100, 10, true).with_fixed_value(300)},
+              {"n_warpings", D::integers(1, 6)},
+              {"zoom", D::linear(0.5, 0.9, 0.05)},
+              {"n_scales", D({0}) | D::integers(3, 8)},
               {"epsilon", {0}},
-              {"median_window", {0, 5}},
-              {"nl_median_window", {0, 5}},
-              {"texture_alpha", {0, 0.95}}};
+              {"median_window", {0, 3, 5}},
+              {"nl_median_window", {0, 3, 5, 7}},
+              {"texture_alpha", D::linear(0, 0.95, 0.05)},
+              {"rof_iterations", D({0}) | D::log(1, 100, 7, true)}};
     // A CPU point takes seconds per frame on each sequence, so the host's 5-minute default
-    // budget measures few points: of the additions only the 5x5 median, which costs little
-    // beside 50-300 iterations and made no sequence worse on the CPU (defaults+median5:
-    // held-out -0.0077). The weighted median multiplies the CPU frame by 3.1-3.6 and the
-    // decomposition alone made Urban3 worse by 0.03: `--param` asks for them
-    // (docs/decisions.md, "Default TV-L1 dimensions on the host").
-    return {{"iterations", {50, 300}}, {"n_warpings", {1, 5}}, {"median_window", {0, 5}}};
+    // budget measures few points: iterations and warpings over a CPU's useful span and, of
+    // the additions, only the median, which costs little beside 20-300 iterations and made
+    // no sequence worse on the CPU. The weighted median multiplies the CPU frame by 3.1-3.6
+    // and the decomposition alone made Urban3 worse by 0.03: `--param` asks for them
+    // (docs/decisions.md).
+    return {{"iterations", D::log(20, 300, 6, true)},
+            {"n_warpings", D::integers(1, 5)},
+            {"median_window", {0, 3, 5}}};
   }
   double relative_cost(const Config& config) const override {
     // Inner iterations per pixel of the frame: each level of the pyramid costs zoom^2 of
@@ -110,24 +110,33 @@ class Tvl1Workload final : public Workload {
   }
   std::string run_on_files(const Config& config, const FileRun& run) const override {
     if (run.max_pixels > 0) set_default_image_limits({run.max_pixels});
-    const FlowRunFiles files = read_flow_run_files(name(), run);
-    const std::unique_ptr<FlowSolver> solver = solver_for(config);
-    const auto start = std::chrono::steady_clock::now();
+    if (run.inputs.size() != 2)
+      throw std::invalid_argument("tvl1 needs two frames (I0.png I1.png), got " +
+                                  std::to_string(run.inputs.size()) + " files");
+    const Image i0 = read_png_gray(run.inputs[0]);
+    const Image i1 = read_png_gray(run.inputs[1]);
+    if (i0.width != i1.width || i0.height != i1.height)
+      throw std::runtime_error(run.inputs[1] + ": frames of different sizes (" +
+                               std::to_string(i0.width) + "x" + std::to_string(i0.height) + " vs " +
+                               std::to_string(i1.width) + "x" + std::to_string(i1.height) + ")");
     FlowField flow;
-    if (!files.init_flow) {
-      flow = solver->compute(files.i0, files.i1);
+    if (run.init_flow.empty()) {
+      flow = solver_for(config)->compute(i0, i1);
     } else {
+      const FlowField init = read_flo(run.init_flow);
+      if (init.width != i0.width || init.height != i0.height)
+        throw std::runtime_error(run.init_flow + ": initial flow is " + std::to_string(init.width) +
+                                 "x" + std::to_string(init.height) + ", the frames are " +
+                                 std::to_string(i0.width) + "x" + std::to_string(i0.height));
       try {
-        flow = solver->compute_from(files.i0, files.i1, *files.init_flow);
+        flow = solver_for(config)->compute_from(i0, i1, init);
       } catch (const std::invalid_argument& e) {
         throw std::runtime_error(run.init_flow + ": " + e.what() + " (variant " + config.variant +
                                  ")");
       }
     }
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::ostringstream os;
-    os << config.label() << " (" << config.params_text() << ")" << time_per_frame_text(seconds);
+    os << config.label() << " (" << config.params_text() << ")";
     if (!run.output.empty()) {
       write_flo(run.output, flow);
       os << ": wrote " << run.output;
@@ -139,7 +148,7 @@ class Tvl1Workload final : public Workload {
          << flow_viz_radius(flow, run.visualisation_scale) << " px)";
     }
     if (!run.reference.empty()) {
-      const FlowError e = flow_error(flow, *files.reference);
+      const FlowError e = flow_error(flow, read_flo(run.reference));
       os << "\naepe " << e.aepe << " px, aae_deg " << e.aae_deg << " deg over " << e.n_valid
          << " pixels";
     }
