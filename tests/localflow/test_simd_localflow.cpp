@@ -129,7 +129,7 @@ TEST(LocalFlowSimd, VariantsAreRegisteredWithThreadsPrunedByTheCpus) {
     EXPECT_TRUE(listed);
     const auto domains = v->tunables();
     ASSERT_EQ(domains.size(), 2u);
-    EXPECT_EQ(domains[1].name, "simd_target");  // tests/variants/test_simd_target.cpp
+    EXPECT_EQ(domains[1].name, "simd_target");  // tests/cli/test_simd_target.cpp
     EXPECT_EQ(domains[0].name, "threads");
     EXPECT_EQ(domains[0].values, host_thread_counts());
     EXPECT_EQ(domains[0].default_values, std::vector<int>{cpus});

@@ -1,7 +1,8 @@
 // The layering of ARCHITECTURE.md holds: every `#include "<folder>/..."` of a top-level
 // source folder names that folder or one it may include (the ```layering block of
 // ARCHITECTURE.md), every top-level source folder is listed there, and the documented graph
-// has no cycle.
+// has no cycle. The link graph of the libraries is checked against the same block by
+// test_link_graph.cpp.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -13,29 +14,13 @@
 #include <sstream>
 #include <string>
 
+#include "tests/tuner/architecture_layers.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-// folder -> the folders it may include, from the ```layering block of ARCHITECTURE.md.
-std::map<std::string, std::set<std::string>> documented_layers(const fs::path& root) {
-  std::ifstream in(root / "ARCHITECTURE.md");
-  std::map<std::string, std::set<std::string>> layers;
-  bool in_block = false;
-  for (std::string line; std::getline(in, line);) {
-    if (line == "```layering") {
-      in_block = true;
-      continue;
-    }
-    if (in_block && line.rfind("```", 0) == 0) break;
-    if (!in_block || line.empty()) continue;
-    const auto colon = line.find(':');
-    std::istringstream deps(line.substr(colon + 1));
-    std::set<std::string>& allowed = layers[line.substr(0, colon)];
-    for (std::string d; deps >> d;) allowed.insert(d);
-  }
-  return layers;
-}
+using flowtune::test::documented_layers;
 
 // The top-level folder each quoted include of file names ("" for none, e.g. <vector>).
 std::vector<std::string> included_folders(const fs::path& file) {

@@ -183,7 +183,7 @@ TEST(SimdFusedVariant, RegisteredWithHostThreadCountsAndRules) {
   EXPECT_EQ(tunables[0].default_values, std::vector<int>{cpus});  // and the default
   EXPECT_EQ(tunables[2].name, "temporal_depth");
   EXPECT_EQ(tunables[3].name, "tile_cols");
-  EXPECT_EQ(tunables[4].name, "simd_target");  // tests/variants/test_simd_target.cpp
+  EXPECT_EQ(tunables[4].name, "simd_target");  // tests/cli/test_simd_target.cpp
   EXPECT_FALSE(host_cpu().simd_targets.empty());
 
   EXPECT_EQ(v->invalid_reason(simd_config("f32", cpus, 16)), std::nullopt);

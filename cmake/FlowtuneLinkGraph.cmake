@@ -1,0 +1,48 @@
+# flowtune_write_link_graph(<file>): writes the link graph of the flowtune_* library targets
+# defined so far, one line per target:
+#   <target> <folder> <dependency>...
+# <folder> is the top-level source folder whose CMakeLists.txt (or a subfolder's) defines the
+# target ("-" for the root), the dependencies are the flowtune_* targets it links
+# (LINK_LIBRARIES and INTERFACE_LINK_LIBRARIES, $<LINK_ONLY:...> included) or takes objects
+# from ($<TARGET_OBJECTS:...> in SOURCES). The link-graph test (tests/tuner/test_link_graph.cpp)
+# reads it and checks it against the ```layering block of ARCHITECTURE.md.
+function(flowtune_write_link_graph file)
+  set(dirs ${PROJECT_SOURCE_DIR})
+  set(text "")
+  while(dirs)
+    list(GET dirs 0 dir)
+    list(REMOVE_AT dirs 0)
+    get_property(subdirs DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)
+    list(APPEND dirs ${subdirs})
+    file(RELATIVE_PATH rel ${PROJECT_SOURCE_DIR} ${dir})
+    set(folder "-")
+    if(rel MATCHES "^([^/]+)")
+      set(folder ${CMAKE_MATCH_1})
+    endif()
+    get_property(targets DIRECTORY ${dir} PROPERTY BUILDSYSTEM_TARGETS)
+    foreach(t IN LISTS targets)
+      get_target_property(type ${t} TYPE)
+      if(NOT t MATCHES "^flowtune_" OR NOT type MATCHES "LIBRARY$")
+        continue()
+      endif()
+      get_target_property(links ${t} INTERFACE_LINK_LIBRARIES)
+      set(sources "")
+      if(NOT type STREQUAL "INTERFACE_LIBRARY")  # CMake < 3.19 reads only INTERFACE_* there
+        get_target_property(private_links ${t} LINK_LIBRARIES)
+        list(APPEND links ${private_links})
+        get_target_property(sources ${t} SOURCES)
+      endif()
+      string(REGEX MATCHALL "flowtune_[A-Za-z0-9_]+" deps "${links}")
+      string(REGEX MATCHALL "TARGET_OBJECTS:flowtune_[A-Za-z0-9_]+" objects "${sources}")
+      string(REPLACE "TARGET_OBJECTS:" "" objects "${objects}")
+      list(APPEND deps ${objects})
+      if(deps)
+        list(REMOVE_DUPLICATES deps)
+        list(SORT deps)
+      endif()
+      string(REPLACE ";" " " deps "${deps}")
+      string(APPEND text "${t} ${folder} ${deps}\n")
+    endforeach()
+  endwhile()
+  file(WRITE ${file} "${text}")
+endfunction()
