@@ -6,6 +6,7 @@
 
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -259,7 +260,8 @@ TEST(ParamRanges, IndexOfAConfigInvertsTheEnumeration) {
 }
 
 // Every strategy but model_guided (a prior per point) asks distinct points of a space of
-// 7 * 10^10 points, which nothing holds per point.
+// 7 * 10^10 points, which nothing holds per point; kernel_staged, which indexes its kernel sets
+// per point, refuses such a space with an error that says so.
 TEST(ParamRanges, EveryStrategyWorksOnASpaceOfTenToTheTenPoints) {
   SpaceLayout layout;
   for (const char* name : {"a", "b", "c", "d", "e"}) {
@@ -278,6 +280,10 @@ TEST(ParamRanges, EveryStrategyWorksOnASpaceOfTenToTheTenPoints) {
     StrategyOptions so;
     so.seed = 5;
     so.budget = 60;
+    if (name == "kernel_staged") {
+      EXPECT_THROW(make_strategy(name, space, so)->ask(), std::invalid_argument);
+      continue;
+    }
     std::unique_ptr<Strategy> s = make_strategy(name, space, so);
     std::set<std::size_t> asked;
     for (int k = 0; k < 60; ++k) {
