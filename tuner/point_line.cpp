@@ -1,6 +1,8 @@
 #include "tuner/point_line.hpp"
 
 #include <iomanip>
+#include <map>
+#include <set>
 #include <sstream>
 
 namespace flowtune {
@@ -8,24 +10,35 @@ namespace flowtune {
 VaryingDimensions varying_dimensions(const ConfigSpace& space) {
   VaryingDimensions v;
   if (space.empty()) return v;
-  const Config first = space[0];
-  space.for_each([&](std::size_t, const Config& c) {
-    v.variant = v.variant || c.variant != first.variant;
-    v.precision = v.precision || c.precision != first.precision;
-    v.clock = v.clock || c.clock_mhz != first.clock_mhz;
-    for (const auto& [name, value] : c.tunables) {
-      const auto it = first.tunables.find(name);
-      if (it == first.tunables.end() || it->second != value) v.tunables.insert(name);
+  // From the space's layout (per block of a variant and precision, its tunables' values; the
+  // parameters' values shared by every block): no pass over the configs, which a default GPU
+  // space has ~10^11 of.
+  const SpaceLayout layout = space.layout();
+  const SpaceLayout::Block& first = layout.blocks.front();
+  std::map<std::string, std::size_t> blocks_with;  // tunable -> blocks that have it
+  for (const SpaceLayout::Block& b : layout.blocks) {
+    v.variant = v.variant || b.variant != first.variant;
+    v.precision = v.precision || b.precision != first.precision;
+    for (const SpaceLayout::Axis& t : b.tunables) {
+      ++blocks_with[t.name];
+      if (t.values.size() > 1) v.tunables.insert(t.name);
     }
-    for (const auto& [name, value] : first.tunables)
-      if (!c.tunables.count(name)) v.tunables.insert(name);
-    for (const auto& [name, value] : c.params) {
-      const auto it = first.params.find(name);
-      if (it == first.params.end() || it->second != value) v.params.insert(name);
+  }
+  // A tunable some blocks lack, or whose single value differs between blocks, varies.
+  for (const auto& [name, n] : blocks_with) {
+    if (n != layout.blocks.size()) {
+      v.tunables.insert(name);
+      continue;
     }
-    for (const auto& [name, value] : first.params)
-      if (!c.params.count(name)) v.params.insert(name);
-  });
+    std::set<double> values;
+    for (const SpaceLayout::Block& b : layout.blocks)
+      for (const SpaceLayout::Axis& t : b.tunables)
+        if (t.name == name) values.insert(t.values.begin(), t.values.end());
+    if (values.size() > 1) v.tunables.insert(name);
+  }
+  for (const SpaceLayout::Axis& p : layout.params)
+    if (p.values.size() > 1) v.params.insert(p.name);
+  v.clock = layout.clocks.size() > 1;
   return v;
 }
 

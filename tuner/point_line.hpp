@@ -18,9 +18,9 @@ struct VaryingDimensions {
   std::set<std::string> params;    ///< names of the parameters that vary
 };
 
-/// The dimensions of `space` whose value is not the same in every config: each config is
-/// compared with the first (one pass, no config held). A tunable present in some configs
-/// only (variants with different tunables) varies. An empty space varies in nothing.
+/// The dimensions of `space` whose value is not the same in every config, read from the
+/// space's layout (ConfigSpace::layout; no pass over the configs). A tunable present in some
+/// configs only (variants with different tunables) varies. An empty space varies in nothing.
 VaryingDimensions varying_dimensions(const ConfigSpace& space);
 
 /// config's values of the varying dimensions, in this order: variant, precision, tunables

@@ -83,9 +83,10 @@ void log_estimate(TuneSession& s, const TuneOptions& options, std::ostream& log)
   const double space_s = estimate_seconds(*s.workload, s.space, *s.inputs, options.measure, rate);
   if (space_s >= 0 && !s.space.empty()) {
     double space_cost = 0;
-    s.space.for_each([&](std::size_t, const Config& c) {
+    const double scale = for_each_sampled(s.space, [&](const Config& c) {
       space_cost += std::max(0.0, s.workload->relative_cost(c));
     });
+    space_cost *= scale;
     if (calibrated && space_cost > 0) s.point_time = PointTimeEstimate(space_s / space_cost);
     const double evaluations_s = space_s * double(s.budget) / double(s.space.size());
     const bool time_binds = options.time_budget_s > 0 && options.time_budget_s < evaluations_s;
