@@ -7,9 +7,38 @@
 
 namespace flowtune {
 
+namespace {
+
+// A listed space (its configs given): each config compared with the first, in one pass.
+VaryingDimensions varying_dimensions_of_listed(const ConfigSpace& space) {
+  VaryingDimensions v;
+  const Config first = space[0];
+  space.for_each([&](std::size_t, const Config& c) {
+    v.variant = v.variant || c.variant != first.variant;
+    v.precision = v.precision || c.precision != first.precision;
+    v.clock = v.clock || c.clock_mhz != first.clock_mhz;
+    for (const auto& [name, value] : c.tunables) {
+      const auto it = first.tunables.find(name);
+      if (it == first.tunables.end() || it->second != value) v.tunables.insert(name);
+    }
+    for (const auto& [name, value] : first.tunables)
+      if (!c.tunables.count(name)) v.tunables.insert(name);
+    for (const auto& [name, value] : c.params) {
+      const auto it = first.params.find(name);
+      if (it == first.params.end() || it->second != value) v.params.insert(name);
+    }
+    for (const auto& [name, value] : first.params)
+      if (!c.params.count(name)) v.params.insert(name);
+  });
+  return v;
+}
+
+}  // namespace
+
 VaryingDimensions varying_dimensions(const ConfigSpace& space) {
   VaryingDimensions v;
   if (space.empty()) return v;
+  if (!space.generated()) return varying_dimensions_of_listed(space);
   // From the space's layout (per block of a variant and precision, its tunables' values; the
   // parameters' values shared by every block): no pass over the configs, which a default GPU
   // space has ~10^11 of.

@@ -18,8 +18,9 @@ struct VaryingDimensions {
   std::set<std::string> params;    ///< names of the parameters that vary
 };
 
-/// The dimensions of `space` whose value is not the same in every config, read from the
-/// space's layout (ConfigSpace::layout; no pass over the configs). A tunable present in some
+/// The dimensions of `space` whose value is not the same in every config: for a generated
+/// space read from its layout (ConfigSpace::layout; no pass over the configs), for a listed
+/// one by comparing each config with the first. A tunable present in some
 /// configs only (variants with different tunables) varies. An empty space varies in nothing.
 VaryingDimensions varying_dimensions(const ConfigSpace& space);
 

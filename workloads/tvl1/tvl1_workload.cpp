@@ -1,5 +1,6 @@
 #include "workloads/tvl1/tvl1_workload.hpp"
 
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <memory>
@@ -12,6 +13,7 @@
 #include "kernels/image_limits.hpp"
 #include "kernels/metrics.hpp"
 #include "kernels/png_io.hpp"
+#include "workloads/tvl1/flow_files.hpp"
 #include "workloads/tvl1/flow_output_pictures.hpp"
 #include "workloads/tvl1/flow_runner.hpp"
 #include "workloads/tvl1/sequence_set.hpp"
@@ -110,33 +112,24 @@ class Tvl1Workload final : public Workload {
   }
   std::string run_on_files(const Config& config, const FileRun& run) const override {
     if (run.max_pixels > 0) set_default_image_limits({run.max_pixels});
-    if (run.inputs.size() != 2)
-      throw std::invalid_argument("tvl1 needs two frames (I0.png I1.png), got " +
-                                  std::to_string(run.inputs.size()) + " files");
-    const Image i0 = read_png_gray(run.inputs[0]);
-    const Image i1 = read_png_gray(run.inputs[1]);
-    if (i0.width != i1.width || i0.height != i1.height)
-      throw std::runtime_error(run.inputs[1] + ": frames of different sizes (" +
-                               std::to_string(i0.width) + "x" + std::to_string(i0.height) + " vs " +
-                               std::to_string(i1.width) + "x" + std::to_string(i1.height) + ")");
+    const FlowRunFiles files = read_flow_run_files(name(), run);
+    const std::unique_ptr<FlowSolver> solver = solver_for(config);
+    const auto start = std::chrono::steady_clock::now();
     FlowField flow;
-    if (run.init_flow.empty()) {
-      flow = solver_for(config)->compute(i0, i1);
+    if (!files.init_flow) {
+      flow = solver->compute(files.i0, files.i1);
     } else {
-      const FlowField init = read_flo(run.init_flow);
-      if (init.width != i0.width || init.height != i0.height)
-        throw std::runtime_error(run.init_flow + ": initial flow is " + std::to_string(init.width) +
-                                 "x" + std::to_string(init.height) + ", the frames are " +
-                                 std::to_string(i0.width) + "x" + std::to_string(i0.height));
       try {
-        flow = solver_for(config)->compute_from(i0, i1, init);
+        flow = solver->compute_from(files.i0, files.i1, *files.init_flow);
       } catch (const std::invalid_argument& e) {
         throw std::runtime_error(run.init_flow + ": " + e.what() + " (variant " + config.variant +
                                  ")");
       }
     }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::ostringstream os;
-    os << config.label() << " (" << config.params_text() << ")";
+    os << config.label() << " (" << config.params_text() << ")" << time_per_frame_text(seconds);
     if (!run.output.empty()) {
       write_flo(run.output, flow);
       os << ": wrote " << run.output;
@@ -148,7 +141,7 @@ class Tvl1Workload final : public Workload {
          << flow_viz_radius(flow, run.visualisation_scale) << " px)";
     }
     if (!run.reference.empty()) {
-      const FlowError e = flow_error(flow, read_flo(run.reference));
+      const FlowError e = flow_error(flow, *files.reference);
       os << "\naepe " << e.aepe << " px, aae_deg " << e.aae_deg << " deg over " << e.n_valid
          << " pixels";
     }
