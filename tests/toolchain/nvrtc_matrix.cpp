@@ -104,6 +104,9 @@ int main(int argc, char** argv) {
       flowtune::SpaceOptions options;
       options.workload = w->name();
       options.variants = {v->name()};
+      // Parameters build no kernel: each at its target's default, one config per kernel config
+      // (the default dimensions' ranges would make ~10^11 configs).
+      options.default_dimensions = false;
       std::set<std::string> seen;  // one build per precision x tunables (parameters do not build)
       for (const Config& c : flowtune::enumerate_space(board, options)) {
         if (v->invalid_reason(c)) continue;
