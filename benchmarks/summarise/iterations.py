@@ -16,6 +16,7 @@ Usage: python3 -m benchmarks.summarise iterations FOLDER [ITERATIONS_JSON]   (IT
 bench_tvl1_iterations JSON in FOLDER when it is not iterations.json, e.g. bench_2048.json of
 results/kernels-2048/h200/2026-11-24)"""
 import json, lzma, os, re, statistics, sys
+from benchmarks.summarise.google_benchmark import base_name, read_text
 
 folder = sys.argv[1] if len(sys.argv) > 1 else "device-out"
 iterations_json = sys.argv[2] if len(sys.argv) > 2 else "iterations.json"
@@ -26,19 +27,7 @@ BYTES_PER_PX = {"f32": 60.0, "f16": 30.0, "mixed": 30.0}  # ARCHITECTURE.md's co
 def read(name):
     """The text of FOLDER/name or FOLDER/name.xz, else None."""
     p = os.path.join(folder, name)
-    for opener, q in ((open, p), (lzma.open, p + ".xz")):
-        try:
-            with opener(q, "rt") as f:
-                return f.read()
-        except OSError:
-            pass
-    return None
-
-
-def base_name(run_name):
-    parts = [p for p in run_name.split("/")
-             if not re.match(r"(min_time|iterations|repeats|manual_time|real_time)", p)]
-    return "/".join(parts)
+    return read_text(p)
 
 
 def load(name):

@@ -14,6 +14,7 @@ precision with x the copy floor (copy bandwidth of the same run) and the issue's
 config of that precision (benchmarks/run register-blocking's ncu step). Python standard library only.
 Usage: python3 -m benchmarks.summarise kernel-rows FOLDER [--best-rows f16|f32|mixed]"""
 import glob, json, lzma, os, re, statistics, sys
+from benchmarks.summarise.google_benchmark import base_name, read_text
 
 folder = sys.argv[1] if len(sys.argv) > 1 else "device-out"
 best_rows = sys.argv[3] if len(sys.argv) > 3 and sys.argv[2] == "--best-rows" else None
@@ -23,19 +24,7 @@ BYTES_PER_PX = {"f32": 60.0, "f16": 30.0, "mixed": 30.0}  # ARCHITECTURE.md's co
 
 def read(path):
     """The text of path or path.xz, else None."""
-    for opener, q in ((open, path), (lzma.open, path + ".xz")):
-        try:
-            with opener(q, "rt") as f:
-                return f.read()
-        except OSError:
-            pass
-    return None
-
-
-def base_name(run_name):
-    parts = [p for p in run_name.split("/")
-             if not re.match(r"(min_time|iterations|repeats|manual_time|real_time)", p)]
-    return "/".join(parts)
+    return read_text(path)
 
 
 def load(path):
