@@ -10,37 +10,52 @@ namespace flowtune {
 ConstraintChecks::ConstraintChecks(const Board& board, const Workload& workload,
                                    const ConfigSpace& configs, unsigned threads)
     : board_(board), workload_(workload), configs_(configs) {
-  if (configs.size() <= kDenseChecks) {
-    dense_.reset(new Entry[configs.size()]);
-  } else if (configs.generated()) {
-    for (const SpaceLayout::Block& b : configs.layout().blocks) {
-      std::size_t combos = 1;
-      for (const SpaceLayout::Axis& a : b.tunables) combos *= a.values.size();
-      kernel_runs_.emplace_back(b.first, combos);
-      n_kernel_configs_ += combos;
-    }
-  }
+  if (configs.size() <= kDenseChecks) dense_.reset(new Entry[configs.size()]);
   for (unsigned t = 0; t < threads; ++t)
     threads_.emplace_back([this] {
-      for (std::size_t k = next_++; k < ahead_count() && !stop_; k = next_++) {
-        const std::size_t i = ahead_index(k);
+      std::size_t i = 0;
+      while (next_config(&i)) {
         Entry& e = entry(i);
         std::call_once(e.once, [this, i, &e] { compute(i, e); });
       }
     });
 }
 
-std::size_t ConstraintChecks::ahead_count() const {
-  return dense_ ? configs_.size() : n_kernel_configs_;
+bool ConstraintChecks::next_config(std::size_t* i) {
+  std::unique_lock<std::mutex> lock(queue_mutex_);
+  for (;;) {
+    if (stop_) return false;
+    if (!prefetched_.empty()) {
+      *i = prefetched_.front();
+      prefetched_.pop_front();
+      return true;
+    }
+    if (dense_) {
+      const std::size_t k = next_++;
+      if (k < configs_.size()) {
+        *i = k;
+        return true;
+      }
+    }
+    queue_ready_.wait(lock);
+  }
 }
 
-std::size_t ConstraintChecks::ahead_index(std::size_t k) const {
-  if (dense_) return k;
-  for (const auto& [first, combos] : kernel_runs_) {
-    if (k < combos) return first + k;
-    k -= combos;
+void ConstraintChecks::prefetch(const std::vector<std::size_t>& points) {
+  if (threads_.empty()) return;
+  {
+    std::lock_guard<std::mutex> lock(queue_mutex_);
+    for (std::size_t i : points) {
+      if (i >= configs_.size()) continue;
+      if (!dense_) {
+        std::lock_guard<std::mutex> sparse(sparse_mutex_);
+        if (sparse_.count(i)) continue;  // checked, or being checked
+      }
+      if (std::find(prefetched_.begin(), prefetched_.end(), i) == prefetched_.end())
+        prefetched_.push_back(i);
+    }
   }
-  return configs_.size();  // not reached: k < ahead_count()
+  queue_ready_.notify_all();
 }
 
 ConstraintChecks::Entry& ConstraintChecks::entry(std::size_t i) {
@@ -55,7 +70,11 @@ ConstraintChecks::Entry& ConstraintChecks::entry(std::size_t i) {
 }
 
 ConstraintChecks::~ConstraintChecks() {
-  stop_ = true;
+  {
+    std::lock_guard<std::mutex> lock(queue_mutex_);
+    stop_ = true;
+  }
+  queue_ready_.notify_all();
   for (std::thread& t : threads_) t.join();
 }
 

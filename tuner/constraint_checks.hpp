@@ -3,6 +3,8 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <ostream>
@@ -26,8 +28,11 @@ namespace flowtune {
 /// result per variant, precision and tunables. A space of up to kDenseChecks configs holds a
 /// slot per config and its threads check every config in enumeration order; a larger one
 /// (a generated space of ranges may hold 10^11) holds the checks asked for only, and its
-/// threads check each kernel config once (the first parameter point and clock of each block:
-/// the builds). The configs and board must outlive this object. Not copyable.
+/// threads check only what prefetch() names (the points a strategy expects to propose:
+/// checking its ~10^4 kernel configs in enumeration order would take the cores from the
+/// measuring for builds that are mostly never used). Prefetched points go before the
+/// enumeration order in a small space too. The configs and board must outlive this object.
+/// Not copyable.
 class ConstraintChecks {
  public:
   ConstraintChecks(const Board& board, const Workload& workload, const ConfigSpace& configs,
@@ -41,6 +46,9 @@ class ConstraintChecks {
   /// The check of configs[i], computing it now if no thread has started it, else waiting for
   /// it. An exception thrown by the check is rethrown by every get(i).
   const ConstraintCheck& get(std::size_t i);
+  /// Asks the threads to check these configs next (before any not asked for), in this order;
+  /// a config already checked or queued is skipped. Thread-safe; a no-op without threads.
+  void prefetch(const std::vector<std::size_t>& points);
   /// Every check done (computed here and by the threads).
   /// Checks done so far (by the threads and by get()) and the time they took, summed over
   /// threads (seconds): mostly kernel builds (NVRTC, or its disk cache).
@@ -62,9 +70,6 @@ class ConstraintChecks {
   };
   Entry& entry(std::size_t i);
   void compute(std::size_t i, Entry& e);
-  /// The i-th config the threads check ahead (of ahead_count()).
-  std::size_t ahead_index(std::size_t k) const;
-  std::size_t ahead_count() const;
   const Board& board_;
   const Workload& workload_;
   const ConfigSpace& configs_;
@@ -75,10 +80,12 @@ class ConstraintChecks {
   std::unique_ptr<Entry[]> dense_;  ///< a slot per config (spaces of <= kDenseChecks)
   std::mutex sparse_mutex_;
   std::unordered_map<std::size_t, std::unique_ptr<Entry>> sparse_;  ///< else per config asked
-  /// The kernel configs of a large generated space: per block, its first index and tunable
-  /// combinations (the threads check [first, first + combos)).
-  std::vector<std::pair<std::size_t, std::size_t>> kernel_runs_;
-  std::size_t n_kernel_configs_ = 0;
+  /// The next config a thread checks: a prefetched one, else the next of the enumeration
+  /// order (a small space), else nothing until prefetch() or the end (returns false).
+  bool next_config(std::size_t* i);
+  std::mutex queue_mutex_;
+  std::condition_variable queue_ready_;
+  std::deque<std::size_t> prefetched_;
   std::atomic<std::size_t> next_{0};
   std::atomic<bool> stop_{false};
   std::vector<std::thread> threads_;

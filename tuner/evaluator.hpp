@@ -41,6 +41,10 @@ struct EvaluationOutcome {
   /// end of its task); record_outcome is then a no-op.
   bool recorded = false;
   std::string where;  ///< who measured it, for the progress line (e.g. "worker 2"), or ""
+  /// Seconds the measuring side spent on it (from the hand-over of its request to its
+  /// answer), or < 0 where the evaluator does not know (the caller then times it from
+  /// submit()).
+  double busy_s = -1;
 };
 
 /// Measures points. submit() hands over a point; collect() waits until at least one handed
@@ -93,6 +97,10 @@ std::unique_ptr<Evaluator> make_in_process_evaluator(const EvaluationContext& co
 
 /// Measures in a worker process of this executable (tuner/worker.hpp): a crash, a fault or a
 /// hang (beyond config_timeout_s) fails that config only, and a fresh worker takes the next.
+/// capacity() is 2: the worker measures one point while the caller prepares (builds) the
+/// next, which is handed over the moment the first is collected, so the GPU waits for no
+/// build the caller could do ahead. With clock control allowed it is 1 (each point's clock
+/// is set around its own measurement).
 std::unique_ptr<Evaluator> make_worker_process_evaluator(const EvaluationContext& context);
 
 /// Settings of the store-dispatched evaluator.

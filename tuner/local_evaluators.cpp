@@ -1,5 +1,7 @@
 // The synchronous evaluators (tuner/evaluator.hpp): in this process, or in a worker process.
+#include <chrono>
 #include <deque>
+#include <optional>
 
 #include "boards/gpu_clocks.hpp"
 #include "select/config_rows.hpp"
@@ -70,18 +72,65 @@ class InProcessEvaluator final : public SynchronousEvaluator {
   EnergySensor* sensor_;
 };
 
-class WorkerProcessEvaluator final : public SynchronousEvaluator {
+// Measures in a worker process, one point at a time, with the next point handed over the
+// moment the one before is answered: submit() queues, and sends at once when the worker is
+// idle; collect() waits for the answer of the point sent, sends the next queued one, then
+// returns the answer.
+class WorkerProcessEvaluator final : public Evaluator {
  public:
-  using SynchronousEvaluator::SynchronousEvaluator;
+  explicit WorkerProcessEvaluator(EvaluationContext context) : context_(std::move(context)) {}
+  std::size_t capacity() const override { return context_.allow_clock_control ? 1 : 2; }
+  std::size_t in_flight() const override { return queue_.size(); }
+  void submit(const Evaluation& evaluation) override {
+    queue_.push_back(evaluation);
+    if (!context_.allow_clock_control) send_front();
+  }
+  std::vector<EvaluationOutcome> collect(const std::function<bool()>& stop) override {
+    if (queue_.empty() || stop()) return {};
+    const Evaluation e = queue_.front();
+    if (context_.allow_clock_control) {
+      const ClockGuard clock_guard(context_.board, e.config.clock_mhz, true);
+      send_front();
+      return {finish(stop)};
+    }
+    send_front();
+    EvaluationOutcome o = finish(stop);
+    if (!stop()) send_front();  // a stop ends the run: no new worker for the queued point
+    return {std::move(o)};
+  }
   KernelBuildCounts kernel_builds() const override { return worker_.kernel_builds(); }
 
  private:
-  MeasureResult measure(const Evaluation& e, const std::function<bool()>& stop) override {
+  // Hands the front of the queue to the worker if it has nothing; a request that cannot be
+  // sent becomes its outcome.
+  void send_front() {
+    if (queue_.empty() || worker_.busy() || failed_send_) return;
+    const Evaluation& e = queue_.front();
     const Fidelity& f = context_.fidelities.at(e.fidelity);
-    return worker_.measure({context_.board.name, e.config, f.inputs, f.measure},
-                           context_.config_timeout_s, stop);
+    WorkerResult failure;
+    sent_at_ = std::chrono::steady_clock::now();
+    if (!worker_.send({context_.board.name, e.config, f.inputs, f.measure}, &failure))
+      failed_send_ = std::move(failure);
   }
+  EvaluationOutcome finish(const std::function<bool()>& stop) {
+    const Evaluation e = queue_.front();
+    queue_.pop_front();
+    MeasureResult r;
+    if (failed_send_) {
+      r = std::move(*failed_send_);
+      failed_send_.reset();
+    } else {
+      r = worker_.receive(context_.config_timeout_s, stop);
+    }
+    EvaluationOutcome o = outcome_of(e, std::move(r), context_);
+    o.busy_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent_at_).count();
+    return o;
+  }
+  EvaluationContext context_;
+  std::deque<Evaluation> queue_;
   WorkerProcess worker_;
+  std::optional<WorkerResult> failed_send_;
+  std::chrono::steady_clock::time_point sent_at_;
 };
 
 }  // namespace

@@ -22,12 +22,12 @@ std::string duration_text(double s) {
 BudgetProgress budget_progress(std::size_t done, std::size_t total, double elapsed_s,
                                double time_budget_s, double s_per_cost, double cost_left) {
   BudgetProgress b;
-  b.fraction = total ? double(done) / double(total) : 1.0;
+  b.fraction = total ? double(done) / double(total) : (time_budget_s > 0 ? 0.0 : 1.0);
   if (time_budget_s > 0) b.fraction = std::max(b.fraction, elapsed_s / time_budget_s);
   b.fraction = std::min(1.0, b.fraction);
   if (elapsed_s > 0) b.points_per_s = double(done) / elapsed_s;
   const bool time_spent = time_budget_s > 0 && elapsed_s >= time_budget_s;
-  if (done >= total || time_spent) return b;
+  if ((total && done >= total) || time_spent) return b;
   if (s_per_cost > 0) b.eta_s = s_per_cost * std::max(0.0, cost_left);
   if (time_budget_s > 0) {
     const double time_left = time_budget_s - elapsed_s;
@@ -47,10 +47,12 @@ std::string progress_bar_line(const ProgressState& st, int columns) {
     rate << std::fixed << std::setprecision(0) << st.budget.points_per_s;
   std::string line = "[" + std::string(std::size_t(filled), '#') +
                      std::string(std::size_t(kWidth - filled), '.') + "] " +
-                     std::to_string(st.done) + "/" + std::to_string(st.total) + " " +
+                     std::to_string(st.done) +
+                     (st.total ? "/" + std::to_string(st.total) : std::string(" points")) + " " +
                      std::to_string(int(100 * st.budget.fraction)) + "%";
   if (st.done > 0) line += " | " + rate.str() + " points/s";
   if (!st.best.empty()) line += " | best " + st.best;
+  if (!st.activity.empty()) line += " | " + st.activity;
   if (st.failed > 0) line += " | " + std::to_string(st.failed) + " failed";
   if (st.time_budget_s > 0) {
     line +=
@@ -66,10 +68,12 @@ std::string progress_bar_line(const ProgressState& st, int columns) {
 
 std::string budget_left_text(const ProgressState& st) {
   std::string text = "budget left: ";
-  if (st.time_budget_s > 0)
-    text += duration_text(std::max(0.0, st.time_budget_s - st.elapsed_s)) + ", ";
-  text += std::to_string(st.total > st.done ? st.total - st.done : 0) + " evaluations";
+  if (st.time_budget_s > 0) text += duration_text(std::max(0.0, st.time_budget_s - st.elapsed_s));
+  if (st.total > 0)
+    text += std::string(st.time_budget_s > 0 ? ", " : "") +
+            std::to_string(st.total > st.done ? st.total - st.done : 0) + " evaluations";
   if (st.budget.eta_s) text += "; ETA " + duration_text(*st.budget.eta_s);
+  if (!st.activity.empty()) text += "; " + st.activity;
   return text;
 }
 
@@ -97,6 +101,7 @@ ProgressState Progress::state() const {
   st.elapsed_s = clock_();
   st.time_budget_s = time_budget_s_;
   st.best = best_;
+  st.activity = activity_;
   const double s_per_cost = measured_ > 0 ? st.elapsed_s / measured_cost_ : 0;
   st.budget = budget_progress(done_, total_, st.elapsed_s, time_budget_s_, s_per_cost,
                               total_cost_ - done_cost_);
@@ -122,9 +127,9 @@ void Progress::step(const std::string& label, bool measured, double cost, bool f
     out_.flush();
     return;
   }
-  out_ << '[' << done_ << '/' << total_ << "] " << int(100 * st.budget.fraction) << "% " << label
-       << (measured ? "" : " (no measuring)") << " | " << duration_text(st.elapsed_s)
-       << " elapsed, " << budget_left_text(st) << '\n';
+  out_ << '[' << done_ << (total_ ? "/" + std::to_string(total_) : std::string()) << "] "
+       << int(100 * st.budget.fraction) << "% " << label << (measured ? "" : " (no measuring)")
+       << " | " << duration_text(st.elapsed_s) << " elapsed, " << budget_left_text(st) << '\n';
   out_.flush();
 }
 

@@ -30,7 +30,9 @@ struct BudgetProgress {
 /// still to come. fraction = max(done / total, elapsed / time budget), capped at 1. ETA: the
 /// evaluations left at the measured rate (s_per_cost x cost_left), capped by the time budget
 /// left; with a time budget and nothing measured yet, the time budget left; none once done
-/// (done >= total or the time budget spent). points_per_s = done / elapsed_s.
+/// (done >= total or the time budget spent). points_per_s = done / elapsed_s. total 0 means
+/// no limit on evaluations (a run bounded by its time budget alone): the fraction and the ETA
+/// are the time budget's.
 BudgetProgress budget_progress(std::size_t done, std::size_t total, double elapsed_s,
                                double time_budget_s, double s_per_cost, double cost_left);
 
@@ -45,6 +47,8 @@ struct ProgressState {
   double time_budget_s = 0;  ///< 0 = none
   BudgetProgress budget;     ///< budget_progress of the other fields
   std::string best;          ///< e.g. "time_ms 4.21, aepe 0.312"; "" = nothing measured yet
+  /// Where the wall clock went, e.g. "measuring 83%, waiting for builds 9%"; "" = not known.
+  std::string activity;
 };
 
 /// The bar line of `state` for a terminal of `columns` columns (without control
@@ -56,10 +60,12 @@ struct ProgressState {
 std::string progress_bar_line(const ProgressState& state, int columns);
 
 /// What a progress line says of the budget left: "budget left: 14 s, 37 evaluations; ETA
-/// 9 s" (the time only with a time budget, the ETA only when there is one).
+/// 9 s" (the time only with a time budget, the evaluations only with a limit on them (total
+/// > 0), the ETA only when there is one), then "; " and the activity when known.
 std::string budget_left_text(const ProgressState& state);
 
 /// Reports each point of a run. `lines`: "[k/n] P% label | 6 s elapsed, budget left: ..."
+/// ("[k]" without a limit on evaluations)
 /// per point (P: the budget's fraction, budget_left_text). `bar`: "\r" + progress_bar_line +
 /// erase-to-end-of-line per point, failures also as a line of their own above the bar;
 /// finish() ends the bar's line. The ETA weighs points by their cost
@@ -84,6 +90,8 @@ class Progress {
   void set_time_budget(double seconds) { time_budget_s_ = seconds; }
   /// The best objective values so far, shown on the bar from the next step on.
   void set_best(std::string text) { best_ = std::move(text); }
+  /// Where the wall clock went so far (ProgressState::activity), shown from the next step on.
+  void set_activity(std::string text) { activity_ = std::move(text); }
   /// Ends the bar's line (nothing in the other styles); idempotent.
   void finish();
   std::size_t done() const { return done_; }
@@ -96,7 +104,7 @@ class Progress {
   ProgressStyle style_;
   int columns_;
   bool bar_open_ = false;
-  std::string best_;
+  std::string best_, activity_;
   Clock clock_;
 };
 

@@ -143,6 +143,7 @@ std::uint64_t SearchSpace::key_of(const std::vector<int>& coords) const {
 }
 
 void SearchSpace::build_index() {
+  held_sets_indexed_ = false;
   index_.clear();
   string_index_.clear();
   std::uint64_t radix = 1;
@@ -292,14 +293,17 @@ SearchSpace::SearchSpace(const SpaceLayout& layout) : generated_(true) {
     if (labels.size() < 2) return -1;
     SpaceDimension d;
     d.name = name;
+    d.kind = name == "variant" ? DimensionKind::variant : DimensionKind::precision;
     d.labels.assign(labels.begin(), labels.end());
     dims_.push_back(std::move(d));
     return int(dims_.size()) - 1;
   };
-  const auto ordinal = [&](const std::string& name, const std::set<double>& values) {
+  const auto ordinal = [&](const std::string& name, const std::set<double>& values,
+                           DimensionKind kind) {
     if (values.size() < 2) return -1;
     SpaceDimension d;
     d.name = name;
+    d.kind = kind;
     d.ordinal = true;
     for (double v : values) {
       d.numbers.push_back(v);
@@ -325,12 +329,15 @@ SearchSpace::SearchSpace(const SpaceLayout& layout) : generated_(true) {
   };
   std::vector<double> clocks(layout.clocks.begin(), layout.clocks.end());
   if (clocks.empty()) clocks = {0};
-  const int clock_dim = ordinal("clock_mhz", std::set<double>(clocks.begin(), clocks.end()));
+  const int clock_dim =
+      ordinal("clock_mhz", std::set<double>(clocks.begin(), clocks.end()), DimensionKind::clock);
   clock_ = axis_map(clock_dim, clocks);
   std::map<std::string, int> tunable_dim;
-  for (const auto& [name, values] : tunables) tunable_dim[name] = ordinal(name, values);
+  for (const auto& [name, values] : tunables)
+    tunable_dim[name] = ordinal(name, values, DimensionKind::tunable);
   for (const SpaceLayout::Axis& a : layout.params) {
-    const int dim = ordinal(a.name, std::set<double>(a.values.begin(), a.values.end()));
+    const int dim = ordinal(a.name, std::set<double>(a.values.begin(), a.values.end()),
+                            DimensionKind::parameter);
     params_.push_back(axis_map(dim, a.values));
     n_points_ *= a.values.size();
   }
@@ -362,8 +369,85 @@ SearchSpace::SearchSpace(const SpaceLayout& layout) : generated_(true) {
     if (m.first != size_)
       throw std::invalid_argument("SearchSpace: the blocks of a layout must be contiguous");
     size_ += m.size;
+    block_first_set_.push_back(n_generated_sets_);
+    n_generated_sets_ += m.combos;
     blocks_.push_back(std::move(m));
   }
+}
+
+void SearchSpace::index_held_kernel_sets() const {
+  if (held_sets_indexed_) return;
+  {
+    std::vector<std::size_t> kernel_dims;
+    for (std::size_t d = 0; d < dims_.size(); ++d)
+      if (dims_[d].kind == DimensionKind::variant || dims_[d].kind == DimensionKind::precision ||
+          dims_[d].kind == DimensionKind::tunable)
+        kernel_dims.push_back(d);
+    std::map<std::vector<int>, std::uint32_t> set_index;
+    held_set_of_.resize(size_);
+    std::vector<std::size_t> count;
+    for (std::size_t p = 0; p < size_; ++p) {
+      std::vector<int> key;
+      key.reserve(kernel_dims.size());
+      for (std::size_t d : kernel_dims) key.push_back(coords_[p][d]);
+      const auto [it, added] = set_index.emplace(std::move(key), std::uint32_t(count.size()));
+      if (added) count.push_back(0);
+      held_set_of_[p] = it->second;
+      ++count[it->second];
+    }
+    held_set_first_.assign(count.size() + 1, 0);
+    for (std::size_t k = 0; k < count.size(); ++k)
+      held_set_first_[k + 1] = held_set_first_[k] + count[k];
+    held_members_.resize(size_);
+    std::vector<std::size_t> fill(held_set_first_.begin(), held_set_first_.end() - 1);
+    for (std::size_t p = 0; p < size_; ++p)
+      held_members_[fill[held_set_of_[p]]++] = std::uint32_t(p);
+  }
+  held_sets_indexed_ = true;
+}
+
+std::size_t SearchSpace::kernel_sets() const {
+  if (generated_) return n_generated_sets_;
+  index_held_kernel_sets();
+  return held_set_first_.size() - 1;
+}
+
+std::size_t SearchSpace::kernel_set_of(std::size_t point) const {
+  if (point >= size_)
+    throw std::out_of_range("point " + std::to_string(point) + " of a space of " +
+                            std::to_string(size_));
+  if (!generated_) {
+    index_held_kernel_sets();
+    return held_set_of_[point];
+  }
+  const auto it = std::upper_bound(blocks_.begin(), blocks_.end(), point,
+                                   [](std::size_t i, const BlockMap& b) { return i < b.first; });
+  const std::size_t b = std::size_t(it - blocks_.begin()) - 1;
+  return block_first_set_[b] + (point - blocks_[b].first) % blocks_[b].combos;
+}
+
+std::size_t SearchSpace::kernel_set_size(std::size_t set) const {
+  if (set >= kernel_sets())
+    throw std::out_of_range("kernel set " + std::to_string(set) + " of " +
+                            std::to_string(kernel_sets()));
+  if (!generated_) return held_set_first_[set + 1] - held_set_first_[set];
+  const std::size_t b =
+      std::size_t(std::upper_bound(block_first_set_.begin(), block_first_set_.end(), set) -
+                  block_first_set_.begin()) -
+      1;
+  return blocks_[b].size / blocks_[b].combos;
+}
+
+std::size_t SearchSpace::kernel_set_member(std::size_t set, std::size_t i) const {
+  if (i >= kernel_set_size(set))
+    throw std::out_of_range("point " + std::to_string(i) + " of kernel set " + std::to_string(set) +
+                            " of " + std::to_string(kernel_set_size(set)) + " points");
+  if (!generated_) return held_members_[held_set_first_[set] + i];
+  const std::size_t b =
+      std::size_t(std::upper_bound(block_first_set_.begin(), block_first_set_.end(), set) -
+                  block_first_set_.begin()) -
+      1;
+  return blocks_[b].first + i * blocks_[b].combos + (set - block_first_set_[b]);
 }
 
 long SearchSpace::generated_find(const std::vector<int>& coords) const {

@@ -102,6 +102,20 @@ class SearchSpace {
   /// (returns -1 if there is none).
   long nearest(const std::vector<int>& coords, int fixed_dim = -1) const;
 
+  /// Kernel sets: the points that share one NVRTC build, i.e. the same coordinates on the
+  /// variant, precision and tunable dimensions (ARCHITECTURE.md, "Vocabulary"), numbered
+  /// 0 .. kernel_sets() - 1 in the order of their first point. A generated space computes them
+  /// from its layout (set t of a block is every point of tunable combination t); a held one
+  /// indexes its points once, on the first call (8 bytes a point; like neighbours(), a lazy
+  /// cache: one thread at a time).
+  std::size_t kernel_sets() const;
+  /// The kernel set of point. Throws std::out_of_range for point >= size().
+  std::size_t kernel_set_of(std::size_t point) const;
+  /// Points of a kernel set. Throws std::out_of_range for set >= kernel_sets().
+  std::size_t kernel_set_size(std::size_t set) const;
+  /// The i-th point of a kernel set, in index order (i < kernel_set_size(set)).
+  std::size_t kernel_set_member(std::size_t set, std::size_t i) const;
+
  private:
   void build_index();
   std::vector<SpaceDimension> dims_;
@@ -141,6 +155,16 @@ class SearchSpace {
   std::vector<bool> is_tunable_dim_;
   long generated_find(const std::vector<int>& coords) const;
   long generated_nearest(const std::vector<int>& coords, int fixed_dim) const;
+
+  /// Per block of a generated space, the number of its first kernel set.
+  std::vector<std::size_t> block_first_set_;
+  std::size_t n_generated_sets_ = 0;
+  /// A held space's kernel sets, indexed once (index_held_kernel_sets).
+  void index_held_kernel_sets() const;
+  mutable bool held_sets_indexed_ = false;
+  mutable std::vector<std::uint32_t> held_set_of_;   ///< per point
+  mutable std::vector<std::uint32_t> held_members_;  ///< points by set
+  mutable std::vector<std::size_t> held_set_first_;  ///< per set, offset in held_members_ (+ end)
 };
 
 }  // namespace flowtune

@@ -47,6 +47,13 @@ struct StrategyOptions {
   /// Model estimate per point (lower = predicted better; tuner/model_estimate.hpp), or empty.
   /// model_guided needs it; others ignore it.
   std::vector<double> prior;
+  /// What the first point of a kernel set (SearchSpace::kernel_set_of) costs beyond its
+  /// measurement, in measurements: its build (NVRTC; 0 where nothing is built, the host's
+  /// variants). A cost-aware strategy (kernel_staged) weighs new kernel sets by it. The
+  /// default: NVRTC takes seconds per kernel (the H200 main job: 1919 kernels in 480 s on 15
+  /// build threads, ~3.7 s each), a measurement of the two bundled pairs a few tenths of a
+  /// second (4 points/s once builds were cached).
+  double kernel_build_cost = 10;
 };
 
 /// A search strategy over a SearchSpace. The caller alternates ask() and tell() for the point
@@ -62,6 +69,13 @@ class Strategy {
   /// The result of a point returned by ask(). Throws std::invalid_argument for a point not
   /// asked or already told.
   void tell(const Observation& observation);
+  /// Up to n points the strategy expects to propose soon, likeliest first: a hint the caller
+  /// may use to build their kernels ahead (ConstraintChecks::prefetch); nothing is promised.
+  /// Default: none.
+  virtual std::vector<std::size_t> upcoming(std::size_t n) const {
+    (void)n;
+    return {};
+  }
 
  protected:
   /// The strategy's proposal; may return a point already seen (ask() then tells the strategy

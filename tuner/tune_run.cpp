@@ -29,6 +29,9 @@
 namespace flowtune {
 namespace {
 
+// After each proposal, the strategy's next few points go to the build threads.
+constexpr std::size_t kPrefetchAfterAsk = 4;
+
 std::atomic<bool> g_stop_requested{false};
 std::atomic<int> g_stop_signal{0};
 // First SIGINT/SIGTERM: stop (the numerical loops poll cancellation_requested() and throw
@@ -211,6 +214,15 @@ bool promote(TuneSession& s, Evaluator& evaluator, const EvaluationOutcome& o) {
   return false;
 }
 
+// "measuring 83%, waiting for builds 9%": the shares of the wall clock so far.
+std::string activity_text(const TuneSession& s) {
+  const double elapsed = std::max(s.elapsed_s(), 1e-9);
+  const auto share = [elapsed](double x) {
+    return std::to_string(int(std::lround(100 * std::min(1.0, x / elapsed)))) + "%";
+  };
+  return "measuring " + share(s.measuring_s) + ", waiting for builds " + share(s.build_wait_s);
+}
+
 // Records each outcome, reports it and tells the strategy. Returns false when a stop
 // request cancelled a measurement (the run ends as interrupted).
 bool take(TuneSession& s, Evaluator& evaluator, std::vector<EvaluationOutcome> outcomes) {
@@ -230,7 +242,10 @@ bool take(TuneSession& s, Evaluator& evaluator, std::vector<EvaluationOutcome> o
       continue;
     }
     if (const auto it = s.started_at_s.find(o.point); it != s.started_at_s.end()) {
-      s.point_time.observe(cost, s.elapsed_s() - it->second);
+      const double busy_s = o.busy_s >= 0 ? o.busy_s : s.elapsed_s() - it->second;
+      s.point_time.observe(cost, busy_s);
+      s.measuring_s += busy_s;
+      s.progress->set_activity(activity_text(s));
       s.started_at_s.erase(it);
     }
     // A config that fails its screen fails: recorded under the full dataset, so a resumed
@@ -401,6 +416,7 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
         continue;
       }
       const std::optional<std::size_t> next = s.strategy->ask();
+      s.checks->prefetch(s.strategy->upcoming(kPrefetchAfterAsk));
       if (!next && evaluator->in_flight() > 0) {
         // the strategy may need them first
         go_on = take(s, *evaluator, evaluator->collect(stop_measuring));
@@ -408,11 +424,17 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
       }
       if (!next) break;
       Evaluation e;
-      if (settle_without_measuring(s, options, *next, e)) continue;
+      const bool idle = evaluator->in_flight() == 0;
+      const double prepare_from_s = elapsed_s();
+      const bool settled = settle_without_measuring(s, options, *next, e);
+      if (idle) s.build_wait_s += elapsed_s() - prepare_from_s;
+      if (settled) continue;
       // A point that cannot finish in the time left is not started (the run ends as if its
       // budget were spent; the same command with more budget measures it).
       const double cost = s.workload->relative_cost(s.space[*next]);
-      const std::optional<double> expected_s = s.point_time.seconds(cost);
+      std::optional<double> expected_s = s.point_time.seconds(cost);
+      // A point handed over behind one in flight starts when that one ends.
+      if (expected_s) *expected_s *= double(1 + evaluator->in_flight());
       if (!point_fits_time_budget(elapsed_s(), options.time_budget_s, expected_s)) {
         s.progress->note("time budget: the next point (" + varying_text(s.space[*next], s.varying) +
                          ", about " + duration_text(expected_s.value_or(0)) +
@@ -454,7 +476,8 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
   const ConstraintChecks::Stats checks = s.checks->stats();
   log << "run " << s.summary.run_id << ": " << s.summary.elapsed_s << " s wall; constraint checks "
       << "(kernel builds, NVRTC or its disk cache): " << checks.checked << " configs, "
-      << checks.seconds << " s summed over the build threads\n";
+      << checks.seconds << " s summed over the build threads; the wall clock: " << activity_text(s)
+      << "\n";
   s.summary.builds_here = kernel_build_counters().get() - s.builds_at_start;
   s.summary.builds_measuring = evaluator->kernel_builds();
   log << "kernel builds of run " << s.summary.run_id << ": this process "

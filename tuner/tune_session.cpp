@@ -91,10 +91,16 @@ void log_estimate(TuneSession& s, const TuneOptions& options, std::ostream& log)
     const double evaluations_s = space_s * double(s.budget) / double(s.space.size());
     const bool time_binds = options.time_budget_s > 0 && options.time_budget_s < evaluations_s;
     log << "estimated duration: "
-        << duration_text(time_binds ? options.time_budget_s : evaluations_s) << " ("
-        << (time_binds ? "the time budget; " : "") << s.budget << " evaluations at about "
-        << duration_text(evaluations_s)
-        << (calibrated ? ", rate from this board's measurements in the DB"
+        << duration_text(time_binds ? options.time_budget_s : evaluations_s) << " (";
+    if (time_binds && s.budget == s.space.size() && s.space.size() > ConstraintChecks::kDenseChecks)
+      log << "the time budget; about "
+          << std::max<long long>(1, llround(options.time_budget_s /
+                                            std::max(space_s / double(s.space.size()), 1e-9)))
+          << " points fit in it";
+    else
+      log << (time_binds ? "the time budget; " : "") << s.budget << " evaluations at about "
+          << duration_text(evaluations_s);
+    log << (calibrated ? ", rate from this board's measurements in the DB"
                        : ", rough default rate; refined once configs are measured")
         << ")\n";
   }
@@ -145,6 +151,7 @@ void make_strategy(TuneSession& s, const TuneOptions& options, std::ostream& log
   StrategyOptions so;
   so.seed = options.seed;
   so.n_objectives = s.objectives.size();
+  so.kernel_build_cost = s.board.target == "cuda" ? so.kernel_build_cost : 0;
   const bool needs_all_checks =
       choose_strategy(options.strategy, s.space.size(), s.objectives.size()) == "model_guided" ||
       options.budget_fraction > 0;
@@ -179,6 +186,8 @@ void make_strategy(TuneSession& s, const TuneOptions& options, std::ostream& log
   s.budget = so.budget = std::min(budget, s.space.size());
   s.summary.strategy = choose_strategy(options.strategy, s.space.size(), s.objectives.size());
   s.strategy = flowtune::make_strategy(s.summary.strategy, *s.search_space, so);
+  // The builds of the strategy's first kernel sets start now, on every build thread.
+  s.checks->prefetch(s.strategy->upcoming(kPrefetchPoints));
   log << "strategy " << s.summary.strategy
       << (s.summary.strategy != options.strategy ? " (" + options.strategy + ")" : "") << " (seed "
       << options.seed << "), budget " << s.budget << " evaluations";
@@ -238,6 +247,9 @@ std::string choose_strategy(const std::string& requested, std::size_t space_size
   if (requested != "auto") return requested;
   (void)n_objectives;
   if (space_size <= 256) return "brute_force";
+  // A space of ranges (the default dimensions: ~10^11 configs on a CUDA board, ~10^4 kernel
+  // sets) is explored on few kernel sets (docs/decisions.md, "the default strategy").
+  if (space_size > ConstraintChecks::kDenseChecks) return "kernel_staged";
   return "additive_surrogate";
 }
 
@@ -311,9 +323,13 @@ void open_run(TuneSession& session, const TuneOptions& options, std::ostream& lo
     mean_cost += std::max(0.0, s->workload->relative_cost(c));
   });
   mean_cost = s->space.empty() ? 1 : std::max(mean_cost * scale / double(s->space.size()), 1e-300);
-  s->progress =
-      std::make_unique<Progress>(s->budget, mean_cost * double(s->budget), log, options.progress,
-                                 options.progress_columns, [s] { return s->elapsed_s(); });
+  // A time budget over a space larger than any run (no --max-evals): the time alone binds,
+  // and the progress counts points without a total.
+  const bool time_alone = options.time_budget_s > 0 && s->budget == s->space.size() &&
+                          s->space.size() > ConstraintChecks::kDenseChecks;
+  s->progress = std::make_unique<Progress>(
+      time_alone ? 0 : s->budget, mean_cost * double(s->budget), log, options.progress,
+      options.progress_columns, [s] { return s->elapsed_s(); });
   s->progress->set_time_budget(options.time_budget_s);
 }
 

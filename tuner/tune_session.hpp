@@ -28,6 +28,11 @@
 
 namespace flowtune {
 
+/// Points of Strategy::upcoming the session hands to the build threads ahead
+/// (ConstraintChecks::prefetch): at the start, enough for every initial kernel set of a
+/// default space (one per variant and precision, and a few more).
+constexpr std::size_t kPrefetchPoints = 64;
+
 struct TuneSession {
   Board board;
   const Workload* workload = nullptr;
@@ -77,6 +82,10 @@ struct TuneSession {
   /// each point in flight started (elapsed_s(), by point).
   PointTimeEstimate point_time;
   std::map<std::size_t, double> started_at_s;
+  /// Where the wall clock went: seconds the evaluator spent measuring (its outcomes' busy_s),
+  /// and seconds the loop prepared a point (its builds, mostly) with nothing in flight, so
+  /// the measuring side waited.
+  double measuring_s = 0, build_wait_s = 0;
 };
 
 /// Sets up a run: loads the board (checking it matches the present GPU), the workload, the

@@ -164,18 +164,34 @@ KernelBuildCounts WorkerProcess::kernel_builds() const {
 
 WorkerResult WorkerProcess::measure(const WorkerRequest& request, double timeout_s,
                                     const std::function<bool()>& stop_requested) {
+  WorkerResult failure;
+  if (!send(request, &failure)) return failure;
+  return receive(timeout_s, stop_requested);
+}
+
+bool WorkerProcess::send(const WorkerRequest& request, WorkerResult* failure) {
+  if (sent_) throw std::logic_error("WorkerProcess::send: the previous answer was not received");
   if (pid_ <= 0) start();
-  WorkerResult result;
   const std::string line = worker_request_json(request) + "\n";
   std::signal(SIGPIPE, SIG_IGN);
   if (write(to_worker_, line.data(), line.size()) != static_cast<ssize_t>(line.size())) {
     stop(SIGKILL);
-    result.failure_class = "environment";
-    result.message = "cannot send the request to the worker";
-    return result;
+    *failure = WorkerResult{};
+    failure->failure_class = "environment";
+    failure->message = "cannot send the request to the worker";
+    return false;
   }
+  sent_ = true;
+  sent_at_ = std::chrono::steady_clock::now();
+  return true;
+}
+
+WorkerResult WorkerProcess::receive(double timeout_s, const std::function<bool()>& stop_requested) {
+  if (!sent_) throw std::logic_error("WorkerProcess::receive: no request was sent");
+  sent_ = false;
+  WorkerResult result;
   using clock = std::chrono::steady_clock;
-  const auto start_time = clock::now();
+  const auto start_time = sent_at_;
   for (;;) {
     const auto nl = pending_.find('\n');
     if (nl != std::string::npos) {

@@ -5,6 +5,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <functional>
 #include <string>
 
@@ -59,6 +60,14 @@ class WorkerProcess {
   /// started (fork/exec failed).
   WorkerResult measure(const WorkerRequest& request, double timeout_s,
                        const std::function<bool()>& stop_requested);
+  /// measure() in two halves, so that the caller works (builds the next point's kernels)
+  /// while the worker measures: send() starts the worker if needed and hands it the request;
+  /// it returns false (and fills *failure) when the request cannot be sent. receive() waits
+  /// for the answer of the request sent, as measure() does; the timeout counts from send().
+  bool send(const WorkerRequest& request, WorkerResult* failure);
+  WorkerResult receive(double timeout_s, const std::function<bool()>& stop_requested);
+  /// A request was sent and its answer not yet received.
+  bool busy() const { return sent_; }
   /// Pid of the running worker, or 0.
   pid_t pid() const { return pid_; }
   /// The kernel builds of every worker this object started (each answer carries its
@@ -70,7 +79,9 @@ class WorkerProcess {
   void stop(int signal);
   pid_t pid_ = 0;
   int to_worker_ = -1, from_worker_ = -1;
-  std::string pending_;             ///< bytes read past the last answer line
+  std::string pending_;  ///< bytes read past the last answer line
+  bool sent_ = false;    ///< a request awaits its answer
+  std::chrono::steady_clock::time_point sent_at_;
   KernelBuildCounts child_builds_;  ///< the running worker's counts (its last answer)
   KernelBuildCounts past_builds_;   ///< the counts of the workers that ended
 };

@@ -132,5 +132,7 @@ TEST(TimeBudgetOptions, DurationsAndTheAutoStrategyByHand) {
   EXPECT_EQ(choose_strategy("auto", 256, 2), "brute_force");
   EXPECT_EQ(choose_strategy("auto", 257, 2), "additive_surrogate");
   EXPECT_EQ(choose_strategy("auto", 38016, 1), "additive_surrogate");
+  EXPECT_EQ(choose_strategy("auto", std::size_t(1) << 24, 2), "additive_surrogate");
+  EXPECT_EQ(choose_strategy("auto", (std::size_t(1) << 24) + 1, 2), "kernel_staged");
   EXPECT_EQ(choose_strategy("bayes_opt", 10, 1), "bayes_opt");
 }

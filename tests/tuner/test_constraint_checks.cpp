@@ -2,11 +2,16 @@
 // against check_constraints() of every config on its own, the oracle.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+#include <vector>
+
 #include "boards/board.hpp"
 #include "tuner/constraint_checks.hpp"
 #include "tuner/constraints.hpp"
 #include "tuner/space.hpp"
 #include "variants/variant.hpp"
+#include "workloads/param_dimension.hpp"
 
 namespace flowtune {
 namespace {
@@ -58,6 +63,40 @@ TEST(ConstraintChecks, SharedPerKernelConfigEqualsEachConfigChecked) {
   EXPECT_EQ(pruned_by_block, 4u);   // block 32x64 = 2048 threads, windows 0 and 5
   EXPECT_EQ(kept, 4u);              // the build itself worked (or every kept config would differ)
   EXPECT_EQ(checks.stats().checked, space.size());
+}
+
+// A space too large to hold a check per config: the build threads check nothing until asked,
+// then exactly the configs prefetch() names (each once, duplicates and repeats skipped), and
+// get() of a prefetched config returns what check_constraints gives it.
+TEST(ConstraintChecks, ALargeSpaceChecksWhatIsPrefetchedOnly) {
+  const Board host = load_board("host");
+  SpaceOptions o;
+  o.default_dimensions = false;
+  o.precisions = {"f32"};
+  o.param_values = {{"iterations", ParamDimension::integers(10, 89)},
+                    {"n_warpings", ParamDimension::integers(1, 50)},
+                    {"lambda", ParamDimension::linear(0.01, 0.6, 0.01)},
+                    {"theta", ParamDimension::linear(0.01, 0.6, 0.01)},
+                    {"tau", ParamDimension::linear(0.01, 0.25, 0.01)}};
+  const ConfigSpace space = make_space(host, o);
+  ASSERT_GT(space.size(), ConstraintChecks::kDenseChecks);
+  const Workload& w = find_workload("tvl1");
+  ConstraintChecks checks(host, w, space, 2);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_EQ(checks.stats().checked, 0u);
+  const std::vector<std::size_t> asked = {5, space.size() - 1, 5, 123456789 % space.size()};
+  checks.prefetch(asked);
+  checks.prefetch({5});
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (checks.stats().checked < 3 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_EQ(checks.stats().checked, 3u);
+  for (std::size_t i : asked) {
+    const Config c = space[i];
+    expect_same(checks.get(i), check_constraints(host, *find_workload_variant(w, c.variant), c), c);
+  }
+  EXPECT_EQ(checks.stats().checked, 3u);  // get() found them checked
 }
 
 }  // namespace

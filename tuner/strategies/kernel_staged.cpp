@@ -12,9 +12,9 @@
 //    "Practical Bayesian optimization of machine learning algorithms", sec. 3.2) of ParEGO's
 //    random scalarisation (Knowles 2006, sec. III-B) times the probability of feasibility of
 //    the constraints (Gardner et al. 2014, "Bayesian optimization with inequality
-//    constraints", sec. 3); a point on a kernel set never proposed costs 1 + kCompileCost
+//    constraints", sec. 3); a point on a kernel set never proposed costs 1 + kernel_build_cost
 //    measurements, so a new kernel set enters only when predicted to pay for its build, and
-//    compiles never take more than the measuring does (kCompileCost per new set, against the
+//    compiles never take more than the measuring does (kernel_build_cost per new set, against the
 //    evaluations made). As in additive_surrogate, a share of proposals is local (neighbours of
 //    a front point: interactions the additive model misses) and a few are random.
 // 3. Refinement at the end: in the last kRefineShare of the budget (StrategyOptions::budget;
@@ -28,9 +28,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <stdexcept>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "tuner/constraint_domination.hpp"
 #include "tuner/strategies/main_effects.hpp"
@@ -76,12 +78,35 @@ class KernelStaged : public Strategy {
   }
   std::string name() const override { return "kernel_staged"; }
 
+  // The design's next points, one per kernel set not yet proposed first (their builds are
+  // what the GPU would wait for), then the rest in proposal order.
+  std::vector<std::size_t> upcoming(std::size_t n) const override {
+    std::vector<std::size_t> out, rest;
+    std::unordered_set<std::size_t> sets;
+    for (auto it = design_.rbegin(); it != design_.rend() && out.size() < n; ++it) {
+      if (seen(*it) || dead(set_of(*it))) continue;
+      const std::size_t k = set_of(*it);
+      if (!sets_[k].proposed && sets.insert(k).second)
+        out.push_back(*it);
+      else
+        rest.push_back(*it);
+    }
+    for (std::size_t p : rest)
+      if (out.size() < n) out.push_back(p);
+    return out;
+  }
+
  protected:
   std::optional<std::size_t> propose() override {
     while (!design_.empty()) {
-      const std::size_t p = design_.back();
+      std::size_t p = design_.back();
       design_.pop_back();
-      if (!seen(p) && !dead(set_of_[p])) return take(p);
+      if (dead(set_of(p))) {
+        const std::optional<std::size_t> q = retarget(p);
+        if (!q) continue;
+        p = *q;
+      }
+      if (!seen(p)) return take(p);
     }
     if (refining()) {
       if (const std::optional<std::size_t> p = refinement_candidate()) return take(*p);
@@ -93,10 +118,9 @@ class KernelStaged : public Strategy {
   }
 
   void observe(const Observation& o) override {
-    if (told_mark_[o.point]) return;
-    told_mark_[o.point] = true;
+    if (!told_mark_.insert(o.point).second) return;
     told_.push_back(o.point);
-    const std::size_t k = set_of_[o.point];
+    const std::size_t k = set_of(o.point);
     if (o.outcome == Outcome::measured) {
       ++sets_[k].measured;
     } else {
@@ -106,11 +130,8 @@ class KernelStaged : public Strategy {
   }
 
  private:
-  // A compile costs about ten point measurements: NVRTC takes seconds per kernel set (the
-  // H200 main job: 1919 kernels in 480 s on 15 build threads, ~3.7 s each), a measurement of
-  // the two bundled pairs a few tenths of a second (4 points/s once builds were cached).
-  static constexpr double kCompileCost = 10;
   static constexpr std::size_t kDiversitySets = 2;  // initial kernel sets beyond one a group
+  static constexpr std::size_t kReplacements = 16;  // dead design sets replaced, per group
   // The shares of random and local proposals are additive_surrogate's (chosen there by replay).
   static constexpr double kExplore = 0.05;        // share of random proposals
   static constexpr double kLocal = 0.2;           // share of local proposals (a front)
@@ -127,73 +148,34 @@ class KernelStaged : public Strategy {
 
   struct KernelSet {
     std::size_t group = 0;  // the variant and precision
-    std::size_t first = 0;  // offset of its points in members_
-    std::size_t count = 0;  // its points
     bool proposed = false;  // a point of it was proposed (its build is paid)
     std::size_t measured = 0, rejected = 0;
   };
 
   // ---- kernel sets ----
 
-  // set_of_ for every point, and the points of each set contiguously in members_ (one pass
-  // over the space; 8 bytes a point).
+  // The kernel sets of the space (SearchSpace::kernel_set_of: computed from a generated
+  // space's layout, nothing held per point) with their group (variant x precision) and a
+  // representative point of each group.
   void index_kernel_sets() {
-    if (space_.size() > std::numeric_limits<std::uint32_t>::max())
-      throw std::invalid_argument("kernel_staged: a space of " + std::to_string(space_.size()) +
-                                  " points is beyond its 32-bit point index");
-    std::unordered_map<std::uint64_t, std::uint32_t> set_index;
-    std::unordered_map<std::uint64_t, std::size_t> group_index;
-    auto key = [&](std::size_t p, const std::vector<std::size_t>& dims) {
-      const std::vector<int>& c = space_.coords(p);
-      std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the coordinates
-      for (std::size_t d : dims) {
-        h ^= std::uint64_t(c[d] + 1);
-        h *= 1099511628211ull;
-      }
-      return h;
-    };
-    set_of_.resize(space_.size());
-    std::vector<std::size_t> representative;
-    for (std::size_t p = 0; p < space_.size(); ++p) {
-      const std::uint64_t k = key(p, kernel_dims_);
-      auto [it, added] = set_index.emplace(k, std::uint32_t(sets_.size()));
-      if (added) {
-        // A hash collision of two distinct kernel sets would merge them; checked here.
-        KernelSet s;
-        const auto g = group_index.emplace(key(p, group_dims_), group_index.size());
-        s.group = g.first->second;
-        if (g.second) group_representative_.push_back(p);
-        sets_.push_back(s);
-        representative.push_back(p);
-      } else if (!same_kernel(p, representative[it->second])) {
-        throw std::logic_error("kernel_staged: two kernel sets share a hash");
-      }
-      set_of_[p] = it->second;
-      ++sets_[it->second].count;
+    std::map<std::vector<int>, std::size_t> group_index;
+    sets_.resize(space_.kernel_sets());
+    for (std::size_t k = 0; k < sets_.size(); ++k) {
+      const std::size_t first = space_.kernel_set_member(k, 0);
+      const std::vector<int> c = space_.coords(first);
+      std::vector<int> key;
+      for (std::size_t d : group_dims_) key.push_back(c[d]);
+      const auto g = group_index.emplace(std::move(key), group_index.size());
+      sets_[k].group = g.first->second;
+      if (g.second) group_representative_.push_back(first);
     }
     n_groups_ = group_index.size();
-    std::size_t offset = 0;
-    for (KernelSet& s : sets_) {
-      s.first = offset;
-      offset += s.count;
-    }
-    members_.resize(space_.size());
-    std::vector<std::size_t> fill(sets_.size(), 0);
-    for (std::size_t p = 0; p < space_.size(); ++p) {
-      const std::uint32_t k = set_of_[p];
-      members_[sets_[k].first + fill[k]++] = std::uint32_t(p);
-    }
-    told_mark_.assign(space_.size(), false);
   }
 
-  bool same_kernel(std::size_t a, std::size_t b) const {
-    for (std::size_t d : kernel_dims_)
-      if (space_.coords(a)[d] != space_.coords(b)[d]) return false;
-    return true;
-  }
-
+  std::size_t set_of(std::size_t p) const { return space_.kernel_set_of(p); }
+  std::size_t set_size(std::size_t set) const { return space_.kernel_set_size(set); }
   std::size_t member(std::size_t set, std::size_t i) const {
-    return members_[sets_[set].first + i];
+    return space_.kernel_set_member(set, i);
   }
   bool dead(std::size_t set) const {
     return sets_[set].measured == 0 && sets_[set].rejected >= kDeadAfter;
@@ -210,9 +192,9 @@ class KernelStaged : public Strategy {
     for (std::size_t k = 0; k < sets_.size(); ++k) {
       if (have_prior) {
         double sum = 0;
-        for (std::size_t i = 0; i < sets_[k].count; ++i)
+        for (std::size_t i = 0; i < set_size(k); ++i)
           sum += std::log(std::max(options_.prior[member(k, i)], 1e-300));
-        score[k] = sum / double(sets_[k].count);
+        score[k] = sum / double(set_size(k));
       } else {
         const std::vector<int>& c = space_.coords(member(k, 0));
         for (std::size_t d : tunable_dims_) {
@@ -267,15 +249,49 @@ class KernelStaged : public Strategy {
     std::reverse(design_.begin(), design_.end());  // proposed from the back
   }
 
+  // A design row whose set died (its points pruned or failed: many tunable combinations of
+  // a default space break a scheme's rule) moves to a live set of the same variant and
+  // precision: the set that replaced it, else one drawn at random among those not proposed
+  // (up to kReplacements per group, so that a group whose sets all fail ends). The row keeps
+  // its algorithm coordinates; nullopt when no replacement is left.
+  std::optional<std::size_t> retarget(std::size_t p) {
+    std::size_t k = set_of(p);
+    for (auto it = replaced_by_.find(k); it != replaced_by_.end(); it = replaced_by_.find(k))
+      k = it->second;
+    if (dead(k)) {
+      const std::size_t group = sets_[k].group;
+      if (replacements_[group] >= kReplacements) return std::nullopt;
+      std::vector<std::size_t> pool;
+      for (std::size_t j = 0; j < sets_.size(); ++j)
+        if (sets_[j].group == group && !sets_[j].proposed && !dead(j)) pool.push_back(j);
+      if (pool.empty()) return std::nullopt;
+      const std::size_t next =
+          pool[std::uniform_int_distribution<std::size_t>(0, pool.size() - 1)(rng_)];
+      ++replacements_[group];
+      replaced_by_[k] = next;
+      k = next;
+    }
+    std::vector<int> coords = space_.coords(p);
+    const std::vector<int> kernel = space_.coords(member(k, 0));
+    for (std::size_t d : kernel_dims_) coords[d] = kernel[d];
+    const long q = nearest_in(k, coords);
+    if (q < 0) return std::nullopt;
+    return std::size_t(q);
+  }
+
   // The point of `set` with these coordinates, else its unseen point differing in the fewest
   // dimensions (then the smallest ordinal distance); -1 when every point was seen.
-  long nearest_in(std::size_t set, const std::vector<int>& coords) const {
+  long nearest_in(std::size_t set, const std::vector<int>& coords) {
     const long exact = space_.find(coords);
     if (exact >= 0 && !seen(std::size_t(exact))) return exact;
     long best = -1;
     std::pair<int, long> best_score{std::numeric_limits<int>::max(), 0};
-    for (std::size_t i = 0; i < sets_[set].count; ++i) {
-      const std::size_t p = member(set, i);
+    // Every point of a small set; kMaxCandidates drawn from a large one.
+    const std::size_t n = set_size(set);
+    const bool all = n <= kMaxCandidates;
+    std::uniform_int_distribution<std::size_t> draw(0, n - 1);
+    for (std::size_t i = 0; i < (all ? n : kMaxCandidates); ++i) {
+      const std::size_t p = member(set, all ? i : draw(rng_));
       if (seen(p)) continue;
       const std::vector<int>& c = space_.coords(p);
       int differ = 0;
@@ -296,21 +312,22 @@ class KernelStaged : public Strategy {
 
   std::optional<std::size_t> take(std::optional<std::size_t> p) {
     if (!p) return p;
-    KernelSet& s = sets_[set_of_[*p]];
+    KernelSet& s = sets_[set_of(*p)];
     if (!s.proposed) {
       s.proposed = true;
       ++n_proposed_sets_;
-      proposed_sets_.push_back(set_of_[*p]);
+      proposed_sets_.push_back(set_of(*p));
     }
     return p;
   }
 
   // Compiles may take no more time than measuring: a new set is allowed while the sets
-  // proposed beyond the initial ones, at kCompileCost each, stay within the evaluations made.
+  // proposed beyond the initial ones, at kernel_build_cost each, stay within the evaluations made.
   bool new_set_allowed() const {
-    const std::size_t extra =
-        n_proposed_sets_ > initial_.size() ? n_proposed_sets_ - initial_.size() : 0;
-    return double(extra + 1) * kCompileCost <= double(n_evaluations_);
+    // The design's sets and their replacements are the start's, not extra.
+    const std::size_t start = initial_.size() + replaced_by_.size();
+    const std::size_t extra = n_proposed_sets_ > start ? n_proposed_sets_ - start : 0;
+    return double(extra + 1) * options_.kernel_build_cost <= double(n_evaluations_);
   }
 
   std::vector<std::size_t> active_sets() const {
@@ -329,12 +346,15 @@ class KernelStaged : public Strategy {
         const std::size_t k =
             active[std::uniform_int_distribution<std::size_t>(0, active.size() - 1)(rng_)];
         const std::size_t p =
-            member(k, std::uniform_int_distribution<std::size_t>(0, sets_[k].count - 1)(rng_));
+            member(k, std::uniform_int_distribution<std::size_t>(0, set_size(k) - 1)(rng_));
         if (!seen(p)) return p;
       }
       std::vector<std::size_t> unseen;
+      std::size_t total = 0;
+      for (std::size_t k : active) total += set_size(k);
+      if (total > kMaxCandidates) return random_unseen();
       for (std::size_t k : active)
-        for (std::size_t i = 0; i < sets_[k].count; ++i)
+        for (std::size_t i = 0; i < set_size(k); ++i)
           if (!seen(member(k, i))) unseen.push_back(member(k, i));
       if (!unseen.empty())
         return unseen[std::uniform_int_distribution<std::size_t>(0, unseen.size() - 1)(rng_)];
@@ -397,7 +417,9 @@ class KernelStaged : public Strategy {
     return std::all_of(o.slack.begin(), o.slack.end(), [](double s) { return s <= 0; });
   }
 
-  double cost(std::size_t p) const { return sets_[set_of_[p]].proposed ? 1 : 1 + kCompileCost; }
+  double cost(std::size_t p) const {
+    return sets_[set_of(p)].proposed ? 1 : 1 + options_.kernel_build_cost;
+  }
 
   // The measured front: non-dominated objectives (Deb's rule already in them) among the usable
   // points; for one objective the incumbent.
@@ -432,17 +454,17 @@ class KernelStaged : public Strategy {
     std::vector<std::size_t> out;
     const std::vector<std::size_t> active = active_sets();
     std::size_t total = 0;
-    for (std::size_t k : active) total += sets_[k].count;
+    for (std::size_t k : active) total += set_size(k);
     if (total <= kMaxCandidates) {
       for (std::size_t k : active)
-        for (std::size_t i = 0; i < sets_[k].count; ++i)
+        for (std::size_t i = 0; i < set_size(k); ++i)
           if (!seen(member(k, i))) out.push_back(member(k, i));
     } else {
       for (std::size_t i = 0; i < kMaxCandidates; ++i) {
         const std::size_t k =
             active[std::uniform_int_distribution<std::size_t>(0, active.size() - 1)(rng_)];
         const std::size_t p =
-            member(k, std::uniform_int_distribution<std::size_t>(0, sets_[k].count - 1)(rng_));
+            member(k, std::uniform_int_distribution<std::size_t>(0, set_size(k) - 1)(rng_));
         if (!seen(p)) out.push_back(p);
       }
     }
@@ -452,7 +474,7 @@ class KernelStaged : public Strategy {
       std::uniform_int_distribution<std::size_t> pick(0, space_.size() - 1);
       for (std::size_t i = 0; i < kOutsideCandidates; ++i) {
         const std::size_t p = pick(rng_);
-        if (!seen(p) && !sets_[set_of_[p]].proposed) out.push_back(p);
+        if (!seen(p) && !sets_[set_of(p)].proposed) out.push_back(p);
       }
     }
     return out;
@@ -487,7 +509,7 @@ class KernelStaged : public Strategy {
       if (!f.empty())
         for (std::size_t q : space_.neighbours(
                  f[std::uniform_int_distribution<std::size_t>(0, f.size() - 1)(rng_)]))
-          if (!seen(q) && !dead(set_of_[q]) && (sets_[set_of_[q]].proposed || new_set_allowed()))
+          if (!seen(q) && !dead(set_of(q)) && (sets_[set_of(q)].proposed || new_set_allowed()))
             pool.push_back(q);
     }
     if (pool.empty()) pool = candidates();
@@ -534,7 +556,7 @@ class KernelStaged : public Strategy {
     const std::vector<int>& c = space_.coords(p);
     auto add = [&](const std::vector<int>& coords) {
       const long q = space_.find(coords);
-      if (q >= 0 && !seen(std::size_t(q)) && !dead(set_of_[std::size_t(q)]))
+      if (q >= 0 && !seen(std::size_t(q)) && !dead(set_of(std::size_t(q))))
         out.push_back(std::size_t(q));
     };
     for (std::size_t d : tunable_dims_) {
@@ -546,7 +568,7 @@ class KernelStaged : public Strategy {
       }
     }
     for (std::size_t k : proposed_sets_) {
-      if (k == set_of_[p] || dead(k)) continue;
+      if (k == set_of(p) || dead(k)) continue;
       std::vector<int> moved = c;
       const std::vector<int>& other = space_.coords(member(k, 0));
       bool same_precision = true;
@@ -637,8 +659,6 @@ class KernelStaged : public Strategy {
   std::vector<std::size_t> n_levels_;
   std::vector<std::size_t> kernel_dims_, tunable_dims_, free_dims_, group_dims_;
   std::size_t budget_ = 0;  // evaluations the caller allows; 0 = unknown (the fixed schedule)
-  std::vector<std::uint32_t> set_of_;   // kernel set of each point
-  std::vector<std::uint32_t> members_;  // points by kernel set (KernelSet::first, count)
   std::vector<KernelSet> sets_;
   std::size_t n_groups_ = 0;
   std::vector<std::size_t> group_representative_;  // a point of each variant x precision
@@ -646,7 +666,9 @@ class KernelStaged : public Strategy {
   std::size_t n_proposed_sets_ = 0, n_evaluations_ = 0;
   std::vector<std::size_t> design_;
   std::vector<std::size_t> told_;
-  std::vector<bool> told_mark_;
+  std::unordered_set<std::size_t> told_mark_;
+  std::unordered_map<std::size_t, std::size_t> replaced_by_;   // dead design set -> replacement
+  std::unordered_map<std::size_t, std::size_t> replacements_;  // per group
 };
 
 }  // namespace
