@@ -40,6 +40,31 @@ TEST(Progress, EtaIsWrittenWithDurationText) {
   EXPECT_EQ(line.find(".0 s"), std::string::npos) << line;
 }
 
+// A run bounded by its time budget alone (total 0): the count has no total, the budget left
+// no evaluations, the fraction and the ETA are the time budget's; the activity ends the line.
+TEST(Progress, WithoutALimitOnEvaluationsTheTimeBudgetAloneCounts) {
+  std::ostringstream out;
+  double now = 30;
+  Progress p(0, 100, out, ProgressStyle::lines, 100, [&now] { return now; });
+  p.set_time_budget(120);
+  p.set_activity("measuring 83%, waiting for builds 9%");
+  p.step("first", true, 1);
+  EXPECT_EQ(out.str(),
+            "[1] 25% first | 30 s elapsed, budget left: 90 s; ETA 90 s; measuring 83%, waiting "
+            "for builds 9%\n");
+  ProgressState st;
+  st.done = 12;
+  st.elapsed_s = 60;
+  st.time_budget_s = 120;
+  st.budget = budget_progress(12, 0, 60, 120, 5, 1e12);
+  EXPECT_DOUBLE_EQ(st.budget.fraction, 0.5);
+  ASSERT_TRUE(st.budget.eta_s);
+  EXPECT_DOUBLE_EQ(*st.budget.eta_s, 60);
+  EXPECT_EQ(progress_bar_line(st, 200),
+            "[##########..........] 12 points 50% | 0.2 points/s | 60 s of 2 min budget | ETA "
+            "60 s");
+}
+
 // The bar line, against hand-written expectations.
 TEST(Progress, BarLineShowsCountBestFailuresBudgetAndEta) {
   ProgressState st;

@@ -39,18 +39,26 @@ MainEffects fit_main_effects(const SearchSpace& space, const std::vector<std::si
   m.mean = std::accumulate(y.begin(), y.end(), 0.0) / double(y.size());
   std::vector<double> residual(y.size());
   for (std::size_t i = 0; i < y.size(); ++i) residual[i] = y[i] - m.mean;
+  // Each point's levels once (a generated space computes a point's coordinates per call).
+  const std::size_t n_dims = n_levels.size();
+  std::vector<std::size_t> levels(points.size() * n_dims);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const std::vector<int> c = space.coords(points[i]);
+    for (std::size_t d = 0; d < n_dims; ++d)
+      levels[i * n_dims + d] = c[d] < 0 ? n_levels[d] - 1 : std::size_t(c[d]);
+  }
   for (int sweep = 0; sweep < kBackfitSweeps; ++sweep)
     for (std::size_t d = 0; d < n_levels.size(); ++d) {
       std::vector<double> sum(n_levels[d], 0.0), count(n_levels[d], 0.0);
       for (std::size_t i = 0; i < points.size(); ++i) {
-        const std::size_t l = MainEffects::level(space, n_levels, points[i], d);
+        const std::size_t l = levels[i * n_dims + d];
         sum[l] += residual[i] + m.effect[d][l];
         count[l] += 1;
       }
       std::vector<double> next(n_levels[d]);
       for (std::size_t l = 0; l < next.size(); ++l) next[l] = sum[l] / (count[l] + kEffectShrink);
       for (std::size_t i = 0; i < points.size(); ++i) {
-        const std::size_t l = MainEffects::level(space, n_levels, points[i], d);
+        const std::size_t l = levels[i * n_dims + d];
         residual[i] += m.effect[d][l] - next[l];
       }
       m.effect[d] = std::move(next);
@@ -67,8 +75,9 @@ double FigureModel::fitted(double raw, bool slack) const {
 double FigureModel::predicted_sd(const SearchSpace& space, const std::vector<std::size_t>& n_levels,
                                  std::size_t point) const {
   double spread = 1;
+  const std::vector<int> c = space.coords(point);
   for (std::size_t d = 0; d < n_levels.size(); ++d)
-    spread += 1 / (count[d][MainEffects::level(space, n_levels, point, d)] + kEffectShrink);
+    spread += 1 / (count[d][c[d] < 0 ? n_levels[d] - 1 : std::size_t(c[d])] + kEffectShrink);
   return residual_sd * std::sqrt(spread);
 }
 
@@ -98,8 +107,9 @@ FigureModel fit_figure(const SearchSpace& space, const std::vector<std::size_t>&
   for (std::size_t i = 0; i < points.size(); ++i) {
     const double r = y[i] - f.model.predict(space, n_levels, points[i]);
     ss += r * r;
+    const std::vector<int> c = space.coords(points[i]);
     for (std::size_t d = 0; d < n_levels.size(); ++d)
-      f.count[d][MainEffects::level(space, n_levels, points[i], d)] += 1;
+      f.count[d][c[d] < 0 ? n_levels[d] - 1 : std::size_t(c[d])] += 1;
   }
   f.residual_sd = std::sqrt(ss / double(points.size()));
   return f;
