@@ -1,17 +1,25 @@
 #include "tuner/time_budget.hpp"
 
+#include <algorithm>
+
 namespace flowtune {
 
 void PointTimeEstimate::observe(double cost, double wall_s) {
   if (!(cost > 0)) cost = 1;
   if (!(wall_s >= 0)) return;
-  observed_s_ += wall_s;
-  observed_cost_ += cost;
+  s_per_cost_.push_back(wall_s / cost);
 }
 
 std::optional<double> PointTimeEstimate::seconds(double cost) const {
   if (!(cost > 0)) cost = 1;
-  if (observed_cost_ > 0) return observed_s_ / observed_cost_ * cost;
+  if (s_per_cost_.size() >= kMinObserved) {
+    std::vector<double> r = s_per_cost_;
+    const auto mid = r.begin() + std::ptrdiff_t(r.size() / 2);
+    std::nth_element(r.begin(), mid, r.end());
+    double median = *mid;
+    if (r.size() % 2 == 0) median = (median + *std::max_element(r.begin(), mid)) / 2;
+    return median * cost;
+  }
   if (prior_ > 0) return prior_ * cost;
   return std::nullopt;
 }

@@ -3,7 +3,9 @@
 // (the 5% is the run's wind-down: stopping the measuring process, the front, the summary).
 #pragma once
 
+#include <cstddef>
 #include <optional>
+#include <vector>
 
 namespace flowtune {
 
@@ -22,12 +24,16 @@ class PointTimeEstimate {
   /// A point of relative cost `cost` (<= 0 counts as 1) took wall_s seconds.
   void observe(double cost, double wall_s);
   /// The expected wall seconds of a point of relative cost `cost` (<= 0 counts as 1): the
-  /// observed seconds per cost unit (their sums' ratio) times cost, else the prior's; none
-  /// without either.
+  /// median of the observed seconds per cost unit times cost once kMinObserved points are
+  /// observed (a run's first point also pays the measuring process's start and its first
+  /// builds: one such point would make every later one look too long to start), else the
+  /// prior's; none without either.
   std::optional<double> seconds(double cost) const;
+  static constexpr std::size_t kMinObserved = 3;
 
  private:
-  double prior_, observed_s_ = 0, observed_cost_ = 0;
+  double prior_;
+  std::vector<double> s_per_cost_;  ///< per observed point
 };
 
 /// Whether a point may start at elapsed_s into a run of time_budget_s (0 = no budget: always)

@@ -432,9 +432,7 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
       // A point that cannot finish in the time left is not started (the run ends as if its
       // budget were spent; the same command with more budget measures it).
       const double cost = s.workload->relative_cost(s.space[*next]);
-      std::optional<double> expected_s = s.point_time.seconds(cost);
-      // A point handed over behind one in flight starts when that one ends.
-      if (expected_s) *expected_s *= double(1 + evaluator->in_flight());
+      const std::optional<double> expected_s = s.point_time.seconds(cost);
       if (!point_fits_time_budget(elapsed_s(), options.time_budget_s, expected_s)) {
         s.progress->note("time budget: the next point (" + varying_text(s.space[*next], s.varying) +
                          ", about " + duration_text(expected_s.value_or(0)) +

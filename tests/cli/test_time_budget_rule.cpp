@@ -27,12 +27,21 @@ TEST(TimeBudgetRule, PointTimeFromTheMeasuredPointsElseThePrior) {
   PointTimeEstimate prior(0.5);  // 0.5 s per cost unit
   ASSERT_TRUE(prior.seconds(4));
   EXPECT_DOUBLE_EQ(*prior.seconds(4), 2);
-  // Observed: 3 s for cost 1 and 9 s for cost 3: 12 s / 4 units = 3 s per unit; the prior
-  // no longer counts.
+  // Observed: 3 s for cost 1 and 9 s for cost 3; below 3 points the prior still counts.
   prior.observe(1, 3);
   prior.observe(3, 9);
+  EXPECT_DOUBLE_EQ(*prior.seconds(2), 1);
+  // A first point's 40 s (the measuring process's start, its builds) is an outlier: the
+  // median of 3, 3 and 40 s per unit is 3, the prior no longer counts.
+  prior.observe(1, 40);
   EXPECT_DOUBLE_EQ(*prior.seconds(2), 6);
   EXPECT_DOUBLE_EQ(*prior.seconds(0), 3);  // no cost model: cost 1
+  prior.observe(1, 5);                     // 3, 3, 5, 40: the median is 4
+  EXPECT_DOUBLE_EQ(*prior.seconds(1), 4);
+  PointTimeEstimate observed;
+  observed.observe(1, 2);
+  observed.observe(1, 2);
+  EXPECT_FALSE(observed.seconds(1));  // no prior, 2 points: none yet
 }
 
 TEST(TimeBudgetRule, APointStartsOnlyWhenItFinishesInTheTimeLeft) {
