@@ -280,7 +280,11 @@ TEST_F(HtmlReportTest, WithoutChartJsThePageKeepsTheTablesAndEscapesTheData) {
   const auto a = html.find("data-dataset=\"mb:A\"");
   const std::string table = html.substr(a, html.find("</tbody></table>\n", a) - a);
   std::size_t rows = 0;
-  for (auto p = table.find("<tr><td>"); p != std::string::npos; p = table.find("<tr><td>", p + 1))
+  for (auto p = table.find("\" data-id=\""); p != std::string::npos;
+       p = table.find("\" data-id=\"", p + 1))
+    ++rows;
+  for (auto p = table.find("<tr data-id=\""); p != std::string::npos;
+       p = table.find("<tr data-id=\"", p + 1))
     ++rows;
   EXPECT_EQ(rows, 4u);
   std::size_t item_rows = 0;
