@@ -177,12 +177,12 @@
       status.dataset.series = charts[0].chart.data.datasets.filter((s) => !s.front)
         .map((s) => s.label + '=' + s.colour + '/' + s.marker).join('|');
     }
-    // "label=legend colour/series colour|..." of every chart's legend, and the pick's drawn
+    // "label::legend colour/series colour|..." of every chart's legend, and the pick's drawn
     // points (the test checks that each legend entry shows its series' colour).
     status.dataset.legend = charts.map((c) => (c.chart.legend ? c.chart.legend.legendItems : [])
       .map((item) => {
         const s = c.chart.data.datasets[item.datasetIndex];
-        return item.text + '=' + String(item.strokeStyle).toUpperCase() + '/' +
+        return item.text + '::' + String(item.strokeStyle).toUpperCase() + '/' +
           String(s.borderColor).toUpperCase();
       }).join('|')).join('||');
     status.dataset.picks = charts.reduce((n, c) => n + c.chart.data.datasets

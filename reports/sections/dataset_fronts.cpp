@@ -59,8 +59,7 @@ std::string dataset_html(const DatasetView& v, std::size_t board_index, std::siz
     s << "<p class=\"energy-note\">Energy: not measured on this dataset (the DB holds no "
          "sensor reading: no sensor on this board, or the run stopped before the front's "
          "energy pass).</p>\n";
-  s << "<h4>Pareto front: " << xml_escape(axes) << " (" << d.front.size()
-    << " configs)</h4>\n"
+  s << "<h4>Pareto front: " << xml_escape(axes) << " (" << d.front.size() << " configs)</h4>\n"
     << sections::front_table_html(d, pick_id) << "</section>\n";
   return s.str();
 }

@@ -84,11 +84,13 @@ std::string front_table_html(const DatasetFront& d, std::int64_t pick_id) {
     const bool pick = mc.measurement_id == pick_id;
     s << "<tr" << (pick ? " class=\"pick\"" : "") << " data-id=\"" << mc.measurement_id
       << "\"><td class=\"label\">" << (pick ? "<span class=\"badge\">pick</span> " : "")
-      << "<span class=\"row-label\">" << xml_escape(label_of.count(mc.measurement_id) ? label_of[mc.measurement_id] : mc.config.label)
-      << "</span></td><td>" << xml_escape(mc.config.variant)
-      << "</td><td>" << xml_escape(mc.config.precision) << "</td><td>"
-      << xml_escape(kv_text(mc.config.tunables)) << "</td><td>" << xml_escape(params)
-      << "</td><td class=\"num\">" << fixed(m.time_ms_median, 3) << "</td>";
+      << "<span class=\"row-label\">"
+      << xml_escape(label_of.count(mc.measurement_id) ? label_of[mc.measurement_id]
+                                                      : mc.config.label)
+      << "</span></td><td>" << xml_escape(mc.config.variant) << "</td><td>"
+      << xml_escape(mc.config.precision) << "</td><td>" << xml_escape(kv_text(mc.config.tunables))
+      << "</td><td>" << xml_escape(params) << "</td><td class=\"num\">"
+      << fixed(m.time_ms_median, 3) << "</td>";
     if (d.has_energy)
       s << "<td class=\"num\">" << fixed(m.energy_mj, 3) << "</td><td class=\"num\">"
         << fixed(m.power_w, 1) << "</td>";

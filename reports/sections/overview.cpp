@@ -94,8 +94,8 @@ std::string overview_html(const BoardModel& b, std::size_t) {
     const DatasetFront& d = b.views[a.view].data;
     s << "Pick for <b class=\"request\">" << xml_escape(a.request_text)
       << "</b>: <span class=\"pick-label\">"
-      << xml_escape(sections::distinct_label(*a.pick, d.measured)) << "</span>: "
-      << xml_escape(answer_text(b)) << ".";
+      << xml_escape(sections::distinct_label(*a.pick, d.measured))
+      << "</span>: " << xml_escape(answer_text(b)) << ".";
   } else {
     s << "No pick: " << xml_escape(a.no_pick) << ".";
   }
@@ -116,8 +116,8 @@ std::string overview_md(const ReportModel& model) {
   const RunAnswer& a = b.answer;
   std::ostringstream s;
   if (a.pick)
-    s << "**Pick for " << md_cell(a.request_text) << "**: "
-      << md_cell(sections::distinct_label(*a.pick, b.views[a.view].data.measured)) << ": "
+    s << "**Pick for " << md_cell(a.request_text)
+      << "**: " << md_cell(sections::distinct_label(*a.pick, b.views[a.view].data.measured)) << ": "
       << md_cell(answer_text(b)) << ".\n\n";
   else
     s << "**No pick**: " << md_cell(a.no_pick) << ".\n\n";

@@ -37,8 +37,8 @@ std::vector<std::string> distinct_labels(const std::vector<db::MeasuredConfig>& 
   for (const auto& [label, rows] : by_label) {
     std::vector<db::MeasuredConfig> group;
     for (std::size_t i : rows) group.push_back(configs[i]);
-    const std::set<std::string> differ = rows.size() > 1 ? varying_params(group)
-                                                         : std::set<std::string>();
+    const std::set<std::string> differ =
+        rows.size() > 1 ? varying_params(group) : std::set<std::string>();
     std::set<int> clocks;
     for (const auto& mc : group) clocks.insert(mc.config.clock_mhz);
     for (std::size_t i : rows) {
@@ -47,7 +47,7 @@ std::vector<std::string> distinct_labels(const std::vector<db::MeasuredConfig>& 
         const auto it = configs[i].config.params.find(name);
         text += " " + name + "=" +
                 (it == configs[i].config.params.end() ? std::string("-")
-                                                       : detail::shortest_double(it->second));
+                                                      : detail::shortest_double(it->second));
       }
       if (clocks.size() > 1) text += " clock=" + std::to_string(configs[i].config.clock_mhz);
       out[i] = text;
