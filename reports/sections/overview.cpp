@@ -66,10 +66,12 @@ std::vector<Detail> details(const BoardModel& b) {
                               std::to_string(b.failures.size()) + " failed"});
   if (!a.has_run) return out;
   const db::RunInfo& i = a.run.info;
-  std::string machine = "board " + b.name + (i.host.empty() ? "" : ", host " + i.host);
-  if (!i.gpu_name.empty()) machine += ", " + i.gpu_name;
-  if (!i.driver_version.empty()) machine += ", driver " + i.driver_version;
-  if (!i.cuda_version.empty()) machine += ", CUDA " + i.cuda_version;
+  // Facts the run could not read are recorded as "" or "n/a": left out.
+  const auto known = [](const std::string& v) { return !v.empty() && v != "n/a"; };
+  std::string machine = "board " + b.name + (known(i.host) ? ", host " + i.host : "");
+  if (known(i.gpu_name)) machine += ", " + i.gpu_name;
+  if (known(i.driver_version)) machine += ", driver " + i.driver_version;
+  if (known(i.cuda_version)) machine += ", CUDA " + i.cuda_version;
   out.push_back({"machine", machine});
   std::string when = a.run.started_at + " (UTC)";
   if (const auto s = seconds_between(a.run.started_at, a.run.ended_at))
