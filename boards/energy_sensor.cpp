@@ -253,7 +253,16 @@ std::unique_ptr<EnergySensor> make_energy_sensor(const Board& board, const std::
                            "'");
 }
 
+namespace {
+std::atomic<EnergySensorMaker> g_sensor_maker{nullptr};
+}  // namespace
+
+void set_energy_sensor_maker(EnergySensorMaker maker) {
+  g_sensor_maker.store(maker);
+}
+
 std::unique_ptr<EnergySensor> make_energy_sensor(const Board& board) {
+  if (const EnergySensorMaker maker = g_sensor_maker.load()) return maker(board);
   return make_energy_sensor(board, sysfs::default_root());
 }
 

@@ -113,7 +113,13 @@ class CounterEnergySensor : public EnergySensor {
 /// period_ms is the sampling period of sampled sensors.
 std::unique_ptr<EnergySensor> make_energy_sensor(const Board& board, const std::string& sysfs_root,
                                                  double period_ms = 10.0);
-/// make_energy_sensor(board, sysfs::default_root()).
+/// make_energy_sensor(board, sysfs::default_root()), or the maker a test binary installed
+/// with set_energy_sensor_maker.
 std::unique_ptr<EnergySensor> make_energy_sensor(const Board& board);
+
+/// A replacement of make_energy_sensor(board), for test binaries only (a sensor double of
+/// tests/doubles); nullptr restores the real one. The production `tune` never sets one.
+using EnergySensorMaker = std::unique_ptr<EnergySensor> (*)(const Board& board);
+void set_energy_sensor_maker(EnergySensorMaker maker);
 
 }  // namespace flowtune

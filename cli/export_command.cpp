@@ -75,7 +75,8 @@ int run_export(const std::vector<std::string>& raw_args) {
                      "board whose measurements to export (default host; repeat for one header "
                      "of several boards)")(
       "objective", po::value(&objective)->default_value(objective),
-      "time | energy | a metric of the workload (`tune params` lists them); without it and "
+      "time | energy | power | edp | a metric of the workload (`tune params` lists them); without "
+      "it and "
       "without --max, the request of the board's latest tuning run (its --objective and "
       "--max), else time")("json", po::bool_switch(&json),
                            "print the selected config and its figures as JSON")(
@@ -90,7 +91,8 @@ int run_export(const std::vector<std::string>& raw_args) {
   const std::vector<std::string> args = expand_max_options(raw_args, desc);
   po::variables_map vm;
   if (parse(args, desc, {}, vm,
-            "tune export --board B [--workload W] --objective time|energy|METRIC -o tuned.h\n"
+            "tune export --board B [--workload W] --objective time|energy|power|edp|METRIC -o "
+            "tuned.h\n"
             "       tune export --board B --format t4|kt-cache -o space.json"))
     return 0;
   if (format != "header" && format != "t4" && format != "kt-cache")

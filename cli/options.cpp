@@ -178,7 +178,8 @@ po::options_description selection_options(SelectionArgs& a) {
   desc.add_options()("dataset", po::value(&a.dataset),
                      "dataset key (default: the board's dataset with the most measurements)")(
       "max", po::value(&a.max_texts)->composing(),
-      "a constraint NAME=VALUE (repeatable); also --max-ms T, --max-mj E and --max-METRIC V, "
+      "a constraint NAME=VALUE (repeatable); also --max-ms T, --max-mj E, --max-w P (mean power), "
+      "--max-edp D (mJ ms) and --max-METRIC V, "
       "e.g. --max-<accuracy metric> 0.25");
   return desc;
 }
@@ -206,6 +207,8 @@ std::vector<std::string> expand_max_options(const std::vector<std::string>& args
     }
     if (name == "ms") name = "time_ms";
     if (name == "mj") name = "energy_mj";
+    if (name == "w") name = "power_w";
+    if (name == "edp") name = "edp_mj_ms";
     out.push_back("--max");
     out.push_back(name + "=" + value);
   }

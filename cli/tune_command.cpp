@@ -18,6 +18,7 @@
 #include "db/repository.hpp"
 #include "db/store_url.hpp"
 #include "reports/pareto_table.hpp"
+#include "reports/text_format.hpp"
 #include "select/config_rows.hpp"
 #include "select/export_selection.hpp"
 #include "select/prune_reasons.hpp"
@@ -53,6 +54,9 @@ void print_pick(const TuneOptions& o, const TuneSummary& summary) {
     const db::MeasurementRow& m = pick.config.measurement;
     std::cout << "\npick (" << request << "): " << pick.config.config.label << " "
               << to_config(pick.config.config).params_text() << ": " << m.time_ms_median << " ms";
+    if (m.energy_mj)
+      std::cout << ", " << *m.energy_mj << " mJ"
+                << (m.power_w ? " at " + reports::detail::fixed(*m.power_w, 1) + " W" : "");
     for (const auto& [name, value] : m.metrics) std::cout << ", " << name << " " << value;
     std::cout << "\ndeploy it: " << export_command << '\n';
   } catch (const std::exception& e) {
@@ -82,12 +86,25 @@ void print_summary(const TuneOptions& o, const TuneSummary& summary, bool json) 
     };
     j["kernel_builds"] = {{"this_process", builds(summary.builds_here)},
                           {"measuring_process", builds(summary.builds_measuring)}};
+    const FrontEnergySummary& fe = summary.front_energy;
+    j["front_energy"] = {{"ran", fe.ran},
+                         {"why_not", fe.why_not},
+                         {"sensor", fe.sensor},
+                         {"window_ms", fe.window_ms},
+                         {"points", fe.n_points},
+                         {"measured", fe.n_measured},
+                         {"failed", fe.n_failed},
+                         {"left", fe.n_left},
+                         {"seconds", fe.seconds},
+                         {"share_s", fe.share_s},
+                         {"time_budget_s", fe.time_budget_s}};
     j["front"] = nlohmann::json::array();
     for (const db::MeasuredConfig& mc : summary.front) {
       nlohmann::json f = {{"config", nlohmann::json::parse(db::config_json(mc.config))},
                           {"time_ms", mc.measurement.time_ms_median},
                           {"metrics", mc.measurement.metrics}};
       if (mc.measurement.energy_mj) f["energy_mj"] = *mc.measurement.energy_mj;
+      if (mc.measurement.power_w) f["power_w"] = *mc.measurement.power_w;
       j["front"].push_back(f);
     }
     std::cout << j.dump(1) << '\n';
@@ -203,20 +220,24 @@ int run_tune(const std::vector<std::string>& args) {
       "When it is spent the run stops cleanly and the "
       "same command resumes")(
       "objective", po::value(&o.objective),
-      "what you want: time, energy or a metric of the workload (`tune params`), minimised (or "
+      "what you want: time, energy (mJ per run), power (W), edp (energy-delay product, mJ ms) or a "
+      "metric of the workload (`tune params`), minimised (or "
       "maximised by its direction) under the --max constraints; default: the front of the "
       "objectives")(
       "max", po::value(&max_texts)->composing(),
       "a constraint the search steers towards, NAME=VALUE (figure <= VALUE; repeatable); "
-      "also --max-METRIC V for a metric of the workload, --max-ms V, --max-mj V")(
-      "seed", po::value(&o.seed)->default_value(1), "random seed of the strategy")(
+      "also --max-METRIC V for a metric of the workload, --max-ms V, --max-mj V, --max-w V (mean "
+      "power), --max-edp V (mJ ms); a constraint or objective on energy measures it on every "
+      "point")("seed", po::value(&o.seed)->default_value(1), "random seed of the strategy")(
       "prior", po::value(&prior)->default_value(prior),
       "model_guided's ranking of the space: estimate (tuner/model_estimate) | predict (tune "
       "predict's model, refit from this DB's measurements of the board when it has some)")(
       "objectives", po::value(&objectives_text),
       "comma-separated figures to minimise (first: single-objective strategies); default "
-      "time_ms and the workload's front objectives; add energy_mj to measure energy")(
-      "json", po::bool_switch(&json), "print the run's summary and front as JSON on stdout")(
+      "time_ms and the workload's front objectives; add energy_mj to measure energy on every "
+      "point (without it, energy is measured after the search on the front's points where the "
+      "board has a sensor)")("json", po::bool_switch(&json),
+                             "print the run's summary and front as JSON on stdout")(
       "quiet,q", po::bool_switch(&quiet),
       "print nothing on stderr but errors: no progress, no run header (stdout keeps the "
       "result)")("build-threads", po::value(&o.build_threads)->default_value(o.build_threads),

@@ -263,6 +263,7 @@ double MeasuredConfig::value(const std::string& name) const {
   if (name == "ns_per_unit") return m.ns_per_unit;
   if (name == "energy_mj") return m.energy_mj ? *m.energy_mj : std::nan("");
   if (name == "power_w") return m.power_w ? *m.power_w : std::nan("");
+  if (name == "edp_mj_ms") return m.energy_mj ? *m.energy_mj * m.time_ms_median : std::nan("");
   return m.metric(name);
 }
 

@@ -1,6 +1,7 @@
 // Recording measurements (with their metrics and items) and reading them back.
 #include "db/result_store.hpp"
 
+#include <cmath>
 #include <map>
 #include <stdexcept>
 #include <utility>
@@ -207,6 +208,30 @@ void ResultStore::record_measurement(const ConfigRow& config, const MeasurementR
                             insert_measurement(store_->connection(), config, m);
                             tx.commit();
                           });
+}
+
+bool ResultStore::record_energy(const std::string& board, const std::string& config_key,
+                                const std::string& dataset, double energy_mj, double nj_per_unit,
+                                double power_w) {
+  for (const double v : {energy_mj, nj_per_unit, power_w})
+    if (!std::isfinite(v) || v < 0)
+      store_->fail("energy of '" + config_key + "' on board '" + board +
+                   "': figures must be finite and >= 0 (energy " + std::to_string(energy_mj) +
+                   " mJ, " + std::to_string(nj_per_unit) + " nJ per unit, " +
+                   std::to_string(power_w) + " W)");
+  return store_->retrying("cannot record the energy of '" + config_key + "'", [&] {
+    Statement q(store_->connection(),
+                "UPDATE measurements SET energy_mj = ?, nj_per_unit = ?, power_w = ? "
+                "WHERE dataset = ? AND config_id IN "
+                "(SELECT id FROM configs WHERE board = ? AND config_key = ?)");
+    q.bind(1, energy_mj);
+    q.bind(2, nj_per_unit);
+    q.bind(3, power_w);
+    q.bind(4, dataset);
+    q.bind(5, board);
+    q.bind(6, config_key);
+    return q.exec() > 0;
+  });
 }
 
 std::vector<MeasuredConfig> ResultStore::measured(const std::string& board,

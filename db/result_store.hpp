@@ -29,6 +29,15 @@ class ResultStore {
   /// dataset), if the run id is unknown, or if a time is not finite.
   void record_measurement(const ConfigRow& config, const MeasurementRow& m);
 
+  /// Sets the energy figures of the measurement of (board, config_key) on dataset, measured
+  /// afterwards with the sensor's window (tuner/front_energy.hpp): energy_mj per execution,
+  /// nj_per_unit per work unit, power_w the mean power. One statement, committed on return.
+  /// Returns false when there is no such measurement (nothing is written). Throws DbError for
+  /// a figure that is not finite or is negative.
+  bool record_energy(const std::string& board, const std::string& config_key,
+                     const std::string& dataset, double energy_mj, double nj_per_unit,
+                     double power_w);
+
   /// Measured configs of board in measurement order; dataset "" = all datasets.
   std::vector<MeasuredConfig> measured(const std::string& board,
                                        const std::string& dataset = "") const;

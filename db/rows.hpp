@@ -105,8 +105,9 @@ struct MeasuredConfig {
   MeasurementRow measurement;
   std::int64_t measurement_id = 0;
   std::string measured_at;
-  /// A figure by name: "time_ms" (median), "energy_mj", "power_w", "ns_per_unit", or a
-  /// metric of the workload; NaN when the measurement has no such figure.
+  /// A figure by name: "time_ms" (median), "energy_mj", "power_w", "edp_mj_ms" (the
+  /// energy-delay product energy_mj x time_ms), "ns_per_unit", or a metric of the workload;
+  /// NaN when the measurement has no such figure.
   double value(const std::string& name) const;
 };
 

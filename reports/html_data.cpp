@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "reports/sections/parts.hpp"
 #include "reports/text_format.hpp"
 
 namespace flowtune::reports {
@@ -24,11 +25,13 @@ json points_json(const DatasetView& v) {
     figures.insert(p.y.name);
   }
   json points = json::array();
+  const std::vector<std::string> labels = sections::distinct_labels(v.data.measured);
+  std::size_t row = 0;
   for (const auto& mc : v.data.measured) {
     json values = json::object();
     for (const std::string& f : figures) values[f] = mc.value(f);  // NaN -> null
     points.push_back({{"id", mc.measurement_id},
-                      {"label", mc.config.label},
+                      {"label", labels[row++]},
                       {"variant", mc.config.variant},
                       {"precision", mc.config.precision},
                       {"tunables", mc.config.tunables},
@@ -39,14 +42,15 @@ json points_json(const DatasetView& v) {
   return points;
 }
 
-json dataset_json(const DatasetView& v) {
+json dataset_json(const DatasetView& v, std::int64_t pick_id) {
   json plots = json::array();
   for (const Plot& p : v.plots)
     plots.push_back({{"x", objective_json(p.x)}, {"y", objective_json(p.y)}, {"front", p.front}});
   return {{"dataset", v.data.dataset},
           {"workload", v.data.workload.name},
           {"points", points_json(v)},
-          {"plots", plots}};
+          {"plots", plots},
+          {"pick", pick_id ? json(pick_id) : json(nullptr)}};
 }
 
 }  // namespace
@@ -55,7 +59,9 @@ std::string html_data_json(const ReportModel& model) {
   json data = {{"board", model.board}, {"boards", json::array()}};
   for (const BoardModel& b : model.boards) {
     json datasets = json::array();
-    for (const DatasetView& v : b.views) datasets.push_back(dataset_json(v));
+    for (std::size_t i = 0; i < b.views.size(); ++i)
+      datasets.push_back(dataset_json(
+          b.views[i], b.answer.pick && b.answer.view == i ? b.answer.pick->measurement_id : 0));
     data["boards"].push_back({{"board", b.name}, {"datasets", datasets}});
   }
   // In the <script> block: no "</script" or "<!--" can appear once every '<' is \u003c

@@ -55,8 +55,7 @@ std::string intro(const ReportModel& model, bool has_chartjs) {
        ", <a href=\"pareto.csv\">pareto.csv</a>, <a href=\"pruned.csv\">pruned.csv</a>, "
        "<a href=\"failures.csv\">failures.csv</a>, <a href=\"runs.csv\">runs.csv</a>.</p>\n"
     << "<p>Times are per run of the workload (median over repeats), metrics means over the "
-       "dataset's items. Red: the Pareto front of the two plotted objectives over all configs "
-       "(filters hide points, they do not recompute it). Hover a point for its config.</p>\n";
+       "dataset's items.</p>\n";
   if (!has_chartjs) {
     s << "<p class=\"warn\" id=\"no-chartjs\">Chart.js was not found (Debian package "
          "libjs-chart.js, /usr/share/javascript/chart.js/), so this page has no plots; the "

@@ -24,7 +24,8 @@ std::string format_pareto_table(const std::vector<db::MeasuredConfig>& front) {
   for (const auto& mc : front)
     for (const auto& kv : mc.measurement.metrics) metric_names.insert(kv.first);
 
-  std::vector<std::string> header = {"config", "params", "time ms", "ns/unit", "energy mJ"};
+  std::vector<std::string> header = {"config",  "params",    "time ms",
+                                     "ns/unit", "energy mJ", "power W"};
   for (const std::string& m : metric_names) header.push_back(m);
   std::vector<std::vector<std::string>> rows;
   for (const db::MeasuredConfig& mc : front) {
@@ -33,8 +34,12 @@ std::string format_pareto_table(const std::vector<db::MeasuredConfig>& front) {
     for (const std::string& name : params)
       if (const auto it = mc.config.params.find(name); it != mc.config.params.end())
         p += (p.empty() ? "" : " ") + name + "=" + detail::shortest_double(it->second);
-    std::vector<std::string> row = {mc.config.label, p, detail::fixed(m.time_ms_median, 3),
-                                    detail::fixed(m.ns_per_unit, 4), detail::fixed(m.energy_mj, 3)};
+    std::vector<std::string> row = {mc.config.label,
+                                    p,
+                                    detail::fixed(m.time_ms_median, 3),
+                                    detail::fixed(m.ns_per_unit, 4),
+                                    detail::fixed(m.energy_mj, 3),
+                                    detail::fixed(m.power_w, 1)};
     for (const std::string& name : metric_names) row.push_back(detail::fixed(m.metric(name), 4));
     rows.push_back(std::move(row));
   }

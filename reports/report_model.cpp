@@ -91,7 +91,10 @@ ReportModel load_report_model(const db::Repository& repo, const std::string& boa
   const BoardModel& reported = m.boards.front();
   m.fronts = workload_fronts(reported, m.workloads);
   m.cross = cross_algorithm_fronts(m.workloads, reported.measured, reported.datasets);
-  for (BoardModel& b : m.boards) add_views(b, m.workloads);
+  for (BoardModel& b : m.boards) {
+    add_views(b, m.workloads);
+    b.answer = run_answer(b.runs, b.views);
+  }
   return m;
 }
 

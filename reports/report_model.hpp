@@ -11,6 +11,7 @@
 #include "db/repository.hpp"
 #include "reports/cross_front.hpp"
 #include "reports/predictions.hpp"
+#include "reports/run_answer.hpp"
 #include "select/objectives.hpp"
 
 namespace flowtune::reports {
@@ -64,6 +65,8 @@ struct BoardModel {
   /// `tune report --predicted FILE`: each file's predictions against `measured` (reported
   /// board only; empty otherwise).
   std::vector<PredictionComparison> predicted;
+  /// The latest run's request and its pick (reports/run_answer.hpp), for the first screen.
+  RunAnswer answer;
 };
 
 /// The whole report: the reported board, the other boards with measurements (for the HTML

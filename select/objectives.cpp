@@ -14,14 +14,21 @@ namespace {
 const Objective kTime{"time_ms", "ms", true};
 const Objective kEnergy{"energy_mj", "mJ", true};
 const Objective kPower{"power_w", "W", true};
+const Objective kEnergyDelay{"edp_mj_ms", "mJ ms", true};
 
 }  // namespace
+
+bool is_energy_figure(const std::string& name) {
+  return name == "energy" || name == kEnergy.name || name == "power" || name == kPower.name ||
+         name == "edp" || name == kEnergyDelay.name;
+}
 
 Objective resolve_objective(const db::WorkloadRow& workload, const std::string& name) {
   if (name == "time" || name == kTime.name) return kTime;
   if (name == "energy" || name == kEnergy.name) return kEnergy;
-  if (name == kPower.name) return kPower;
-  std::string allowed = "time, energy";
+  if (name == "power" || name == kPower.name) return kPower;
+  if (name == "edp" || name == kEnergyDelay.name) return kEnergyDelay;
+  std::string allowed = "time, energy, power, edp";
   for (const db::MetricSpecRow& m : workload.metrics) {
     if (m.name == name) return {m.name, m.unit, m.minimize};
     allowed += ", " + m.name;

@@ -20,11 +20,18 @@ struct Objective {
 /// one named `name` with work unit "unit", no metrics and time_ms as its only objective.
 db::WorkloadRow workload_or_default(const db::Repository& repo, const std::string& name);
 
+/// Whether a figure name (as resolve_objective takes it) needs an energy reading: energy,
+/// power and the energy-delay product.
+bool is_energy_figure(const std::string& name);
+
 /// The workload's front objectives (e.g. time_ms and aepe) with units and directions.
 std::vector<Objective> objectives_of(const db::WorkloadRow& workload);
 
-/// Resolves a user's objective name: "time" -> time_ms, "energy" -> energy_mj, or a metric
-/// of the workload. Throws std::invalid_argument naming the value and the allowed names.
+/// Resolves a user's objective name: "time" -> time_ms, "energy" -> energy_mj (mJ per
+/// execution), "power" -> power_w (mean power over the energy windows), "edp" -> edp_mj_ms
+/// (the energy-delay product, energy_mj x time_ms; Gonzalez and Horowitz, "Energy
+/// dissipation in general purpose microprocessors", IEEE JSSC 31(9), 1996), or a metric of
+/// the workload. Throws std::invalid_argument naming the value and the allowed names.
 Objective resolve_objective(const db::WorkloadRow& workload, const std::string& name);
 
 /// The value of o for mc, oriented for minimisation (negated when o maximises); NaN when

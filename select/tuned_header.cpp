@@ -129,7 +129,11 @@ std::string preamble(const db::MeasuredConfig& config, const std::string& board,
     << fixed_decimals(m.time_ms_max, 3) << ")\n"
     << "//   time per unit  : " << fixed_decimals(m.ns_per_unit, 4) << " ns\n"
     << "//   energy         : "
-    << (m.energy_mj ? fixed_decimals(*m.energy_mj, 3) + " mJ per run" : std::string("n/a")) << "\n";
+    << (m.energy_mj ? fixed_decimals(*m.energy_mj, 3) + " mJ per run" +
+                          (m.power_w ? " (" + fixed_decimals(*m.power_w, 1) + " W mean power)"
+                                     : std::string())
+                    : std::string("not measured (no energy sensor reading in the database)"))
+    << "\n";
   for (const auto& [name, value] : m.metrics)
     h << "//   " << comment_text(name) << std::string(name.size() < 15 ? 15 - name.size() : 0, ' ')
       << ": " << (std::isnan(value) ? std::string() : shortest_decimal(value)) << "\n";

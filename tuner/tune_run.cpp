@@ -21,6 +21,7 @@
 #include "tuner/constraint_domination.hpp"
 #include "tuner/dispatch.hpp"
 #include "tuner/evaluator.hpp"
+#include "tuner/front_energy.hpp"
 #include "tuner/point_line.hpp"
 #include "tuner/resources_json.hpp"
 #include "tuner/time_budget.hpp"
@@ -374,10 +375,12 @@ class BudgetWatch {
 
 }  // namespace
 
-TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
+TuneSummary run_tuning(const TuneOptions& requested, std::ostream& log) {
   // The handlers first: open_session marks the run "running", and a signal from then on must
   // reach on_stop_signal (stop, or exit 128 + signal), never the default action.
   StopSignals signals;
+  // The search's share of the time budget; the front's energy pass has the rest.
+  const TuneOptions options = search_options(requested);
   const std::unique_ptr<TuneSession> session = open_session(options, log);
   TuneSession& s = *session;
   const auto elapsed_s = [&s] { return s.elapsed_s(); };
@@ -467,6 +470,7 @@ TuneSummary run_tuning(const TuneOptions& options, std::ostream& log) {
     throw;
   }
   s.progress->finish();
+  s.summary.front_energy = measure_front_energy(s, requested, log);
   s.repo->end_run(s.summary.run_id, s.summary.interrupted ? "interrupted" : "done");
   s.summary.stop_signal = g_stop_signal;
   s.summary.front = session_front(s);

@@ -34,7 +34,9 @@ struct TuneOptions {
   std::uint64_t seed = 1;
   /// Objectives the strategy minimises (the first for single-objective strategies); empty =
   /// time_ms, then the workload's front objectives. Energy is measured (with the sensor's
-  /// long window) only when energy_mj is one of them.
+  /// long window) on every point when an objective or a constraint needs it (energy_mj,
+  /// power_w, edp_mj_ms); otherwise on the front's points after the search
+  /// (tuner/front_energy.hpp), where the board has a sensor.
   std::vector<std::string> objectives;
   int build_threads = -1;  ///< threads building kernels ahead (-1 = cores - 1 on GPU boards)
   MeasureOptions measure;
@@ -90,6 +92,20 @@ struct TuneOptions {
   std::string kernel_store = "auto";
 };
 
+/// What the energy pass after the search did (tuner/front_energy.hpp).
+struct FrontEnergySummary {
+  bool ran = false;      ///< false: see `why_not`
+  std::string why_not;   ///< e.g. "no energy sensor found for board host (rapl)"; "" when it ran
+  std::string sensor;    ///< the sensor's name, e.g. "nvml energy counter"
+  double window_ms = 0;  ///< the sensor's window per item
+  std::size_t n_points = 0;  ///< front points and picks without energy when the pass began
+  std::size_t n_measured = 0, n_failed = 0;
+  std::size_t n_left = 0;    ///< not started: the pass's share of the time budget was spent
+  double seconds = 0;        ///< wall time of the pass
+  double time_budget_s = 0;  ///< the run's whole time budget (0 = none)
+  double share_s = 0;        ///< the pass's share of it (0 = no time budget)
+};
+
 struct TuneSummary {
   std::int64_t run_id = 0;
   std::size_t n_space = 0, n_pruned = 0, n_measured = 0, n_resumed = 0, n_failed = 0;
@@ -108,6 +124,7 @@ struct TuneSummary {
   /// constraint checks' build threads; the in-process evaluator) and in the measuring
   /// processes it started (the worker-process evaluator; store workers log their own).
   KernelBuildCounts builds_here, builds_measuring;
+  FrontEnergySummary front_energy;  ///< the energy pass after the search
 };
 
 /// Estimated wall time of measuring `configs` (seconds): per config and item, warm-up plus

@@ -120,8 +120,14 @@ void resolve_objectives(TuneSession& s, const TuneOptions& options, std::ostream
   }
   for (const std::string& name : names)
     s.objectives.push_back(resolve_objective(workload_row, name));
+  // Energy on every point when an objective or a constraint needs it; otherwise the front's
+  // points get it after the search (tuner/front_energy.hpp).
   const bool energy = std::any_of(s.objectives.begin(), s.objectives.end(),
-                                  [](const Objective& o) { return o.name == "energy_mj"; });
+                                  [](const Objective& o) { return is_energy_figure(o.name); }) ||
+                      std::any_of(s.constraints.begin(), s.constraints.end(),
+                                  [](const std::pair<Objective, double>& c) {
+                                    return is_energy_figure(c.first.name);
+                                  });
   if (energy) s.sensor = make_energy_sensor(s.board);
   s.measure = options.measure;
   s.measure.energy = energy;
@@ -132,9 +138,11 @@ void resolve_objectives(TuneSession& s, const TuneOptions& options, std::ostream
     log << (k ? ", " : "") << s.objectives[k].name;
   log << "; energy sensor: "
       << (s.sensor ? s.sensor->name() + " (" + std::to_string(int(s.sensor->min_window_ms())) +
-                         " ms windows)"
-                   : std::string(energy ? "none (energy stored as NULL)"
-                                        : "not read (energy_mj is not an objective)"))
+                         " ms windows, every point)"
+                   : std::string(
+                         energy ? "none (energy stored as NULL)"
+                                : "read after the search on the front's points, where the board's "
+                                  "sensor is present"))
       << '\n';
 }
 

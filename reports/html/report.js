@@ -21,6 +21,7 @@
   // and by shape, so no two variant x precision series look the same up to 7 variants. The
   // front is black, the eighth Okabe-Ito colour.
   const FRONT = '#000000';
+  const PICK = '#D62728';  // the pick: a red star, a colour outside the variants' palette
   const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442'];
   const MARKERS = ['circle', 'triangle', 'rect', 'rectRot', 'star', 'crossRot', 'cross'];
 
@@ -87,6 +88,14 @@
       borderColor: FRONT, backgroundColor: 'rgba(0,0,0,0)', pointBorderColor: FRONT,
       pointRadius: 7, pointBorderWidth: 2, front: true,
     });
+    const pick = d.points.filter((p) => p.id === d.pick && visible(p)).map(xy).filter(finite);
+    if (pick.length) {
+      sets.push({
+        label: 'pick: ' + pick[0].p.label, data: pick, order: -1, pointStyle: 'star',
+        pointRadius: 14, pointBorderWidth: 3, borderColor: PICK, backgroundColor: PICK,
+        colour: PICK, marker: 'star', front: true, pick: true,
+      });
+    }
     return sets;
   }
 
@@ -168,6 +177,17 @@
       status.dataset.series = charts[0].chart.data.datasets.filter((s) => !s.front)
         .map((s) => s.label + '=' + s.colour + '/' + s.marker).join('|');
     }
+    // "label::legend colour/series colour|..." of every chart's legend, and the pick's drawn
+    // points (the test checks that each legend entry shows its series' colour).
+    status.dataset.legend = charts.map((c) => (c.chart.legend ? c.chart.legend.legendItems : [])
+      .map((item) => {
+        const s = c.chart.data.datasets[item.datasetIndex];
+        return item.text + '::' + String(item.strokeStyle).toUpperCase() + '/' +
+          String(s.borderColor).toUpperCase();
+      }).join('|')).join('||');
+    status.dataset.picks = charts.reduce((n, c) => n + c.chart.data.datasets
+      .filter((s) => s.pick).reduce((k, s) => k + s.data.length, 0), 0);
+    status.dataset.frontColour = FRONT;
     const first = charts.find((c) => c.d.points.length);
     if (first) status.dataset.tooltip = describe(first.d.points[0], first.plot).join(' | ');
     status.textContent = charts.length + ' charts, ' + status.dataset.points + ' points' +
@@ -176,7 +196,7 @@
   // index.html#tooltip: the first chart shows the tooltip of its middle front point (screenshots).
   if (location.hash === '#tooltip' && charts.length) {
     const chart = charts[0].chart;
-    const last = chart.data.datasets.length - 1;  // the front
+    const last = chart.data.datasets.findIndex((s) => s.front && !s.pick);  // the front
     const front = chart.getDatasetMeta(last).data;
     if (front.length) {
       const index = Math.floor(front.length / 2);

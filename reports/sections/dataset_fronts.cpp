@@ -38,7 +38,8 @@ std::string dataset_fronts_md(const ReportModel& model) {
   return out;
 }
 
-std::string dataset_html(const DatasetView& v, std::size_t board_index, std::size_t index) {
+std::string dataset_html(const DatasetView& v, std::size_t board_index, std::size_t index,
+                         std::int64_t pick_id) {
   const DatasetFront& d = v.data;
   const std::string axes = sections::axes_text(d.objectives);
   std::ostringstream s;
@@ -49,15 +50,26 @@ std::string dataset_html(const DatasetView& v, std::size_t board_index, std::siz
     << "<div class=\"plots\" id=\"plots-" << board_index << "-" << index << "\">";
   if (v.plots.empty())
     s << "<p>One objective (" << xml_escape(axes) << ") and no energy: nothing to plot.</p>";
-  s << "</div>\n<h4>Pareto front: " << xml_escape(axes) << " (" << d.front.size()
-    << " configs)</h4>\n"
-    << sections::front_table_html(d) << "</section>\n";
+  s << "</div>\n<p class=\"caption\">Each marker is a measured config: its colour is its "
+       "variant, its shape its precision. Black step line and ringed markers: the Pareto front "
+       "of the two plotted objectives over all configs (filters hide points, they do not "
+       "recompute it). Red star: the pick of the run's request. Hover a point for its "
+       "config.</p>\n";
+  if (!d.has_energy)
+    s << "<p class=\"energy-note\">Energy: not measured on this dataset (the DB holds no "
+         "sensor reading: no sensor on this board, or the run stopped before the front's "
+         "energy pass).</p>\n";
+  s << "<h4>Pareto front: " << xml_escape(axes) << " (" << d.front.size() << " configs)</h4>\n"
+    << sections::front_table_html(d, pick_id) << "</section>\n";
   return s.str();
 }
 
 std::string dataset_fronts_html(const BoardModel& b, std::size_t board_index) {
   std::string out;
-  for (std::size_t i = 0; i < b.views.size(); ++i) out += dataset_html(b.views[i], board_index, i);
+  for (std::size_t i = 0; i < b.views.size(); ++i) {
+    const bool answered = b.answer.pick && b.answer.view == i;
+    out += dataset_html(b.views[i], board_index, i, answered ? b.answer.pick->measurement_id : 0);
+  }
   return out;
 }
 

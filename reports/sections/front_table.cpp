@@ -1,4 +1,5 @@
 // The table of one Pareto front, in Markdown and in HTML.
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -46,22 +47,33 @@ std::string front_table_md(const std::vector<db::MeasuredConfig>& front, const d
   return s.str();
 }
 
-std::string front_table_html(const DatasetFront& d) {
+std::string front_table_html(const DatasetFront& d, std::int64_t pick_id) {
   using detail::xml_escape;
   const std::set<std::string> varying = varying_params(d.measured);
+  const std::vector<std::string> labels = distinct_labels(d.measured);
+  std::map<std::int64_t, std::string> label_of;
+  for (std::size_t i = 0; i < d.measured.size(); ++i)
+    label_of[d.measured[i].measurement_id] = labels[i];
+  // The pick first when it is off the front (e.g. the least energy of a time-accuracy front).
+  std::vector<db::MeasuredConfig> rows = d.front;
+  if (pick_id && std::none_of(rows.begin(), rows.end(), [&](const db::MeasuredConfig& mc) {
+        return mc.measurement_id == pick_id;
+      }))
+    for (const auto& mc : d.measured)
+      if (mc.measurement_id == pick_id) rows.insert(rows.begin(), mc);
   std::ostringstream s;
   s << "<table class=\"front\"><thead><tr><th>label</th><th>variant</th><th>precision</th>"
        "<th>tunables</th><th>params</th><th>time ms</th>";
-  if (d.has_energy) s << "<th>energy mJ</th>";
+  if (d.has_energy) s << "<th>energy mJ</th><th>power W</th>";
   for (const auto& m : d.workload.metrics)
     s << "<th>" << xml_escape(m.name + (m.unit.empty() ? "" : " " + m.unit)) << "</th>";
   s << "<th>per item</th>";
   const db::ItemImage* pictured = nullptr;
-  for (const auto& mc : d.front)
+  for (const auto& mc : rows)
     if (!pictured && !mc.measurement.images.empty()) pictured = &mc.measurement.images.front();
   if (pictured) s << "<th>flow (one item)</th>";
   s << "</tr></thead><tbody>\n";
-  for (const auto& mc : d.front) {
+  for (const auto& mc : rows) {
     std::string params;
     for (const std::string& name : varying) {
       const auto it = mc.config.params.find(name);
@@ -69,11 +81,19 @@ std::string front_table_html(const DatasetFront& d) {
         params += (params.empty() ? "" : " ") + name + "=" + shortest_double(it->second);
     }
     const db::MeasurementRow& m = mc.measurement;
-    s << "<tr><td>" << xml_escape(mc.config.label) << "</td><td>" << xml_escape(mc.config.variant)
-      << "</td><td>" << xml_escape(mc.config.precision) << "</td><td>"
-      << xml_escape(kv_text(mc.config.tunables)) << "</td><td>" << xml_escape(params)
-      << "</td><td class=\"num\">" << fixed(m.time_ms_median, 3) << "</td>";
-    if (d.has_energy) s << "<td class=\"num\">" << fixed(m.energy_mj, 3) << "</td>";
+    const bool pick = mc.measurement_id == pick_id;
+    s << "<tr" << (pick ? " class=\"pick\"" : "") << " data-id=\"" << mc.measurement_id
+      << "\"><td class=\"label\">" << (pick ? "<span class=\"badge\">pick</span> " : "")
+      << "<span class=\"row-label\">"
+      << xml_escape(label_of.count(mc.measurement_id) ? label_of[mc.measurement_id]
+                                                      : mc.config.label)
+      << "</span></td><td>" << xml_escape(mc.config.variant) << "</td><td>"
+      << xml_escape(mc.config.precision) << "</td><td>" << xml_escape(kv_text(mc.config.tunables))
+      << "</td><td>" << xml_escape(params) << "</td><td class=\"num\">"
+      << fixed(m.time_ms_median, 3) << "</td>";
+    if (d.has_energy)
+      s << "<td class=\"num\">" << fixed(m.energy_mj, 3) << "</td><td class=\"num\">"
+        << fixed(m.power_w, 1) << "</td>";
     for (const auto& spec : d.workload.metrics)
       s << "<td class=\"num\">" << fixed(m.metric(spec.name), 4) << "</td>";
     s << "<td>" << per_item_html(mc, d.workload) << "</td>";
@@ -82,7 +102,7 @@ std::string front_table_html(const DatasetFront& d) {
   }
   s << "</tbody></table>\n";
   if (pictured) {
-    for (const auto& mc : d.front)
+    for (const auto& mc : rows)
       if (!mc.measurement.images.empty()) {
         s << "<p class=\"legend\">" << xml_escape(item_images_legend(mc.measurement.images))
           << "</p>\n";

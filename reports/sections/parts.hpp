@@ -20,6 +20,17 @@ std::set<std::string> varying_params(const std::vector<db::MeasuredConfig>& conf
 /// table always says what was chosen.
 std::set<std::string> shown_params(const std::vector<db::MeasuredConfig>& configs);
 
+/// A label per config of `configs` that tells it from the others: its label, and where
+/// other configs carry the same label, the parameters (and clock) that differ among them
+/// ("simd_fused f32 band_rows=16 iterations=50 n_warpings=5"); the measurement id as a last
+/// resort. In the order of `configs`.
+std::vector<std::string> distinct_labels(const std::vector<db::MeasuredConfig>& configs);
+
+/// distinct_labels(within), the label of `mc` (found by measurement id); its own label when
+/// it is not in `within`.
+std::string distinct_label(const db::MeasuredConfig& mc,
+                           const std::vector<db::MeasuredConfig>& within);
+
 /// Markdown table of the configs of `front`: label, shown_params(front),
 /// time ms, ns per work unit of w, energy mJ, each metric of w. Throws std::out_of_range
 /// when a config lacks a varying parameter.
@@ -48,7 +59,10 @@ std::string item_images_html(const db::MeasuredConfig& mc);
 /// among d.measured, time ms, energy mJ (when d.has_energy), each metric of d.workload, and
 /// per config its per-item results (per_item_html) and, when some config of the front has
 /// pictures, a "flow (one item)" column (item_images_html) under the legend.
-std::string front_table_html(const DatasetFront& d);
+/// The row of pick_id (a measurement id; 0 = none) has class "pick" and a badge, and comes
+/// first when it is not on the front; labels are distinct_labels over d.measured; with
+/// energy, also power W.
+std::string front_table_html(const DatasetFront& d, std::int64_t pick_id = 0);
 
 /// Markdown "Best config per objective" of f: per front objective (and energy when
 /// measured) the config select_config picks, or n/a with the reason.

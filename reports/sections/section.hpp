@@ -24,12 +24,15 @@ struct Section {
   std::string (*html)(const BoardModel& board, std::size_t board_index) = nullptr;
 };
 
-/// The sections in page order: summary, runs, fronts per dataset, cross-algorithm fronts,
+/// The sections in page order: summary, overview, runs, fronts per dataset, cross-algorithm fronts,
 /// predicted vs measured, pruned configs by reason, failures by class.
 const std::vector<Section>& report_sections();
 
 /// Title, database, counts and files of report.md; the board heading and counts in HTML.
 Section summary_section();
+/// The first screen: what was tuned, board, when, command, budget, strategy, and the pick of
+/// the latest run's request with its speed-up and runs per second (BoardModel::answer).
+Section overview_section();
 /// report.md: the runs of the board as a table.
 Section runs_section();
 /// Per dataset: Markdown per workload (front tables, best config per objective, budget

@@ -6,12 +6,14 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <thread>
 
 #include "db/host_name.hpp"
 #include "kernels/cancellation.hpp"
+#include "tests/doubles/constant_power_sensor.hpp"
 
 namespace flowtune {
 namespace {
@@ -90,13 +92,52 @@ db::MeasurementRow fake_measurement(const Workload& workload, const db::ConfigRo
   return m;
 }
 
+void add_fake_energy(db::MeasurementRow& m, const InputSet& inputs, EnergySensor& sensor,
+                     double window_ms) {
+  double energy_mj = 0, elapsed_ms = 0, runs = 0, work = 0;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const auto begin = std::chrono::steady_clock::now();
+    sensor.start();
+    const auto until = begin + std::chrono::duration<double, std::milli>(window_ms);
+    while (std::chrono::steady_clock::now() < until) {
+      throw_if_cancelled();
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    const std::optional<double> mj = sensor.stop_mj();
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
+    if (!mj) return;  // energy stays NULL
+    energy_mj += *mj;
+    elapsed_ms += ms;
+    const double item_runs = ms / m.time_ms_median;
+    runs += item_runs;
+    work += item_runs * inputs.item_work(i);
+  }
+  if (runs <= 0) return;
+  m.energy_mj = energy_mj / runs;
+  m.nj_per_unit = work > 0 ? energy_mj * 1e6 / work : 0;
+  m.power_w = energy_mj / elapsed_ms;
+}
+
 namespace {
 
+// FLOWTUNE_TEST_FAKE_ENERGY_W=W: a sensor whose counter grows by W mJ per ms of the steady
+// clock (a board drawing W watts), with a 50 ms window; "none": no sensor.
+std::unique_ptr<EnergySensor> fake_energy_sensor(const Board&) {
+  const char* env = std::getenv("FLOWTUNE_TEST_FAKE_ENERGY_W");
+  if (std::string(env) == "none") return nullptr;
+  const double watts = std::strtod(env, nullptr);
+  return std::make_unique<ConstantPowerSensor>(watts, 50.0);
+}
+
 MeasureResult fake_measure_config(const Workload& workload, const db::ConfigRow& config,
-                                  const InputSet& inputs, EnergySensor*, const MeasureOptions&) {
+                                  const InputSet& inputs, EnergySensor* sensor,
+                                  const MeasureOptions& options) {
   MeasureResult r;
   try {
     r.measurement = fake_measurement(workload, config, inputs, *fake_measure_sleep_ms());
+    if (options.energy && sensor && options.max_rounds > 0)
+      add_fake_energy(r.measurement, inputs, *sensor, options.min_window_ms);
     r.ok = true;
   } catch (const Cancelled&) {
     r.cancelled = true;
@@ -109,6 +150,8 @@ MeasureResult fake_measure_config(const Workload& workload, const db::ConfigRow&
 // makes the process play host NAME of a fleet (db::set_host_name).
 const bool kInstalled = [] {
   if (fake_measure_sleep_ms()) set_config_measurer(&fake_measure_config);
+  if (const char* w = std::getenv("FLOWTUNE_TEST_FAKE_ENERGY_W"); w && *w)
+    set_energy_sensor_maker(&fake_energy_sensor);
   if (const char* host = std::getenv("FLOWTUNE_TEST_HOSTNAME")) db::set_host_name(host);
   return true;
 }();

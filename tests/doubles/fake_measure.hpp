@@ -30,4 +30,13 @@ std::optional<double> fake_measure_sleep_ms();
 db::MeasurementRow fake_measurement(const Workload& workload, const db::ConfigRow& config,
                                     const InputSet& inputs, double sleep_ms);
 
+/// Adds the energy of m as the real harness reads it (measure_runner): per item one sensor
+/// window of window_ms (slept, polling cancellation), holding window / m.time_ms_median
+/// executions; energy_mj per execution, nj_per_unit per work unit, power_w the mean power.
+/// Leaves energy NULL when a window cannot be read. In the test binary,
+/// FLOWTUNE_TEST_FAKE_ENERGY_W=W installs a ConstantPowerSensor of W watts as every energy
+/// sensor (set_energy_sensor_maker), "none" makes boards sensorless.
+void add_fake_energy(db::MeasurementRow& m, const InputSet& inputs, EnergySensor& sensor,
+                     double window_ms);
+
 }  // namespace flowtune

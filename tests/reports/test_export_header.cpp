@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -66,6 +67,21 @@ db::WorkloadRow flow_workload() {
   return w;
 }
 
+// The energy-delay product of a config is its energy per run times its time per run:
+// 2 mJ x 3 ms = 6 mJ ms; it and mean power are energy figures, time and AEPE are not.
+TEST(Objective, EnergyDelayProductAndPowerAreNamedEnergyFigures) {
+  const db::WorkloadRow w = flow_workload();
+  EXPECT_EQ(resolve_objective(w, "edp").name, "edp_mj_ms");
+  EXPECT_EQ(resolve_objective(w, "power").name, "power_w");
+  db::MeasuredConfig mc = make_mc(1, 3, 0.2, 2.0);
+  EXPECT_DOUBLE_EQ(mc.value("edp_mj_ms"), 6.0);
+  mc.measurement.energy_mj.reset();
+  EXPECT_TRUE(std::isnan(mc.value("edp_mj_ms")));
+  for (const char* name : {"energy", "energy_mj", "power_w", "edp", "edp_mj_ms"})
+    EXPECT_TRUE(is_energy_figure(name)) << name;
+  for (const char* name : {"time", "time_ms", "aepe"}) EXPECT_FALSE(is_energy_figure(name)) << name;
+}
+
 TEST(Objective, ResolvesAliasesAndMetricNamesAndRejectsOthers) {
   const db::WorkloadRow w = flow_workload();
   EXPECT_EQ(resolve_objective(w, "time").name, "time_ms");
@@ -77,7 +93,8 @@ TEST(Objective, ResolvesAliasesAndMetricNamesAndRejectsOthers) {
     ADD_FAILURE();
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("speed"), std::string::npos);
-    EXPECT_NE(std::string(e.what()).find("time, energy, aepe, aae_deg"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("time, energy, power, edp, aepe, aae_deg"),
+              std::string::npos)
         << e.what();
   }
 }
@@ -119,32 +136,33 @@ TEST(SelectConfig, RejectsEmptyMixedAndEnergyless) {
 TEST(TunedHeader, TextHoldsTheConstexprValuesAndFigures) {
   const std::string h =
       tuned_header_text(make_mc(5, 5, 0.8), "host", resolve_objective(flow_workload(), "time"));
-  for (const char* part : {"#pragma once",
-                           "namespace flowtune::tuned",
-                           "constexpr const char* kBoard = \"host\";",
-                           "constexpr const char* kVariant = \"kokkos_global\";",
-                           "constexpr const char* kPrecision = \"f32\";",
-                           "constexpr int kTileX = 32;",
-                           "constexpr int kTileY = 4;",
-                           "#define FLOWTUNE_TUNED_TILE_X 32",
-                           "#define FLOWTUNE_TUNED_TILE_Y 4",
-                           "constexpr int kIterations = 50;",
-                           "constexpr int kNScales = 3;",
-                           "constexpr int kNWarpings = 5;",
-                           "constexpr double kZoom = 0.5;",
-                           "constexpr double kLambda = 0.15;",
-                           "constexpr double kTheta = 0.3;",
-                           "constexpr double kTau = 0.25;",
-                           "constexpr double kEpsilon = 0.01;",
-                           "constexpr int kClockMhz = 0;",
-                           "constexpr const char* kWorkload = \"tvl1\";",
-                           "5.000 ms",
-                           "aepe           : 0.8",
-                           "energy         : n/a",
-                           "Objective: time_ms",
-                           "// flowtune-config: {",
-                           "middlebury:Grove2,RubberWhale",
-                           "2024-05-01T12:00:00.000Z"}) {
+  for (const char* part :
+       {"#pragma once",
+        "namespace flowtune::tuned",
+        "constexpr const char* kBoard = \"host\";",
+        "constexpr const char* kVariant = \"kokkos_global\";",
+        "constexpr const char* kPrecision = \"f32\";",
+        "constexpr int kTileX = 32;",
+        "constexpr int kTileY = 4;",
+        "#define FLOWTUNE_TUNED_TILE_X 32",
+        "#define FLOWTUNE_TUNED_TILE_Y 4",
+        "constexpr int kIterations = 50;",
+        "constexpr int kNScales = 3;",
+        "constexpr int kNWarpings = 5;",
+        "constexpr double kZoom = 0.5;",
+        "constexpr double kLambda = 0.15;",
+        "constexpr double kTheta = 0.3;",
+        "constexpr double kTau = 0.25;",
+        "constexpr double kEpsilon = 0.01;",
+        "constexpr int kClockMhz = 0;",
+        "constexpr const char* kWorkload = \"tvl1\";",
+        "5.000 ms",
+        "aepe           : 0.8",
+        "energy         : not measured (no energy sensor reading in the database)",
+        "Objective: time_ms",
+        "// flowtune-config: {",
+        "middlebury:Grove2,RubberWhale",
+        "2024-05-01T12:00:00.000Z"}) {
     EXPECT_NE(h.find(part), std::string::npos) << "missing: " << part << "\n" << h;
   }
 }

@@ -140,7 +140,9 @@ class HtmlReportTest : public ::testing::Test {
     w.front_objectives = {"time_ms", "aepe"};
     w.metrics = {{"aepe", "px", "endpoint error", true}, {"aae_deg", "deg", "", true}};
     repo_->record_workload(w);
-    const std::int64_t r = repo_->begin_run({"host", "tvl1", "tune", "", "", "", "", "", "", ""});
+    const std::int64_t r = repo_->begin_run(
+        {"host", "tvl1", "tune --board host --objective time --max-aepe 0.55 --time-budget 2m", "",
+         "testhost", "", "", "", "", "mb:A"});
     const std::string evil = "<b>bold</b>";
     const double t[] = {4, 6, 8, 12, 15, 20}, e[] = {0.9, 0.5, 0.6, 0.2, 0.2, 0.15};
     for (int i = 0; i < 6; ++i) {
@@ -272,6 +274,125 @@ TEST_F(HtmlReportTest, ChromiumDrawsEveryMeasuredPointWithoutErrors) {
   std::cout << "screenshot: " << png.string() << "\n";
 }
 
+// The text of every element whose start tag begins with tag_start (e.g. `<span class="x"`).
+std::vector<std::string> texts(const std::string& dom, const std::string& tag_start,
+                               std::size_t from = 0, std::size_t to = std::string::npos) {
+  std::vector<std::string> out;
+  for (auto at = dom.find(tag_start, from); at != std::string::npos && at < to;
+       at = dom.find(tag_start, at + 1)) {
+    const auto begin = dom.find('>', at) + 1;
+    out.push_back(dom.substr(begin, dom.find('<', begin) - begin));
+  }
+  return out;
+}
+
+// The first screen in Chromium: the run's details and its answer come before the plots; the
+// pick of the run's request (least time with AEPE <= 0.55) is the config of 6 ms (AEPE 0.5;
+// the faster one of 4 ms has AEPE 0.9), starred on each of the dataset's 3 plots and marked
+// in its table; its speed is 10 / 6 = 1.67x that of the median config (10 ms of 4, 6, 8,
+// 12, 15, 20) at 1000 / 6 = 167 frames/s. Each legend entry has its series' colour, the
+// caption names the front's colour, and no two rows of a table share a label, not even two
+// configs whose labels differ only in n_warpings. A screenshot of the first screen is
+// written to the working directory (the build tree under ctest).
+TEST_F(HtmlReportTest, ChromiumShowsTheAnswerFirstWithMatchingLegendsAndDistinctLabels) {
+  const std::string chromium = find_chromium();
+  if (chromium.empty()) GTEST_SKIP() << "no chromium on PATH (scripts/setup installs it)";
+  if (find_chartjs().empty()) GTEST_SKIP() << "no Chart.js (libjs-chart.js; scripts/setup)";
+  // A run that names no dataset (e.g. an import): the answer stays the mb:A run's.
+  const std::int64_t r = repo_->begin_run({"host", "tvl1", "import", "", "", "", "", "", "", ""});
+  for (int warpings : {1, 5}) {
+    db::ConfigRow c = config("host", "kokkos_global", 64, 50);
+    c.params["n_warpings"] = warpings;
+    c.key = db::config_key(c);
+    repo_->record_measurement(c, measurement(r, "mb:C", 2.0 * warpings, 1.0 / warpings, 1.0));
+  }
+  repo_->end_run(r, "done");
+  const fs::path out = dir_ / "report";
+  write_report(*repo_, "host", out.string());
+  const fs::path page = out / "index.html";
+  ASSERT_EQ(run_chromium(chromium, dir_, page, "--dump-dom"), 0) << read_all(dir_ / "chromium.err");
+  const std::string dom = read_all(dir_ / "chromium.out");
+  const std::string status = "<div id=\"status\"";
+  ASSERT_EQ(attribute(dom, status, "data-state"), "ok") << read_all(dir_ / "chromium.err");
+
+  // First screen: the overview of board host before its first plot.
+  const auto host = dom.find("<section class=\"board\" data-board=\"host\"");
+  const auto overview = dom.find("<section class=\"overview\">", host);
+  ASSERT_NE(overview, std::string::npos);
+  EXPECT_LT(overview, dom.find("<section class=\"dataset\"", host));
+  for (const char* detail : {"tuned", "machine", "when", "command", "budget", "strategy"})
+    EXPECT_NE(dom.find("data-detail=\"" + std::string(detail) + "\"", overview), std::string::npos)
+        << detail;
+  EXPECT_NE(dom.find("--max-aepe 0.55 --time-budget 2m", overview), std::string::npos);
+  EXPECT_NE(dom.find("testhost", overview), std::string::npos);
+  const std::vector<std::string> pick = texts(dom, "<span class=\"pick-label\"", overview);
+  ASSERT_FALSE(pick.empty());
+  EXPECT_EQ(pick.front(), "kokkos_global tile_x=64 it=100");
+  EXPECT_NE(dom.find("least time_ms with aepe &lt;= 0.55", overview), std::string::npos);
+  EXPECT_NE(dom.find("6.000 ms per run (167 frames/s)", overview), std::string::npos);
+  EXPECT_NE(dom.find("1.67x the speed of the baseline", overview), std::string::npos);
+
+  // The pick: starred once on each of the 3 plots of host's mb:A, one marked row of its table.
+  // (Board nano's mb:A, without a run naming it, answers "least time": its one plot.)
+  EXPECT_EQ(attribute(dom, status, "data-picks"), "4");
+  const std::string table_end = "</tbody></table>\n";  // per-item tables end in </details>
+  const auto a = dom.find("data-dataset=\"mb:A\"");
+  const auto a_end = dom.find(table_end, a);
+  std::size_t marked = 0;
+  for (auto at = dom.find("<tr class=\"pick\"", a); at != std::string::npos && at < a_end;
+       at = dom.find("<tr class=\"pick\"", at + 1))
+    ++marked;
+  EXPECT_EQ(marked, 1u);
+  const auto pick_row = dom.find("<tr class=\"pick\"", a);
+  EXPECT_EQ(texts(dom, "<span class=\"row-label\"", pick_row).front(), pick.front());
+
+  // Legends: every entry drawn in its series' colour; the caption names the front's.
+  const std::string legend = attribute(dom, status, "data-legend");
+  std::regex entry("([^|]+)::([^/|]+)/([^|]+)");
+  int entries = 0;
+  bool pick_entry = false;
+  for (std::sregex_iterator it(legend.begin(), legend.end(), entry), last; it != last; ++it) {
+    ++entries;
+    EXPECT_EQ((*it)[2].str(), (*it)[3].str()) << (*it)[1].str() << " in " << legend;
+    if ((*it)[1].str().rfind("pick: ", 0) == 0) {
+      pick_entry = true;
+      EXPECT_EQ((*it)[2].str(), "#D62728");
+    }
+  }
+  EXPECT_GT(entries, 0);
+  EXPECT_TRUE(pick_entry) << legend;
+  EXPECT_EQ(attribute(dom, status, "data-front-colour"), "#000000");
+  EXPECT_NE(dom.find("Black step line and ringed markers: the Pareto front"), std::string::npos);
+  EXPECT_NE(dom.find("Red star: the pick"), std::string::npos);
+  EXPECT_EQ(dom.find("Red: the Pareto front"), std::string::npos);
+
+  // No row label repeats within a table; mb:C's two configs are told apart by n_warpings.
+  for (auto t = dom.find("<table class=\"front\">"); t != std::string::npos;
+       t = dom.find("<table class=\"front\">", t + 1)) {
+    const std::vector<std::string> labels =
+        texts(dom, "<span class=\"row-label\"", t, dom.find(table_end, t));
+    const std::set<std::string> unique(labels.begin(), labels.end());
+    EXPECT_EQ(unique.size(), labels.size());
+  }
+  const auto c = dom.find("data-dataset=\"mb:C\"");
+  ASSERT_NE(c, std::string::npos);
+  const std::vector<std::string> c_labels =
+      texts(dom, "<span class=\"row-label\"", c, dom.find(table_end, c));
+  ASSERT_EQ(c_labels.size(), 2u);
+  EXPECT_NE(c_labels[0].find("n_warpings="), std::string::npos) << c_labels[0];
+
+  const fs::path png = fs::current_path() / "html_report_first_screen.png";
+  fs::remove(png);
+  EXPECT_EQ(
+      run_chromium(chromium, dir_, page,
+                   "--hide-scrollbars --window-size=1400,900 --screenshot=" + quoted(png.string())),
+      0)
+      << read_all(dir_ / "chromium.err");
+  ASSERT_TRUE(fs::is_regular_file(png));
+  EXPECT_EQ(read_all(png).substr(0, 8), "\x89PNG\r\n\x1a\n");
+  std::cout << "screenshot: " << png.string() << "\n";
+}
+
 TEST_F(HtmlReportTest, WithoutChartJsThePageKeepsTheTablesAndEscapesTheData) {
   const std::string html = html_report(*repo_, "host", "");
   EXPECT_NE(html.find("id=\"no-chartjs\""), std::string::npos);
@@ -280,7 +401,11 @@ TEST_F(HtmlReportTest, WithoutChartJsThePageKeepsTheTablesAndEscapesTheData) {
   const auto a = html.find("data-dataset=\"mb:A\"");
   const std::string table = html.substr(a, html.find("</tbody></table>\n", a) - a);
   std::size_t rows = 0;
-  for (auto p = table.find("<tr><td>"); p != std::string::npos; p = table.find("<tr><td>", p + 1))
+  for (auto p = table.find("\" data-id=\""); p != std::string::npos;
+       p = table.find("\" data-id=\"", p + 1))
+    ++rows;
+  for (auto p = table.find("<tr data-id=\""); p != std::string::npos;
+       p = table.find("<tr data-id=\"", p + 1))
     ++rows;
   EXPECT_EQ(rows, 4u);
   std::size_t item_rows = 0;

@@ -136,8 +136,8 @@ TEST(ReportSections, ListedOnceInPageOrder) {
     names.push_back(s.name);
     EXPECT_TRUE(s.markdown || s.html) << s.name;
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"summary", "runs", "fronts", "cross", "predicted",
-                                             "pruned", "failures"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"summary", "overview", "runs", "fronts", "cross",
+                                             "predicted", "pruned", "failures"}));
 }
 
 }  // namespace
