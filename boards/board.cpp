@@ -304,8 +304,8 @@ std::map<std::string, std::pair<std::string, std::string>> board_aliases() {
       const auto alias = a.value<std::string>();
       if (!alias) continue;
       if (std::find(names.begin(), names.end(), *alias) != names.end())
-        throw BoardError(path + ": key 'aliases': '" + *alias + "' is also the board " + boards_dir() +
-                         "/" + *alias + ".toml");
+        throw BoardError(path + ": key 'aliases': '" + *alias + "' is also the board " +
+                         boards_dir() + "/" + *alias + ".toml");
       const auto [it, fresh] = out.emplace(*alias, std::make_pair(name, path));
       if (!fresh && it->second.first != name)
         throw BoardError(path + ": key 'aliases': '" + *alias + "' is also an alias in " +
@@ -402,10 +402,10 @@ Board load_board(const std::string& name_or_path) {
   if (root.has("match")) b.match = root.str_array("match");
   if (root.has("aliases")) b.aliases = root.str_array("aliases");
   for (const std::string& a : b.aliases)
-    if (a.empty() || a == b.name || a == "auto" ||
-        a.find_first_of("/\\. ") != std::string::npos)
-      root.fail("aliases", "'" + a + "' is not a usable board name (non-empty, not the profile's "
-                           "own name nor \"auto\", no '/', '\\', '.' or space)");
+    if (a.empty() || a == b.name || a == "auto" || a.find_first_of("/\\. ") != std::string::npos)
+      root.fail("aliases", "'" + a +
+                               "' is not a usable board name (non-empty, not the profile's "
+                               "own name nor \"auto\", no '/', '\\', '.' or space)");
   read_power(root, b);
   read_clock_control(root, b);
   if (b.target == "cpu" && b.clock_control.kind != "none")
@@ -483,7 +483,9 @@ std::string cc_arch(int major, int minor) {
 
 }  // namespace
 
-std::string detect_board_name() { return detect_board().name; }
+std::string detect_board_name() {
+  return detect_board().name;
+}
 
 BoardDetection detect_board() {
   std::string device;

@@ -2,8 +2,8 @@
 #pragma once
 
 #include <cstdint>
-#include <stdexcept>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 

@@ -23,8 +23,8 @@
 
 #include <boost/program_options.hpp>
 #include <cstddef>
-#include <map>
 #include <iostream>
+#include <map>
 #include <string>
 #include <vector>
 

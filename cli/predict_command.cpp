@@ -12,7 +12,6 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-#include <thread>
 
 #include "boards/board.hpp"
 #include "cli/cli.hpp"
@@ -174,9 +173,9 @@ int run_predict(const std::vector<std::string>& args) {
 
   const ConfigSpace configs = make_space(board, options);
   // One constraint check per kernel config, its resources from the committed NVRTC table (a
-  // build where the table has none), on every core.
-  ConstraintChecks checks(board, workload, configs, std::max(1u, std::thread::hardware_concurrency()),
-                          ResourceSource::table_or_build);
+  // build where the table has none), asked for by predict_space only: no thread checking
+  // ahead, which in a space of few configs would check every config, not only kernel configs.
+  ConstraintChecks checks(board, workload, configs, 0, ResourceSource::table_or_build);
   const model::SpacePrediction sp = model::predict_space(
       inputs, configs, checks,
       [&](const Config& c) { return !a.calibrated_tunables || has_calibrated_tunables(c, cal); },
@@ -185,12 +184,11 @@ int run_predict(const std::vector<std::string>& args) {
   std::cout << "PREDICTED (model, not measured): workload " << workload.name() << ", board "
             << board.name << " (" << board.arch() << "), calibration " << cal_path << " on "
             << cal_board.name << ", frame " << width << "x" << height << "\n"
-            << sp.kernel_configs << " kernel configs x " << n_points << " parameter points = "
-            << sp.kernel_configs * n_points << " configs (computed, not listed); "
-            << sp.predicted_kernel_configs << " kernel configs predicted ("
-            << sp.predicted_configs() << " configs), "
-            << (sp.kernel_configs - sp.predicted_kernel_configs) << " not; "
-            << sp.classes.size()
+            << sp.kernel_configs << " kernel configs x " << n_points
+            << " parameter points = " << sp.kernel_configs * n_points
+            << " configs (computed, not listed); " << sp.predicted_kernel_configs
+            << " kernel configs predicted (" << sp.predicted_configs() << " configs), "
+            << (sp.kernel_configs - sp.predicted_kernel_configs) << " not; " << sp.classes.size()
             << " distinct iteration predictions (kernel configs the model tells apart)\n";
   const std::vector<PruneClass> classes = group_prune_reasons(sp.pruned);
   if (!classes.empty()) {
@@ -213,7 +211,16 @@ int run_predict(const std::vector<std::string>& args) {
                "iterations, warpings and scales always look cheaper):\n";
   for (const model::FrontRow& row : sp.front) {
     const auto [u, j] = row.ties.front();
-    print_row(Predicted{sp.config(u, 0, j), sp.classes[u].it, row.frame});
+    const Config c = sp.config(u, 0, j);
+    print_row(Predicted{c, sp.classes[u].it, row.frame});
+    std::string at;
+    for (const std::string& name : costed)
+      if (const auto it = c.params.find(name); it != c.params.end()) {
+        std::ostringstream v;
+        v << it->second;
+        at += (at.empty() ? "" : ", ") + name + "=" + v.str();
+      }
+    if (!at.empty()) std::cout << "      at " << at << '\n';
     const std::size_t n = sp.configs_of(row);
     if (n > 1) {
       std::string names;
@@ -230,10 +237,11 @@ int run_predict(const std::vector<std::string>& args) {
   const double budget_s = 480;
   std::cout << std::setprecision(0) << "tune --board " << board.name << ": the space needs ~"
             << space_s << " s (" << sp.distinct_builds << " builds x "
-            << board.model.build_seconds.value << " s, " << a.items << " items x "
-            << (1 + a.rounds) << " frames per config); with the default budget " << budget_s
+            << board.model.build_seconds.value << " s, " << a.items << " items x " << (1 + a.rounds)
+            << " frames per config); with the default budget " << budget_s
             << " s: predicted duration " << std::min(space_s, budget_s) << " s, "
-            << std::setprecision(2) << std::min(100.0, budget_s / space_s * 100) << "% of the space\n";
+            << std::setprecision(2) << std::min(100.0, budget_s / space_s * 100)
+            << "% of the space\n";
 
   nlohmann::json out = {{"kind", "predicted"},
                         {"board", board.name},
@@ -276,9 +284,9 @@ int run_predict(const std::vector<std::string>& args) {
   // Every predicted config when there are few enough to list; else each predicted kernel
   // config at the representative point. The front's configs always.
   const bool all_points = sp.predicted_configs() <= kListedConfigs;
-  out["configs_listed"] = all_points ? "every predicted config"
-                                     : "every predicted kernel config at " + rep_text +
-                                           ", and the front's configs";
+  out["configs_listed"] =
+      all_points ? "every predicted config"
+                 : "every predicted kernel config at " + rep_text + ", and the front's configs";
   std::set<std::pair<std::size_t, std::size_t>> on_front;  // (class, point)
   for (const model::FrontRow& row : sp.front)
     for (const auto& t : row.ties) on_front.insert(t);

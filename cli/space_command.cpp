@@ -4,8 +4,8 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
-#include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <thread>
 
 #include "boards/board.hpp"
@@ -168,6 +168,7 @@ void print_kernel_configs_summary(const Board& board, const ConfigSpace& configs
       }
     }
   }
+  progress.finish(done);
   std::cout << "kernel configs per variant and precision (kept / pruned):\n";
   for (const auto& [name, kp] : per_variant)
     std::cout << "  " << std::left << std::setw(28) << name << kp.first << " / " << kp.second
@@ -253,6 +254,7 @@ int run_space(const std::vector<std::string>& args) {
       results[i] = &failed[i];
     }
   }
+  progress.finish(configs.size());
   std::size_t kept = 0, pruned = 0;
   std::map<std::string, std::pair<std::size_t, std::size_t>> per_variant;  // kept, pruned
   std::map<std::string, std::size_t> per_reason;

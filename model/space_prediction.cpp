@@ -91,8 +91,8 @@ std::vector<std::string> SpacePrediction::differing(const FrontRow& row) const {
 
 SpacePrediction predict_space(const ModelInputs& inputs, const ConfigSpace& space,
                               ConstraintChecks& checks,
-                              const std::function<bool(const Config&)>& keep, int width,
-                              int height, std::ostream* progress) {
+                              const std::function<bool(const Config&)>& keep, int width, int height,
+                              std::ostream* progress) {
   if (!space.generated())
     throw std::invalid_argument("predict_space: a generated space is needed, not a listed one");
   SpacePrediction out;
@@ -131,7 +131,8 @@ SpacePrediction predict_space(const ModelInputs& inputs, const ConfigSpace& spac
     total += combos;
   }
   std::unique_ptr<CountProgress> bar;
-  if (progress) bar = std::make_unique<CountProgress>("predicting kernel configs", total, *progress);
+  if (progress)
+    bar = std::make_unique<CountProgress>("predicting kernel configs", total, *progress);
   // Kernel configs with the same iteration prediction share a class.
   std::map<std::tuple<double, double, double, double, double, std::string>, std::size_t> class_of;
   std::set<std::string> builds;
@@ -177,6 +178,7 @@ SpacePrediction predict_space(const ModelInputs& inputs, const ConfigSpace& spac
       out.classes[slot->second].members.push_back(c);
     }
   }
+  if (bar) bar->finish(done);
   out.distinct_builds = builds.size();
 
   // Frames: per point its work once, then a few operations per class.

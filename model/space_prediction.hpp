@@ -36,16 +36,16 @@ struct FrontRow {
 /// The prediction of a space.
 struct SpacePrediction {
   std::vector<CostClass> classes;
-  std::vector<ParamValues> points;   ///< the space's parameter points
-  std::size_t representative = 0;    ///< the point nearest the workload's defaults (see below)
-  std::size_t kernel_configs = 0;    ///< in the space (after the filter)
+  std::vector<ParamValues> points;  ///< the space's parameter points
+  std::size_t representative = 0;   ///< the point nearest the workload's defaults (see below)
+  std::size_t kernel_configs = 0;   ///< in the space (after the filter)
   std::size_t predicted_kernel_configs = 0;
   /// Kernel configs pruned by the constraint checks: (label, reason), for group_prune_reasons.
   std::vector<std::pair<std::string, std::string>> pruned;
   std::map<std::string, std::size_t> not_predicted;  ///< other reasons -> kernel configs
   ResourceTally resources;
-  std::vector<FrontRow> front;  ///< by time, ascending
-  double sum_time_ms = 0;       ///< over every predicted config (kernel config x point)
+  std::vector<FrontRow> front;      ///< by time, ascending
+  double sum_time_ms = 0;           ///< over every predicted config (kernel config x point)
   std::size_t distinct_builds = 0;  ///< of the predicted kernel configs (level thresholds aside)
 
   /// Predicted configs: predicted kernel configs x parameter points (computed, not listed).
@@ -66,11 +66,11 @@ struct SpacePrediction {
 /// once (predict_config); its frames at the parameter points come from frame_work, so the
 /// cost is per kernel config plus a few operations per (cost class, point). representative:
 /// the point whose values of the costed parameters are the workload's defaults where the
-/// space holds them, else the value nearest to the default. progress: a count line every 2 s ("" what = none).
-/// Throws std::invalid_argument for a listed space.
+/// space holds them, else the value nearest to the default. progress: a count line every 2 s (""
+/// what = none). Throws std::invalid_argument for a listed space.
 SpacePrediction predict_space(const ModelInputs& inputs, const ConfigSpace& space,
                               ConstraintChecks& checks,
-                              const std::function<bool(const Config&)>& keep, int width,
-                              int height, std::ostream* progress);
+                              const std::function<bool(const Config&)>& keep, int width, int height,
+                              std::ostream* progress);
 
 }  // namespace flowtune::model

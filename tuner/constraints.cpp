@@ -21,8 +21,8 @@ std::int64_t shared_pipeline_shared_bytes(int qfloat, int w, int depth) {
   return static_cast<std::int64_t>(qfloat) * 6 * w * (static_cast<std::int64_t>(depth) + 1);
 }
 
-ConstraintCheck check_constraints(const Board& board, const Variant& variant,
-                                  const Config& config, ResourceSource source) {
+ConstraintCheck check_constraints(const Board& board, const Variant& variant, const Config& config,
+                                  ResourceSource source) {
   ConstraintCheck out;
   const std::string label = config.label();
   if (variant.workload() != config.workload) {
@@ -99,8 +99,8 @@ void ResourceTally::add(const ConstraintCheck& check) {
 std::string ResourceTally::text() const {
   const std::size_t n = table + built + estimated + failed;
   if (n == 0) return "";
-  std::string s = "kernel resources of " + std::to_string(n) + " kernel configs: " +
-                  std::to_string(table) +
+  std::string s = "kernel resources of " + std::to_string(n) +
+                  " kernel configs: " + std::to_string(table) +
                   " from the committed NVRTC 11.8 table (variants/cuda/kernel_resources.csv, "
                   "ptxas reports of native builds), " +
                   std::to_string(built) + " built here (NVRTC, not in the table)";

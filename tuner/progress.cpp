@@ -41,6 +41,13 @@ void CountProgress::tick(std::size_t done) {
        << std::endl;
 }
 
+void CountProgress::finish(std::size_t done) {
+  const auto now = std::chrono::steady_clock::now();
+  out_ << count_progress_line(what_, done, total_,
+                              std::chrono::duration<double>(now - start_).count())
+       << std::endl;
+}
+
 BudgetProgress budget_progress(std::size_t done, std::size_t total, double elapsed_s,
                                double time_budget_s, double s_per_cost, double cost_left) {
   BudgetProgress b;

@@ -31,6 +31,8 @@ class CountProgress {
       : what_(std::move(what)), total_(total), out_(out) {}
   /// Prints the line when 2 s have passed since the last one (or the start).
   void tick(std::size_t done);
+  /// Prints the line of the end (done of total, the time it took), whatever the time.
+  void finish(std::size_t done);
 
  private:
   std::string what_;

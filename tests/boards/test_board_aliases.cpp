@@ -24,7 +24,9 @@ std::string slurp(const std::string& path) {
 // FLOWTUNE_BOARDS_DIR pointed at a directory for one scope.
 class BoardsDirScope {
  public:
-  explicit BoardsDirScope(const std::string& dir) { ::setenv("FLOWTUNE_BOARDS_DIR", dir.c_str(), 1); }
+  explicit BoardsDirScope(const std::string& dir) {
+    ::setenv("FLOWTUNE_BOARDS_DIR", dir.c_str(), 1);
+  }
   ~BoardsDirScope() { ::unsetenv("FLOWTUNE_BOARDS_DIR"); }
 };
 
@@ -61,9 +63,8 @@ TEST(BoardAliases, ProfileNamesAndUnknownNamesAreNoAliases) {
 
 TEST(BoardAliases, TheNoteNamesTheProfileAndTheOrin) {
   const std::string note = board_alias_note("agx");
-  EXPECT_EQ(note,
-            "--board agx: an alias of agx-xavier (" + load_board("agx-xavier").description +
-                "); for " + load_board("agx-orin").description + " use --board agx-orin");
+  EXPECT_EQ(note, "--board agx: an alias of agx-xavier (" + load_board("agx-xavier").description +
+                      "); for " + load_board("agx-orin").description + " use --board agx-orin");
 }
 
 TEST(BoardAliases, AnAliasThatIsAlsoAProfileIsRefusedNamingTheFile) {

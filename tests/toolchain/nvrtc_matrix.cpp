@@ -5,8 +5,8 @@
 //   workload,variant,precision,tunables,arch,built_for,kernel,registers,static_shared_bytes,
 //   local_bytes,spill_bytes,status
 // tunables are the build's resource key (variant/cuda/resource_table.hpp build_tunables_text:
-// no per-level threshold, no strip_h), one row set per key; --all-tunables of scripts/toolchain-matrix writes the committed table
-// variants/cuda/kernel_resources.csv this way.
+// no per-level threshold, no strip_h), one row set per key; --all-tunables of
+// scripts/toolchain-matrix writes the committed table variants/cuda/kernel_resources.csv this way.
 // status is "ok", "estimated" (built for a stand-in arch, see nvrtc_target_arch), or
 // "failed: <first line of the error>". TV-L1 also has the per-level kernels every scheme
 // shares (tvl1_resident.cuh, tvl1_tiled.cuh, tvl1_persistent.cuh with 1 and 2 grid syncs per
@@ -48,7 +48,9 @@ std::vector<std::string> split(const std::string& text, char sep) {
 
 // The tunables that can change the build's resources: every tunable but the resource-neutral
 // ones (the key of variants/cuda/resource_table.hpp); one build per key.
-std::string tunables_text(const Config& c) { return flowtune::cuda::build_tunables_text(c); }
+std::string tunables_text(const Config& c) {
+  return flowtune::cuda::build_tunables_text(c);
+}
 
 std::string first_line(const std::string& text) {
   std::string line = text.substr(0, text.find('\n'));

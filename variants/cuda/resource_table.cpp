@@ -69,8 +69,7 @@ ResourceTable ResourceTable::parse(const std::string& csv, const std::string& so
     if (line.empty()) continue;
     const std::vector<std::string> f = split_csv_line(line);
     if (f.size() != 12)
-      throw std::runtime_error(where + ": " + std::to_string(f.size()) +
-                               " columns, expected 12");
+      throw std::runtime_error(where + ": " + std::to_string(f.size()) + " columns, expected 12");
     if (f[11] != "ok") continue;  // failed or built for a stand-in arch: not a native report
     KernelResources r;
     r.kernel = f[6];

@@ -1,7 +1,7 @@
 // The committed table of NVRTC resource reports (variants/cuda/kernel_resources.csv): the
 // registers, static shared memory, stack frame and spills of every kernel of every kernel
-// config (variant x precision x build tunables, build_tunables_text) of the TV-L1 CUDA schemes for sm_53, sm_62,
-// sm_72, sm_87 and sm_90, compiled natively by NVRTC 11.8 (scripts/toolchain-matrix
+// config (variant x precision x build tunables, build_tunables_text) of the TV-L1 CUDA schemes for
+// sm_53, sm_62, sm_72, sm_87 and sm_90, compiled natively by NVRTC 11.8 (scripts/toolchain-matrix
 // --all-tunables; CI compares its default-tunable rows against a fresh build). `tune space`
 // and `tune predict` read a board's kernel resources from it instead of compiling every
 // kernel config (ARCHITECTURE.md, "Kernels are compiled per configuration").
@@ -46,8 +46,7 @@ class ResourceTable {
   /// The kernels of the build of (variant, precision, tunables, arch), or nullptr when the
   /// table has no such build. threads_per_block and dynamic_shared_bytes are 0 (the launch
   /// decides them); from_table is set.
-  const std::vector<KernelResources>* find(const std::string& variant,
-                                           const std::string& precision,
+  const std::vector<KernelResources>* find(const std::string& variant, const std::string& precision,
                                            const std::string& tunables,
                                            const std::string& arch) const;
   /// Builds (row sets) held.
