@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -282,6 +283,59 @@ void read_clock_control(const Reader& root, Board& b) {
 
 }  // namespace
 
+namespace {
+
+// The aliases of every profile of boards_dir(): alias -> (profile, file). Read from each file's
+// top-level `aliases` only (the profile itself is checked when it is loaded).
+std::map<std::string, std::pair<std::string, std::string>> board_aliases() {
+  std::map<std::string, std::pair<std::string, std::string>> out;
+  const std::vector<std::string> names = list_boards();
+  for (const std::string& name : names) {
+    const std::string path = boards_dir() + "/" + name + ".toml";
+    toml::table doc;
+    try {
+      doc = toml::parse_file(path);
+    } catch (const toml::parse_error&) {
+      continue;  // loading that board reports its syntax error
+    }
+    const toml::array* aliases = doc["aliases"].as_array();
+    if (!aliases) continue;
+    for (const auto& a : *aliases) {
+      const auto alias = a.value<std::string>();
+      if (!alias) continue;
+      if (std::find(names.begin(), names.end(), *alias) != names.end())
+        throw BoardError(path + ": key 'aliases': '" + *alias + "' is also the board " +
+                         boards_dir() + "/" + *alias + ".toml");
+      const auto [it, fresh] = out.emplace(*alias, std::make_pair(name, path));
+      if (!fresh && it->second.first != name)
+        throw BoardError(path + ": key 'aliases': '" + *alias + "' is also an alias in " +
+                         it->second.second);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string> resolve_board_alias(const std::string& name) {
+  if (name.empty() || name.find_first_of("/.") != std::string::npos) return std::nullopt;
+  const auto aliases = board_aliases();
+  const auto it = aliases.find(name);
+  if (it == aliases.end()) return std::nullopt;
+  return it->second.first;
+}
+
+std::string board_alias_note(const std::string& name) {
+  const auto target = resolve_board_alias(name);
+  if (!target) return "";
+  const Board b = load_board(*target);
+  std::string note = "--board " + name + ": an alias of " + b.name + " (" + b.description + ")";
+  for (const std::string& other : list_boards())
+    if (other != b.name && other.compare(0, name.size() + 1, name + "-") == 0)
+      note += "; for " + load_board(other).description + " use --board " + other;
+  return note;
+}
+
 Board load_board(const std::string& name_or_path) {
   std::string path;
   bool is_path =
@@ -291,6 +345,9 @@ Board load_board(const std::string& name_or_path) {
   } else {
     path = boards_dir() + "/" + name_or_path + ".toml";
     std::error_code ec;
+    if (!fs::exists(path, ec))
+      if (const auto target = resolve_board_alias(name_or_path))
+        path = boards_dir() + "/" + *target + ".toml";
     if (!fs::exists(path, ec)) {
       // Not a name: a directory given where a board file was meant (e.g. "boards/").
       if (fs::is_directory(name_or_path, ec))
@@ -333,16 +390,22 @@ Board load_board(const std::string& name_or_path) {
   if (b.name != stem)
     root.fail("name", "'" + b.name + "' differs from the file name '" + stem + "'");
   if (b.target == "cuda") {
-    root.only({"name", "description", "target", "match", "gpu", "limits", "power", "clock_control",
-               "model"});
+    root.only({"name", "description", "target", "match", "aliases", "gpu", "limits", "power",
+               "clock_control", "model"});
     read_gpu(root, b);
     read_model(root, b);
   } else if (b.target == "cpu") {
-    root.only({"name", "description", "target", "match", "power", "clock_control"});
+    root.only({"name", "description", "target", "match", "aliases", "power", "clock_control"});
   } else {
     root.fail("target", "must be \"cpu\" or \"cuda\", got '" + b.target + "'");
   }
   if (root.has("match")) b.match = root.str_array("match");
+  if (root.has("aliases")) b.aliases = root.str_array("aliases");
+  for (const std::string& a : b.aliases)
+    if (a.empty() || a == b.name || a == "auto" || a.find_first_of("/\\. ") != std::string::npos)
+      root.fail("aliases", "'" + a +
+                               "' is not a usable board name (non-empty, not the profile's "
+                               "own name nor \"auto\", no '/', '\\', '.' or space)");
   read_power(root, b);
   read_clock_control(root, b);
   if (b.target == "cpu" && b.clock_control.kind != "none")
@@ -421,6 +484,10 @@ std::string cc_arch(int major, int minor) {
 }  // namespace
 
 std::string detect_board_name() {
+  return detect_board().name;
+}
+
+BoardDetection detect_board() {
   std::string device;
   std::optional<std::pair<int, int>> cc;
   bool via_nvml = false;
@@ -430,7 +497,7 @@ std::string detect_board_name() {
     via_nvml = true;
   } else {
     device = device_tree_model();  // Jetsons have no NVML; their model string names them
-    if (device.empty()) return "host";
+    if (device.empty()) return {"host", ""};
   }
   std::vector<std::string> found;
   for (const auto& name : list_boards()) {
@@ -444,7 +511,7 @@ std::string detect_board_name() {
   std::string d = lower(device);
   if (found.empty() && !via_nvml && d.find("jetson") == std::string::npos &&
       d.find("nvidia") == std::string::npos)
-    return "host";
+    return {"host", what + " (device tree, no NVIDIA board)"};
   if (found.empty())
     throw BoardError("--board auto: no board profile in " + boards_dir() +
                      " matches the present GPU " + what);
@@ -454,7 +521,14 @@ std::string detect_board_name() {
     throw BoardError("--board auto: several board profiles match the present GPU " + what + ": " +
                      list);
   }
-  return found.front();
+  return {found.front(), what + (via_nvml ? " through NVML" : " (device tree)")};
+}
+
+std::string board_detection_note(const BoardDetection& found, const Board& board) {
+  const std::string profile = "board " + board.name + " (" + board.description + ")";
+  if (found.device.empty())
+    return "--board auto: no GPU found (no NVML device, no Jetson device tree): " + profile;
+  return "--board auto: found " + found.device + ": " + profile;
 }
 
 bool gpu_present() {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -99,6 +100,9 @@ struct Board {
   /// Case-insensitive substrings of the NVML device name or /proc/device-tree/model that
   /// identify this board for --board auto.
   std::vector<std::string> match;
+  /// Other names `--board` resolves to this profile (resolve_board_alias), e.g. "agx" for
+  /// agx-xavier; none may be a profile's file name or another profile's alias.
+  std::vector<std::string> aliases;
   int cc_major = 0, cc_minor = 0, sm_count = 0;
   ArchLimits limits;  ///< arch_limits(cc), checked against the file's figures
   std::int64_t l2_bytes = 0;
@@ -126,7 +130,18 @@ std::string boards_dir();
 /// Names (file stems) of boards_dir()/*.toml, sorted.
 std::vector<std::string> list_boards();
 
-/// Loads a board: a name resolves to boards_dir()/<name>.toml; an argument ending in
+/// The profile name an alias stands for (a name in some profile's `aliases`), or nullopt when
+/// `name` is no alias (a profile's own name, a path, or unknown). Throws BoardError when two
+/// profiles claim the alias or an alias is also a profile's file name (naming both files).
+std::optional<std::string> resolve_board_alias(const std::string& name);
+
+/// The note printed when a user types an alias: "--board agx: an alias of agx-xavier (NVIDIA
+/// Jetson AGX Xavier ...); for NVIDIA Jetson AGX Orin 64GB ... use --board agx-orin", naming
+/// every profile whose name starts with the alias followed by '-'. "" when name is no alias.
+std::string board_alias_note(const std::string& name);
+
+/// Loads a board: a name resolves to boards_dir()/<name>.toml, an alias
+/// (resolve_board_alias) to its profile's file; an argument ending in
 /// ".toml" is a path. Throws BoardError for an unknown name, a missing or unreadable file
 /// ("cannot read board file <path>: <errno text>"), a directory ("<path>: is a directory,
 /// not a board profile (.toml)", also for an argument that names no board but an existing
@@ -140,10 +155,24 @@ Board load_board(const std::string& name_or_path);
 /// Multi-line human-readable description (for `tune boards show NAME`).
 std::string format_board(const Board& board);
 
+/// What --board auto found: the profile and the device that decided it.
+struct BoardDetection {
+  std::string name;    ///< the profile, e.g. "agx-orin"; "host" when no GPU is found
+  std::string device;  ///< e.g. "NVIDIA H200 (sm_90)", "Jetson AGX Orin (device tree)"; "" none
+};
+
 /// For --board auto: the profile matching the present GPU (NVML device name and compute
 /// capability, or the Jetson /proc/device-tree/model), "host" when no GPU is found.
 /// Throws BoardError saying what was found when no profile, or several, match.
+BoardDetection detect_board();
+
+/// detect_board().name.
 std::string detect_board_name();
+
+/// The line `tune` prints for --board auto: "--board auto: found NVIDIA H200 (sm_90) through
+/// NVML: board h200 (NVIDIA H200 ...)", or "--board auto: no GPU found (no NVML device, no
+/// Jetson device tree): board host (...)".
+std::string board_detection_note(const BoardDetection& found, const Board& board);
 
 /// True when this machine shows a GPU: an NVML device, or (Jetsons have no NVML) a device
 /// tree model naming a Jetson or NVIDIA board. What `tune` checks before measuring on a

@@ -23,6 +23,7 @@
 
 #include <boost/program_options.hpp>
 #include <cstddef>
+#include <iostream>
 #include <map>
 #include <string>
 #include <vector>
@@ -193,8 +194,12 @@ bool parse(const std::vector<std::string>& args, const po::options_description& 
 /// (cli/resolve_options.cpp)
 SpaceOptions to_space_options(const SpaceArgs& args);
 
-/// The board name to use: "auto" resolves to the profile of the present GPU (or host).
+/// The board name to use: "auto" resolves to the profile of the present GPU (or host), an
+/// alias (boards/board.hpp resolve_board_alias, e.g. "agx") to its profile's name
+/// ("agx-xavier"); anything else is returned as it is. Prints on `note` what it resolved: the
+/// device --board auto found and the profile it chose (board_detection_note), or the alias
+/// note naming the profile and its namesakes (board_alias_note).
 /// (cli/resolve_options.cpp)
-std::string resolve_board(const std::string& board);
+std::string resolve_board(const std::string& board, std::ostream& note = std::cerr);
 
 }  // namespace flowtune::cli

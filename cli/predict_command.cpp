@@ -10,6 +10,7 @@
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "boards/board.hpp"
@@ -21,8 +22,11 @@
 #include "model/calibration.hpp"
 #include "model/config_prediction.hpp"
 #include "model/predict.hpp"
+#include "model/space_prediction.hpp"
 #include "select/config_rows.hpp"
 #include "select/pareto.hpp"
+#include "select/prune_reasons.hpp"
+#include "tuner/constraint_checks.hpp"
 #include "tuner/constraints.hpp"
 #include "tuner/space.hpp"
 #include "variants/variant.hpp"
@@ -53,6 +57,16 @@ std::pair<int, int> parse_size(const std::string& text) {
   if (!(in >> w >> x >> h) || x != 'x' || w < 16 || h < 16 || !in.eof())
     throw UsageError("--size: expected WIDTHxHEIGHT (each >= 16), got '" + text + "'");
   return {w, h};
+}
+
+// The most configs the JSON file lists one by one (else one parameter point per kernel config).
+constexpr std::size_t kListedConfigs = 200000;
+
+// True when --param names the parameter (then its values are the user's).
+bool space_asks_for(const SpaceArgs& space, const std::string& name) {
+  for (const std::string& p : space.params)
+    if (p.compare(0, name.size() + 1, name + "=") == 0) return true;
+  return false;
 }
 
 // Configs whose tunables are the calibration's (resident_px / tiled_px aside).
@@ -111,28 +125,40 @@ int run_predict(const std::vector<std::string>& args) {
     throw UsageError("--occupancy-to-hide: must be in (0, 1]");
   SpaceOptions options = to_space_options(space);
   const Workload& workload = find_workload(options.workload);
-  // The model costs the solver's iterations, not the accuracy additions of the default
-  // dimensions (flow medians, structure-texture decomposition): they stay off here
-  // unless asked for with --param, so the default GPU space predicts what the model knows
-  // (no duplicates that differ only in what it does not cost). Off
-  // with --no-default-dimensions too, where median_window would otherwise take its default
-  // (5): the model predicts the frame without the additions.
-  // The decomposition's ROF iterations too: without the decomposition they change nothing.
-  // Each is kept at its absent value (off; rof_iterations 100).
-  std::vector<std::string> pinned;
-  for (const char* name : {"median_window", "nl_median_window", "texture_alpha", "rof_iterations"})
-    if (const ParamSpec* spec = workload.find_param(name);
-        spec && !options.param_values.count(name)) {
-      options.param_values[name] = {spec->absent_value.value_or(0)};
-      pinned.push_back(name);
+  // The model costs four parameters (model::costed_params: iterations, n_scales, n_warpings,
+  // zoom). Every other parameter dimension of several values is held at one value, so that
+  // no two predicted configs differ only in what the model does not cost: the optional stages
+  // (median filters, structure-texture decomposition, its ROF iterations) at their absent
+  // value (off) unless --param names them, any other at its first value.
+  const ParamDimensions all_dims = parameter_dimensions(workload, board, options);
+  const std::vector<std::string>& costed = model::costed_params();
+  const std::set<std::string> stages = {"median_window", "nl_median_window", "texture_alpha",
+                                        "rof_iterations"};
+  std::vector<std::string> held;
+  for (const auto& [name, dim] : all_dims) {
+    if (std::find(costed.begin(), costed.end(), name) != costed.end()) continue;
+    const ParamSpec* spec = workload.find_param(name);
+    std::ostringstream v;
+    if (stages.count(name) && !space_asks_for(space, name) && spec && spec->absent_value) {
+      if (dim.size() == 1 && dim.front() == *spec->absent_value) continue;
+      options.param_values[name] = {*spec->absent_value};
+      v << *spec->absent_value;
+      held.push_back(name + " (" + std::to_string(dim.size()) + " value" +
+                     (dim.size() > 1 ? "s" : "") + ") at " + v.str() + ", off");
+    } else if (dim.size() > 1) {
+      options.param_values[name] = {dim.front()};
+      v << dim.front();
+      held.push_back(name + " (" + std::to_string(dim.size()) + " values) at " + v.str());
     }
-  if (!pinned.empty()) {
-    std::cout << "not costed by the model, kept off (--param to vary):";
-    for (const std::string& name : pinned) std::cout << ' ' << name;
-    std::cout << '\n';
+  }
+  if (!held.empty()) {
+    std::cout << "not costed by the model (it predicts the same for each of their values), each "
+                 "held at one value (--param to choose it):\n";
+    for (const std::string& h : held) std::cout << "  " << h << '\n';
   }
   model::ModelInputs inputs =
       model::load_model_inputs(board, workload, a.calibration, a.occupancy_to_hide);
+  inputs.resources = ResourceSource::table_or_build;
   const std::string& cal_path = inputs.calibration_path;
   const auto& cal = inputs.calibration;
   const Board& cal_board = inputs.calibration_board;
@@ -145,61 +171,77 @@ int run_predict(const std::vector<std::string>& args) {
                                " from");
   }
 
-  std::vector<Predicted> kept;
-  std::map<std::string, std::size_t> pruned;
-  std::size_t total = 0;
-  for (const Config& c : make_space(board, options)) {
-    if (a.calibrated_tunables && !has_calibrated_tunables(c, cal)) continue;
-    ++total;
-    const Variant* v = find_workload_variant(workload, c.variant);
-    const ConstraintCheck check = check_constraints(board, *v, c);
-    if (check.prune_reason) {
-      ++pruned["pruned: " + *check.prune_reason];
-      continue;
-    }
-    if (!model::find_calibration(cal, c.variant, c.precision)) {
-      ++pruned["no calibration for " + c.variant + " " + c.precision];
-      continue;
-    }
-    std::vector<KernelResources> kb;
-    for (const auto& k : check.kernels) kb.push_back(k.resources);
-    Predicted p{c, *model::predict_config(inputs, c, kb), {}};
-    p.frame = model::predict_frame(board, p.it, c, width, height);
-    kept.push_back(p);
-  }
+  const ConfigSpace configs = make_space(board, options);
+  // One constraint check per kernel config, its resources from the committed NVRTC table (a
+  // build where the table has none), asked for by predict_space only: no thread checking
+  // ahead, which in a space of few configs would check every config, not only kernel configs.
+  ConstraintChecks checks(board, workload, configs, 0, ResourceSource::table_or_build);
+  const model::SpacePrediction sp = model::predict_space(
+      inputs, configs, checks,
+      [&](const Config& c) { return !a.calibrated_tunables || has_calibrated_tunables(c, cal); },
+      width, height, &std::cerr);
+  const std::size_t n_points = sp.points.size();
   std::cout << "PREDICTED (model, not measured): workload " << workload.name() << ", board "
             << board.name << " (" << board.arch() << "), calibration " << cal_path << " on "
             << cal_board.name << ", frame " << width << "x" << height << "\n"
-            << total << " configs, " << kept.size() << " predicted, " << (total - kept.size())
-            << " not\n";
-  for (const auto& [why, n] : pruned) std::cout << "  " << n << " x " << why << "\n";
-  if (kept.empty())
+            << sp.kernel_configs << " kernel configs x " << n_points
+            << " parameter points = " << sp.kernel_configs * n_points
+            << " configs (computed, not listed); " << sp.predicted_kernel_configs
+            << " kernel configs predicted (" << sp.predicted_configs() << " configs), "
+            << (sp.kernel_configs - sp.predicted_kernel_configs) << " not; " << sp.classes.size()
+            << " distinct iteration predictions (kernel configs the model tells apart)\n";
+  const std::vector<PruneClass> classes = group_prune_reasons(sp.pruned);
+  if (!classes.empty()) {
+    std::cout << "pruned kernel configs, by reason (N stands for the config's figures):\n";
+    for (const PruneClass& c : classes) {
+      std::cout << "  " << c.configs << "  " << c.name << '\n';
+      if (c.name.find('N') != std::string::npos || c.reasons.size() > 1)
+        std::cout << "      " << prune_class_examples(c) << '\n';
+    }
+  }
+  for (const auto& [why, n] : sp.not_predicted)
+    std::cout << "  " << n << " kernel configs: " << why << "\n";
+  if (const std::string t = sp.resources.text(); !t.empty()) std::cout << t << '\n';
+  if (sp.classes.empty())
     throw std::runtime_error("tune predict: no config of the space can be predicted");
 
-  std::vector<std::vector<double>> points;
-  for (const auto& p : kept) points.push_back({p.frame.time_ms, p.frame.energy_mj});
-  const auto front = pareto_front(points);
-  std::cout << "predicted front (time_ms, energy_mj):\n";
-  for (std::size_t i : front) print_row(kept[i]);
+  // The front: each row one prediction; configs predicted the same are one row, with what
+  // they differ in.
+  std::cout << "predicted front (time_ms, energy_mj; the model predicts no accuracy, so fewer "
+               "iterations, warpings and scales always look cheaper):\n";
+  for (const model::FrontRow& row : sp.front) {
+    const auto [u, j] = row.ties.front();
+    const Config c = sp.config(u, 0, j);
+    print_row(Predicted{c, sp.classes[u].it, row.frame});
+    std::string at;
+    for (const std::string& name : costed)
+      if (const auto it = c.params.find(name); it != c.params.end()) {
+        std::ostringstream v;
+        v << it->second;
+        at += (at.empty() ? "" : ", ") + name + "=" + v.str();
+      }
+    if (!at.empty()) std::cout << "      at " << at << '\n';
+    const std::size_t n = sp.configs_of(row);
+    if (n > 1) {
+      std::string names;
+      for (const std::string& d : sp.differing(row)) names += (names.empty() ? "" : ", ") + d;
+      std::cout << "      and " << (n - 1) << " more config" << (n > 2 ? "s" : "")
+                << " with the same prediction, differing only in " << names << '\n';
+    }
+  }
 
   // Duration of `tune --board B` with its default budget (480 s on a GPU board): per config a
   // build (build_seconds per distinct kernel build) and items x (1 warm-up + rounds) frames.
-  std::map<std::string, bool> builds;
-  double space_s = 0;
-  for (const auto& p : kept) {
-    std::string key = p.config.variant + p.config.precision;
-    for (const auto& [k, v] : p.config.tunables) key += k + std::to_string(v);
-    if (!builds[key]) space_s += board.model.build_seconds.value;
-    builds[key] = true;
-    space_s += a.items * (1 + a.rounds) * p.frame.time_ms * 1e-3;
-  }
+  const double space_s = double(sp.distinct_builds) * board.model.build_seconds.value +
+                         a.items * (1 + a.rounds) * sp.sum_time_ms * 1e-3;
   const double budget_s = 480;
   std::cout << std::setprecision(0) << "tune --board " << board.name << ": the space needs ~"
-            << space_s << " s (" << builds.size() << " builds x " << board.model.build_seconds.value
-            << " s, " << a.items << " items x " << (1 + a.rounds)
+            << space_s << " s (" << sp.distinct_builds << " builds x "
+            << board.model.build_seconds.value << " s, " << a.items << " items x " << (1 + a.rounds)
             << " frames per config); with the default budget " << budget_s
             << " s: predicted duration " << std::min(space_s, budget_s) << " s, "
-            << int(std::min(1.0, budget_s / space_s) * 100) << "% of the space\n";
+            << std::setprecision(2) << std::min(100.0, budget_s / space_s * 100)
+            << "% of the space\n";
 
   nlohmann::json out = {{"kind", "predicted"},
                         {"board", board.name},
@@ -209,49 +251,81 @@ int run_predict(const std::vector<std::string>& args) {
                         {"occupancy_to_hide", a.occupancy_to_hide},
                         {"frame", {width, height}},
                         {"tune_duration_s", std::min(space_s, budget_s)},
-                        {"space_duration_s", space_s}};
+                        {"space_duration_s", space_s},
+                        {"predicted_configs", sp.predicted_configs()}};
   if (inputs.refit) out["board_calibration"] = refit_json;
-  std::cout << "largest square frame per budget (best config per precision):\n";
+  const ParamValues& rep = sp.points[sp.representative];
+  std::string rep_text;
+  for (const std::string& name : costed)
+    if (const auto it = rep.find(name); it != rep.end()) {
+      std::ostringstream v;
+      v << it->second;
+      rep_text += (rep_text.empty() ? "" : ", ") + name + "=" + v.str();
+    }
+  std::cout << "largest square frame per budget (best config per precision, at " << rep_text
+            << "):\n";
   for (int budget : budgets) {
-    std::map<std::string, std::pair<int, const Predicted*>> best;
-    for (const auto& p : kept) {
-      const int side = model::largest_square_side(board, p.it, p.config, budget);
-      auto& b = best[p.config.precision];
-      if (side > b.first || !b.second) b = {side, &p};
+    std::map<std::string, std::pair<int, Config>> best;
+    for (std::size_t u = 0; u < sp.classes.size(); ++u) {
+      const Config c = sp.config(u, 0, sp.representative);
+      const int side = model::largest_square_side(board, sp.classes[u].it, c, budget);
+      auto it = best.find(c.precision);
+      if (it == best.end() || side > it->second.first) best[c.precision] = {side, c};
     }
     for (const auto& [precision, b] : best) {
       std::cout << "  " << budget << " ms " << precision << ": " << b.first << "x" << b.first
-                << "  (" << b.second->config.label() << ")\n";
+                << "  (" << b.second.label() << ")\n";
       out["largest_frame"].push_back({{"budget_ms", budget},
                                       {"precision", precision},
                                       {"side", b.first},
-                                      {"config", b.second->config.label()}});
+                                      {"config", b.second.label()}});
     }
   }
-  for (std::size_t i = 0; i < kept.size(); ++i) {
-    const auto& p = kept[i];
-    out["configs"].push_back(
-        {{"key", to_config_row(board.name, p.config).key},
-         {"label", p.config.label()},
-         {"variant", p.config.variant},
-         {"precision", p.config.precision},
-         {"tunables", p.config.tunables},
-         {"params", p.config.params},
-         {"time_ms", p.frame.time_ms},
-         {"energy_mj", p.frame.energy_mj},
-         {"ns_per_px", p.frame.time_ms * 1e6 / frame_px},
-         {"nj_per_px", p.frame.energy_mj * 1e6 / frame_px},
-         {"board_factor", p.it.board_factor},
-         {"launch_ms", p.frame.launch_ms},
-         {"ns_per_px_10it", p.it.ns_per_px_10it},
-         {"occupancy", p.it.occupancy},
-         {"occupancy_calibration", p.it.occupancy_calibration},
-         {"blocks_per_sm", p.it.blocks_per_sm},
-         {"limited_by", p.it.limited_by},
-         {"bound", p.it.bound},
-         {"estimated_resources", p.it.estimated_resources},
-         {"on_front", std::find(front.begin(), front.end(), i) != front.end()}});
-  }
+  // Every predicted config when there are few enough to list; else each predicted kernel
+  // config at the representative point. The front's configs always.
+  const bool all_points = sp.predicted_configs() <= kListedConfigs;
+  out["configs_listed"] =
+      all_points ? "every predicted config"
+                 : "every predicted kernel config at " + rep_text + ", and the front's configs";
+  std::set<std::pair<std::size_t, std::size_t>> on_front;  // (class, point)
+  for (const model::FrontRow& row : sp.front)
+    for (const auto& t : row.ties) on_front.insert(t);
+  out["configs"] = nlohmann::json::array();
+  auto add = [&](std::size_t u, std::size_t m, std::size_t j) {
+    const Config c = sp.config(u, m, j);
+    const model::IterationPrediction& it = sp.classes[u].it;
+    const model::FramePrediction f = model::predict_frame(board, it, c, width, height);
+    out["configs"].push_back({{"key", to_config_row(board.name, c).key},
+                              {"label", c.label()},
+                              {"variant", c.variant},
+                              {"precision", c.precision},
+                              {"tunables", c.tunables},
+                              {"params", c.params},
+                              {"time_ms", f.time_ms},
+                              {"energy_mj", f.energy_mj},
+                              {"ns_per_px", f.time_ms * 1e6 / frame_px},
+                              {"nj_per_px", f.energy_mj * 1e6 / frame_px},
+                              {"board_factor", it.board_factor},
+                              {"launch_ms", f.launch_ms},
+                              {"ns_per_px_10it", it.ns_per_px_10it},
+                              {"occupancy", it.occupancy},
+                              {"occupancy_calibration", it.occupancy_calibration},
+                              {"blocks_per_sm", it.blocks_per_sm},
+                              {"limited_by", it.limited_by},
+                              {"bound", it.bound},
+                              {"estimated_resources", it.estimated_resources},
+                              {"on_front", on_front.count({u, j}) > 0}});
+  };
+  for (std::size_t u = 0; u < sp.classes.size(); ++u)
+    for (std::size_t m = 0; m < sp.classes[u].members.size(); ++m) {
+      if (all_points) {
+        for (std::size_t j = 0; j < n_points; ++j) add(u, m, j);
+      } else {
+        add(u, m, sp.representative);
+        for (std::size_t j = 0; j < n_points; ++j)
+          if (j != sp.representative && on_front.count({u, j})) add(u, m, j);
+      }
+    }
   const std::string path = a.out.empty() ? "predict-" + board.name + ".json" : a.out;
   std::ofstream f(path);
   if (!(f << out.dump(1) << "\n")) throw std::runtime_error("cannot write " + path);

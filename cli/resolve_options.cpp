@@ -114,8 +114,17 @@ SpaceOptions to_space_options(const SpaceArgs& a) {
   return s;
 }
 
-std::string resolve_board(const std::string& board) {
-  return board == "auto" ? detect_board_name() : board;
+std::string resolve_board(const std::string& board, std::ostream& note) {
+  if (board == "auto") {
+    const BoardDetection found = detect_board();
+    note << board_detection_note(found, load_board(found.name)) << '\n';
+    return found.name;
+  }
+  if (const auto target = resolve_board_alias(board)) {
+    note << board_alias_note(board) << '\n';
+    return *target;
+  }
+  return board;
 }
 
 }  // namespace flowtune::cli

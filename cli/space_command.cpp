@@ -5,6 +5,7 @@
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <thread>
 
 #include "boards/board.hpp"
@@ -15,6 +16,7 @@
 #include "select/prune_reasons.hpp"
 #include "tuner/constraint_checks.hpp"
 #include "tuner/occupancy.hpp"
+#include "tuner/progress.hpp"
 #include "tuner/space_text.hpp"
 #include "variants/variant.hpp"
 
@@ -124,23 +126,34 @@ void print_space_csv(const ConfigSpace& configs,
 }
 
 // `tune space` of a space too large to check config by config: its dimensions, then each
-// kernel config (variant, precision, tunables) checked at the first parameter point and
-// clock, which decides its builds and resources.
-void print_kernel_configs_summary(const Board& board, const Workload& workload,
-                                  const ConfigSpace& configs, ConstraintChecks& checks) {
-  std::cout << space_dimensions_text(workload, configs);
-  std::size_t kept = 0, pruned = 0;
+// kernel config (variant, precision, tunables) checked once (at the first parameter point and
+// clock: the checks of a cuda kernel config read no parameter), and the kept configs counted
+// from the kernel configs kept and the parameter points and clocks each stands for.
+void print_kernel_configs_summary(const Board& board, const ConfigSpace& configs,
+                                  ConstraintChecks& checks) {
+  std::size_t kept = 0, pruned = 0, kept_configs = 0, n_kernel = 0;
+  for (const SpaceLayout::Block& b : configs.layout().blocks) {
+    std::size_t combos = 1;
+    for (const SpaceLayout::Axis& a : b.tunables) combos *= a.values.size();
+    n_kernel += combos;
+  }
   std::map<std::string, std::pair<std::size_t, std::size_t>> per_variant;  // kept, pruned
   std::vector<std::pair<std::string, std::string>> label_reasons;
+  ResourceTally tally;
+  CountProgress progress("checking kernel configs", n_kernel, std::cerr);
+  std::size_t done = 0;
   for (const SpaceLayout::Block& b : configs.layout().blocks) {
     std::size_t combos = 1;
     for (const SpaceLayout::Axis& a : b.tunables) combos *= a.values.size();
     auto& pv = per_variant[b.variant + " " + b.precision];
-    for (std::size_t k = 0; k < combos; ++k) {
+    for (std::size_t k = 0; k < combos; ++k, ++done) {
+      progress.tick(done);
       const Config c = configs[b.first + k];
       std::optional<std::string> reason;
       try {
-        reason = checks.get(b.first + k).prune_reason;
+        const ConstraintCheck& check = checks.get(b.first + k);
+        tally.add(check);
+        reason = check.prune_reason;
       } catch (const std::exception& e) {
         reason = c.label() + ": constraint check failed: " + e.what();
       }
@@ -151,11 +164,12 @@ void print_kernel_configs_summary(const Board& board, const Workload& workload,
       } else {
         ++kept;
         ++pv.first;
+        kept_configs += b.size / combos;  // its parameter points x clocks
       }
     }
   }
-  std::cout << "kernel configs per variant and precision, at the first parameter point (kept / "
-               "pruned):\n";
+  progress.finish(done);
+  std::cout << "kernel configs per variant and precision (kept / pruned):\n";
   for (const auto& [name, kp] : per_variant)
     std::cout << "  " << std::left << std::setw(28) << name << kp.first << " / " << kp.second
               << '\n';
@@ -168,12 +182,17 @@ void print_kernel_configs_summary(const Board& board, const Workload& workload,
         std::cout << "      " << prune_class_examples(c) << '\n';
     }
   }
+  if (const std::string t = tally.text(); !t.empty()) std::cout << t << '\n';
+  const std::size_t clocks = std::max<std::size_t>(1, configs.layout().clocks.size());
   std::cout << "board " << board.name << ": " << configs.size()
-            << " configs (the product of the discretised dimensions' counts), too many to check "
-               "one by one (more than "
-            << ConstraintChecks::kDenseChecks << "); " << kept << " kernel configs kept, " << pruned
-            << " pruned, each for " << configs.n_param_points()
-            << " parameter points (a run checks each point it asks for)\n";
+            << " configs (the product of the discretised dimensions' counts); " << n_kernel
+            << " kernel configs checked (one per variant, precision and tunables: too many "
+               "configs to check one by one), "
+            << kept << " kept, " << pruned << " pruned; kept configs " << kept_configs << " = "
+            << kept << " kept kernel configs x " << configs.n_param_points()
+            << " parameter points x " << clocks
+            << " clocks (computed, not enumerated; a run checks each parameter point it asks "
+               "for against the workload's rules)\n";
 }
 
 }  // namespace
@@ -200,39 +219,42 @@ int run_space(const std::vector<std::string>& args) {
   const ConfigSpace configs = make_space(board, options);
   const ParamDimensions dims = parameter_dimensions(workload, board, options);
 
-  // Kernel builds on every core; a progress line every 2 s on stderr (a cold NVRTC cache
-  // takes minutes on a big GPU space).
+  // Kernel resources from the committed table of NVRTC reports (one lookup per kernel
+  // config); a kernel config missing from it is built, on every core.
   ConstraintChecks checks(
       board, workload, configs,
-      board.target == "cuda" ? std::max(1u, std::thread::hardware_concurrency()) : 0u);
+      board.target == "cuda" ? std::max(1u, std::thread::hardware_concurrency()) : 0u,
+      ResourceSource::table_or_build);
   if (board.target == "cuda")
-    std::cerr << "tune space: checking " << configs.size() << " configs against " << board.name
-              << "'s limits needs each kernel's registers and shared memory, from an NVRTC "
-                 "build per config (cached; a cold cache takes minutes)\n";
+    std::cerr << "tune space: " << configs.size() << " configs on " << board.name << " ("
+              << board.arch()
+              << "); registers and shared memory of each kernel config from the committed "
+                 "NVRTC table, a build where it has none\n";
   if (configs.size() > ConstraintChecks::kDenseChecks) {
     if (list || format != "text")
       throw UsageError("--list, csv and json print every config, and this space has " +
                        std::to_string(configs.size()) +
                        " configs: narrow it with --param, --no-default-dimensions or --variant");
-    print_kernel_configs_summary(board, workload, configs, checks);
+    std::cout << space_dimensions_text(workload, configs) << std::flush;
+    print_kernel_configs_summary(board, configs, checks);
     return 0;
   }
   std::map<std::size_t, ConstraintCheck> failed;  // by config: a check that threw
   std::vector<const ConstraintCheck*> results(configs.size());
-  auto last = std::chrono::steady_clock::now();
+  ResourceTally tally;
+  std::set<const ConstraintCheck*> tallied;  // configs sharing a kernel config share a check
+  CountProgress progress("checking configs", configs.size(), std::cerr);
   for (std::size_t i = 0; i < configs.size(); ++i) {
+    progress.tick(i);
     try {
       results[i] = &checks.get(i);
+      if (board.target == "cuda" && tallied.insert(results[i]).second) tally.add(*results[i]);
     } catch (const std::exception& e) {
       failed[i].prune_reason = configs[i].label() + ": constraint check failed: " + e.what();
       results[i] = &failed[i];
     }
-    if (std::chrono::steady_clock::now() - last > std::chrono::seconds(2)) {
-      last = std::chrono::steady_clock::now();
-      std::cerr << "checking constraints (kernel builds): " << i + 1 << "/" << configs.size()
-                << '\n';
-    }
   }
+  progress.finish(configs.size());
   std::size_t kept = 0, pruned = 0;
   std::map<std::string, std::pair<std::size_t, std::size_t>> per_variant;  // kept, pruned
   std::map<std::string, std::size_t> per_reason;
@@ -290,6 +312,7 @@ int run_space(const std::vector<std::string>& args) {
                    "the oldest architecture it supports; on the board itself they may differ "
                    "and a config pruned here may fit)\n";
   }
+  if (const std::string t = tally.text(); !t.empty()) std::cout << t << '\n';
   std::cout << "board " << board.name << ": " << configs.size()
             << " configs (the product of the discretised dimensions' counts), " << kept << " kept, "
             << pruned << " pruned" << (list ? "" : " (--list prints every config)") << '\n';

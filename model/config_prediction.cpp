@@ -32,9 +32,15 @@ std::optional<IterationPrediction> predict_config(
   if (!find_calibration(in.calibration, c.variant, c.precision)) return std::nullopt;
   const Variant* v = find_workload_variant(*in.workload, c.variant);
   if (!v) return std::nullopt;
-  const std::vector<KernelResources> kernels_cal =
-      in.board.arch() == in.calibration_board.arch() ? kernels_board
-                                                     : v->resources(c, in.calibration_board.arch());
+  std::vector<KernelResources> kernels_cal;
+  if (in.board.arch() == in.calibration_board.arch()) {
+    kernels_cal = kernels_board;
+  } else {
+    std::optional<std::vector<KernelResources>> tabled;
+    if (in.resources == ResourceSource::table_or_build)
+      tabled = v->table_resources(c, in.calibration_board.arch());
+    kernels_cal = tabled ? std::move(*tabled) : v->resources(c, in.calibration_board.arch());
+  }
   IterationPrediction p = predict_iterations(in.board, in.calibration_board, in.calibration, c,
                                              kernels_board, kernels_cal, in.occupancy_to_hide);
   if (in.refit) p.board_factor = in.refit->factor(c.variant, c.precision);

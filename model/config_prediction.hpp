@@ -13,6 +13,7 @@
 #include "model/board_refit.hpp"
 #include "model/calibration.hpp"
 #include "model/predict.hpp"
+#include "tuner/constraints.hpp"
 #include "tuner/model_estimate.hpp"
 #include "workloads/workload.hpp"
 
@@ -27,6 +28,9 @@ struct ModelInputs {
   double occupancy_to_hide = kOccupancyToHide;
   const Workload* workload = nullptr;
   std::optional<BoardRefit> refit;  ///< set by --calibrate-from: factors per scheme
+  /// Where the calibration board's resource reports come from (tuner/constraints.hpp):
+  /// `tune predict` reads the committed table first (ResourceSource::table_or_build).
+  ResourceSource resources = ResourceSource::build;
 };
 
 /// Loads the calibration (calibration_path, "" = default_calibration_path()) and its board.
@@ -39,7 +43,8 @@ ModelInputs load_model_inputs(const Board& board, const Workload& workload,
 /// The iteration prediction of config c (with the refit's factor when inputs.refit is set),
 /// kernels_board: c's resource report on inputs.board (the constraint check's). The
 /// calibration board's report is kernels_board when both boards have the same arch, else
-/// Variant::resources(c, calibration arch) (one NVRTC build, cached by hash). nullopt when
+/// Variant::resources(c, calibration arch) (one NVRTC build, cached by hash; with
+/// inputs.resources table_or_build, Variant::table_resources first). nullopt when
 /// the calibration has no entry for c's variant x precision (other workloads, CPU variants).
 /// Throws what predict_iterations throws (a kernel that cannot launch on the board).
 std::optional<IterationPrediction> predict_config(

@@ -102,35 +102,52 @@ IterationPrediction predict_iterations(const Board& board, const Board& calibrat
   return p;
 }
 
-FramePrediction predict_frame(const Board& board, const IterationPrediction& it,
-                              const Config& config, int width, int height) {
+const std::vector<std::string>& costed_params() {
+  static const std::vector<std::string> names = {"iterations", "n_scales", "n_warpings", "zoom"};
+  return names;
+}
+
+FrameWork frame_work(const Config& config, int width, int height) {
   Tvl1Params levels;
   levels.zoom = param_or(config, "zoom", 0.5);
   levels.n_scales = std::max(0, int(std::lround(param_or(config, "n_scales", 1))));
   const int scales = effective_n_scales(levels, width, height);
   const int warpings = std::max(1, int(std::lround(param_or(config, "n_warpings", 1))));
   const int iterations = std::max(0, int(std::lround(param_or(config, "iterations", 10))));
+  FrameWork fw;
+  int w = width, h = height;
+  for (int level = 0; level < scales; ++level) {
+    const double px = double(w) * double(h);
+    fw.iteration_px_10 += warpings * (iterations / 10.0 * px);
+    fw.aux_px += warpings * px;
+    fw.iterations += double(warpings) * iterations;
+    fw.aux_launches += double(warpings) * kAuxLaunchesPerLevel;
+    w = zoom_size(w, levels.zoom);
+    h = zoom_size(h, levels.zoom);
+  }
+  return fw;
+}
+
+FramePrediction predict_frame(const Board& board, const IterationPrediction& it,
+                              const FrameWork& fw) {
   const double launch_us = board.model.launch_latency_us.value;
   const double aux_ns_per_px =
       kAuxBytesPerPixel / (board.memory_bandwidth_gbs * kAuxBandwidthFraction);  // B/(GB/s)=ns
   FramePrediction f;
-  int w = width, h = height;
-  for (int level = 0; level < scales; ++level) {
-    const double px = double(w) * double(h);
-    const double kernel_ns =
-        warpings * (iterations / 10.0 * px * it.ns_per_px_10it + px * aux_ns_per_px);
-    const double launches =
-        warpings * (iterations * it.launches_per_iteration + kAuxLaunchesPerLevel);
-    f.kernel_ms += kernel_ns * it.board_factor * 1e-6;
-    f.launch_ms += launches * launch_us * it.board_factor * 1e-3;
-    w = zoom_size(w, levels.zoom);
-    h = zoom_size(h, levels.zoom);
-  }
+  const double kernel_ns = fw.iteration_px_10 * it.ns_per_px_10it + fw.aux_px * aux_ns_per_px;
+  const double launches = fw.iterations * it.launches_per_iteration + fw.aux_launches;
+  f.kernel_ms = kernel_ns * it.board_factor * 1e-6;
+  f.launch_ms = launches * launch_us * it.board_factor * 1e-3;
   f.time_ms = f.kernel_ms + f.launch_ms;
   // W x ms = mJ.
   f.energy_mj =
       board.model.load_power_w.value * f.kernel_ms + board.model.idle_power_w.value * f.launch_ms;
   return f;
+}
+
+FramePrediction predict_frame(const Board& board, const IterationPrediction& it,
+                              const Config& config, int width, int height) {
+  return predict_frame(board, it, frame_work(config, width, height));
 }
 
 int largest_square_side(const Board& board, const IterationPrediction& it, const Config& config,

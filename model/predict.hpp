@@ -76,6 +76,30 @@ struct FramePrediction {
   double energy_mj = 0;
 };
 
+/// The parameters predict_frame reads (iterations, n_scales, n_warpings, zoom): the only
+/// parameters whose values the model tells apart. Configs that differ only in other
+/// parameters get the same prediction.
+const std::vector<std::string>& costed_params();
+
+/// The work of one frame that does not depend on the kernel config: sums over the pyramid
+/// levels and warpings of predict_frame's terms, so that the frames of many kernel configs at
+/// one parameter point cost a few multiplications each.
+struct FrameWork {
+  double iteration_px_10 = 0;  ///< sum of warpings x iterations / 10 x level pixels
+  double aux_px = 0;           ///< sum of warpings x level pixels
+  double iterations = 0;       ///< sum of warpings x iterations (launches per iteration apply)
+  double aux_launches = 0;     ///< sum of warpings x kAuxLaunchesPerLevel
+};
+
+/// The FrameWork of a width x height frame with config's parameters (as predict_frame reads
+/// them).
+FrameWork frame_work(const Config& config, int width, int height);
+
+/// predict_frame from a precomputed FrameWork: the same figures as
+/// predict_frame(board, it, config, width, height) for work = frame_work(config, width, height).
+FramePrediction predict_frame(const Board& board, const IterationPrediction& it,
+                              const FrameWork& work);
+
 /// A frame of width x height with config's n_scales (0 = automatic, kernels/tvl1_params.hpp
 /// effective_n_scales), zoom (default 0.5; level sides by kernels/image_ops.hpp zoom_size),
 /// n_warpings and iterations:

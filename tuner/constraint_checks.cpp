@@ -8,8 +8,9 @@
 namespace flowtune {
 
 ConstraintChecks::ConstraintChecks(const Board& board, const Workload& workload,
-                                   const ConfigSpace& configs, unsigned threads)
-    : board_(board), workload_(workload), configs_(configs) {
+                                   const ConfigSpace& configs, unsigned threads,
+                                   ResourceSource source)
+    : board_(board), workload_(workload), configs_(configs), source_(source) {
   if (configs.size() <= kDenseChecks) dense_.reset(new Entry[configs.size()]);
   for (unsigned t = 0; t < threads; ++t)
     threads_.emplace_back([this] {
@@ -91,8 +92,8 @@ std::shared_ptr<const ConstraintCheck> ConstraintChecks::shared_check(const Vari
   }
   // Two threads may compute the same key at once (nvrtc_build builds it once); the first
   // stored is kept, and both are the same.
-  auto check =
-      std::make_shared<const ConstraintCheck>(check_kernel_constraints(board_, variant, config));
+  auto check = std::make_shared<const ConstraintCheck>(
+      check_kernel_constraints(board_, variant, config, source_));
   std::lock_guard<std::mutex> lock(shared_mutex_);
   return shared_.emplace(std::move(key), std::move(check)).first->second;
 }
@@ -107,8 +108,8 @@ void ConstraintChecks::compute(std::size_t i, Entry& e) {
         !find_workload(config.workload).check_params(config))
       e.result = shared_check(*variant, config);
     else
-      e.result =
-          std::make_shared<const ConstraintCheck>(check_constraints(board_, *variant, config));
+      e.result = std::make_shared<const ConstraintCheck>(
+          check_constraints(board_, *variant, config, source_));
   } catch (...) {
     e.error = std::current_exception();
   }

@@ -35,8 +35,10 @@ namespace flowtune {
 /// Not copyable.
 class ConstraintChecks {
  public:
+  /// source: where cuda kernel resources come from (ResourceSource::build: NVRTC, as a run
+  /// does; table_or_build: the committed reports first, for `tune space` and `tune predict`).
   ConstraintChecks(const Board& board, const Workload& workload, const ConfigSpace& configs,
-                   unsigned threads);
+                   unsigned threads, ResourceSource source = ResourceSource::build);
   ~ConstraintChecks();
   /// The largest space whose checks are held per config (see the class comment).
   static constexpr std::size_t kDenseChecks = std::size_t(1) << 24;
@@ -73,6 +75,7 @@ class ConstraintChecks {
   const Board& board_;
   const Workload& workload_;
   const ConfigSpace& configs_;
+  ResourceSource source_;
   /// The shared result of configs[i]'s kernel config, computed once.
   std::shared_ptr<const ConstraintCheck> shared_check(const Variant& variant, const Config& config);
   std::mutex shared_mutex_;

@@ -21,8 +21,8 @@ std::int64_t shared_pipeline_shared_bytes(int qfloat, int w, int depth) {
   return static_cast<std::int64_t>(qfloat) * 6 * w * (static_cast<std::int64_t>(depth) + 1);
 }
 
-ConstraintCheck check_constraints(const Board& board, const Variant& variant,
-                                  const Config& config) {
+ConstraintCheck check_constraints(const Board& board, const Variant& variant, const Config& config,
+                                  ResourceSource source) {
   ConstraintCheck out;
   const std::string label = config.label();
   if (variant.workload() != config.workload) {
@@ -34,11 +34,11 @@ ConstraintCheck check_constraints(const Board& board, const Variant& variant,
     out.prune_reason = label + ": " + *why;
     return out;
   }
-  return check_kernel_constraints(board, variant, config);
+  return check_kernel_constraints(board, variant, config, source);
 }
 
 ConstraintCheck check_kernel_constraints(const Board& board, const Variant& variant,
-                                         const Config& config) {
+                                         const Config& config, ResourceSource source) {
   ConstraintCheck out;
   const std::string label = config.label();
   if (auto why = variant.invalid_reason(config)) {
@@ -54,7 +54,10 @@ ConstraintCheck check_kernel_constraints(const Board& board, const Variant& vari
 
   std::vector<KernelResources> resources;
   try {
-    resources = variant.resources(config, board.arch());
+    std::optional<std::vector<KernelResources>> tabled;
+    if (source == ResourceSource::table_or_build)
+      tabled = variant.table_resources(config, board.arch());
+    resources = tabled ? std::move(*tabled) : variant.resources(config, board.arch());
   } catch (const std::exception& e) {
     out.prune_reason = label + ": build for " + board.arch() + " failed: " + e.what();
     return out;
@@ -72,6 +75,40 @@ ConstraintCheck check_kernel_constraints(const Board& board, const Variant& vari
     }
   }
   return out;
+}
+
+void ResourceTally::add(const ConstraintCheck& check) {
+  if (check.kernels.empty()) {
+    if (check.prune_reason && check.prune_reason->find(": build for ") != std::string::npos)
+      ++failed;
+    return;
+  }
+  bool all_table = true, any_estimated = false;
+  for (const KernelOccupancy& k : check.kernels) {
+    all_table = all_table && k.resources.from_table;
+    any_estimated = any_estimated || k.resources.estimated;
+  }
+  if (all_table)
+    ++table;
+  else if (any_estimated)
+    ++estimated;
+  else
+    ++built;
+}
+
+std::string ResourceTally::text() const {
+  const std::size_t n = table + built + estimated + failed;
+  if (n == 0) return "";
+  std::string s = "kernel resources of " + std::to_string(n) +
+                  " kernel configs: " + std::to_string(table) +
+                  " from the committed NVRTC 11.8 table (variants/cuda/kernel_resources.csv, "
+                  "ptxas reports of native builds), " +
+                  std::to_string(built) + " built here (NVRTC, not in the table)";
+  if (estimated)
+    s += ", " + std::to_string(estimated) +
+         " estimated (built here for a stand-in arch: this NVRTC cannot target the board's)";
+  if (failed) s += ", " + std::to_string(failed) + " failed to build (pruned)";
+  return s;
 }
 
 std::optional<std::string> prune_reason(const Board& board, const Variant& variant,

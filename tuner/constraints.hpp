@@ -35,16 +35,42 @@ struct ConstraintCheck {
   std::vector<KernelOccupancy> kernels;     ///< per kernel (cuda configs that got resources)
 };
 
+/// Where a cuda config's kernel resources come from.
+enum class ResourceSource {
+  build,           ///< variant.resources(): an NVRTC build (cached) for the board's arch
+  table_or_build,  ///< variant.table_resources() (the committed reports), else a build
+};
+
 /// The constraint check of prune_reason(), with the per-kernel occupancy kept for reports.
-ConstraintCheck check_constraints(const Board& board, const Variant& variant, const Config& config);
+ConstraintCheck check_constraints(const Board& board, const Variant& variant, const Config& config,
+                                  ResourceSource source = ResourceSource::build);
 
 /// The checks of check_constraints() after the workload and parameter checks: the variant's
 /// rules, the target, and for cuda the resources and occupancy. When
 /// variant.checks_ignore_params(), the result is the same for every config of the same
 /// variant, precision and tunables (the reasons start with config.label(), which names only
 /// those).
+/// With ResourceSource::table_or_build the resources come from the committed table where it
+/// holds the config's build for board.arch() (KernelResources::from_table set), else from a
+/// build.
 ConstraintCheck check_kernel_constraints(const Board& board, const Variant& variant,
-                                         const Config& config);
+                                         const Config& config,
+                                         ResourceSource source = ResourceSource::build);
+
+/// Where the resources of the kernel configs checked so far came from, for the line that says
+/// so: `table` (the committed NVRTC reports), `built` (an NVRTC build here for the board's
+/// arch), `estimated` (a build for a stand-in arch, see nvrtc_target_arch) or `failed` (the
+/// build failed: the config is pruned). Checks that needed no resources (a rule pruned the
+/// config first, a cpu board) count in none.
+struct ResourceTally {
+  std::size_t table = 0, built = 0, estimated = 0, failed = 0;
+  /// Counts one check by its kernels' from_table / estimated flags and its prune reason.
+  void add(const ConstraintCheck& check);
+  /// "kernel resources of 4410 kernel configs: 4410 from the committed NVRTC 11.8 table
+  /// (variants/cuda/kernel_resources.csv), 0 built here", with the estimated and failed
+  /// counts when there are any; "" when nothing was counted.
+  std::string text() const;
+};
 
 /// nullopt = keep; else the human-readable reason, prefixed by config.label(), e.g.
 /// "shared_pipeline f32 w=256 depth=7: needs 96 KiB shared memory > 48 KiB per block on agx".

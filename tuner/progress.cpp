@@ -19,6 +19,35 @@ std::string duration_text(double s) {
   return os.str();
 }
 
+std::string count_progress_line(const std::string& what, std::size_t done, std::size_t total,
+                                double elapsed_s) {
+  // Whole percent, rounded down: 100% only when done.
+  const unsigned long long pct =
+      total ? static_cast<unsigned long long>(100.0L * done / total) : 100ULL;
+  std::string line = what + ": " + std::to_string(done) + "/" + std::to_string(total) + " (" +
+                     std::to_string(pct) + "%), " + duration_text(elapsed_s) + " elapsed";
+  if (done > 0 && done < total)
+    line += ", ETA " + duration_text(elapsed_s / double(done) * double(total - done)) +
+            " (estimated from the rate so far)";
+  return line;
+}
+
+void CountProgress::tick(std::size_t done) {
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_ < std::chrono::seconds(2)) return;
+  last_ = now;
+  out_ << count_progress_line(what_, done, total_,
+                              std::chrono::duration<double>(now - start_).count())
+       << std::endl;
+}
+
+void CountProgress::finish(std::size_t done) {
+  const auto now = std::chrono::steady_clock::now();
+  out_ << count_progress_line(what_, done, total_,
+                              std::chrono::duration<double>(now - start_).count())
+       << std::endl;
+}
+
 BudgetProgress budget_progress(std::size_t done, std::size_t total, double elapsed_s,
                                double time_budget_s, double s_per_cost, double cost_left) {
   BudgetProgress b;

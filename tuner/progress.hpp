@@ -17,6 +17,30 @@ namespace flowtune {
 /// ETA use it, so they never speak in different units.
 std::string duration_text(double seconds);
 
+/// A counter of work of known size: "checking kernel configs: 1200/4410 (27%), 3.1 s
+/// elapsed, ETA 8.3 s (estimated from the rate so far)" (what: "checking kernel configs").
+/// The ETA assumes the rate so far holds; none before anything is done or once done_ ==
+/// total. `tune space` and `tune predict` print it every 2 s on stderr.
+std::string count_progress_line(const std::string& what, std::size_t done, std::size_t total,
+                                double elapsed_s);
+
+/// count_progress_line on `out` at most every 2 s: tick(done) with the work done so far.
+class CountProgress {
+ public:
+  CountProgress(std::string what, std::size_t total, std::ostream& out)
+      : what_(std::move(what)), total_(total), out_(out) {}
+  /// Prints the line when 2 s have passed since the last one (or the start).
+  void tick(std::size_t done);
+  /// Prints the line of the end (done of total, the time it took), whatever the time.
+  void finish(std::size_t done);
+
+ private:
+  std::string what_;
+  std::size_t total_;
+  std::ostream& out_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_ = start_;
+};
+
 /// How far a run is through its budget and when it ends (budget_progress).
 struct BudgetProgress {
   double fraction = 0;          ///< of the budget spent, in [0, 1]

@@ -77,6 +77,9 @@ struct KernelResources {
   int spill_bytes = 0;     ///< spill stores + loads per thread
   bool estimated = false;  ///< true when built for a stand-in arch (see the adaptor's fallback)
   std::string built_for;   ///< arch actually compiled for, e.g. "sm_90"
+  /// true when read from the committed table of NVRTC reports (variants/cuda/resource_table.hpp)
+  /// rather than from a build here
+  bool from_table = false;
 };
 
 /// An implementation scheme (ARCHITECTURE.md: `variant`) of one workload.
@@ -114,6 +117,16 @@ class Variant {
     (void)config;
     (void)arch;
     return {};
+  }
+  /// resources(config, arch) read from a committed table of resource reports instead of a
+  /// build (each result has from_table set), or nullopt when the table lacks one of config's
+  /// kernels for arch (then resources() builds) or the variant has no table (the default).
+  /// Throws std::invalid_argument for an invalid config, as resources() does.
+  virtual std::optional<std::vector<KernelResources>> table_resources(
+      const Config& config, const std::string& arch) const {
+    (void)config;
+    (void)arch;
+    return std::nullopt;
   }
 };
 

@@ -32,21 +32,21 @@ std::string load_error(const std::string& path) {
   return "";
 }
 
-/// agx.toml with one substitution, written to dir/agx.toml.
+/// agx-xavier.toml with one substitution, written to dir/agx-xavier.toml.
 std::string variant_of_agx(const FakeSysfs& dir, const std::string& from, const std::string& to) {
-  std::string text = slurp(boards_dir() + "/agx.toml");
+  std::string text = slurp(boards_dir() + "/agx-xavier.toml");
   auto pos = text.find(from);
   EXPECT_NE(pos, std::string::npos) << from;
   text.replace(pos, from.size(), to);
-  dir.write("/agx.toml", text);
-  return dir.root() + "/agx.toml";
+  dir.write("/agx-xavier.toml", text);
+  return dir.root() + "/agx-xavier.toml";
 }
 
 }  // namespace
 
 TEST(Boards, ListHasTheEight) {
-  EXPECT_EQ(list_boards(), (std::vector<std::string>{"agx", "agx-orin", "h100", "h200", "host",
-                                                     "nano", "orin-nano", "tx2"}));
+  EXPECT_EQ(list_boards(), (std::vector<std::string>{"agx-orin", "agx-xavier", "h100", "h200",
+                                                     "host", "nano", "orin-nano", "tx2"}));
 }
 
 TEST(Boards, EveryProfileLoadsAndAgreesWithTheArchTable) {
@@ -64,7 +64,7 @@ TEST(Boards, EveryProfileLoadsAndAgreesWithTheArchTable) {
 }
 
 TEST(Boards, PaperAndDesignFigures) {
-  Board agx = load_board("agx");
+  Board agx = load_board("agx-xavier");
   EXPECT_EQ(agx.arch(), "sm_72");
   EXPECT_EQ(agx.sm_count, 8);
   EXPECT_EQ(agx.limits.registers_per_sm, 65536);
@@ -102,7 +102,7 @@ TEST(Boards, PaperAndDesignFigures) {
 }
 
 TEST(Boards, FormatShowsTheFigures) {
-  std::string text = format_board(load_board("agx"));
+  std::string text = format_board(load_board("agx-xavier"));
   EXPECT_NE(text.find("sm_72"), std::string::npos) << text;
   EXPECT_NE(text.find("65536 per SM, 65536 per block"), std::string::npos) << text;
   EXPECT_NE(text.find("96 KiB per SM, 48 KiB per block (96 KiB opt-in)"), std::string::npos)
@@ -118,7 +118,7 @@ TEST(Boards, UnknownNameNamesTheDirectory) {
     std::string m = e.what();
     EXPECT_NE(m.find("unknown board 'nosuch'"), std::string::npos) << m;
     EXPECT_NE(m.find(boards_dir() + "/nosuch.toml"), std::string::npos) << m;
-    EXPECT_NE(m.find("agx"), std::string::npos) << m;
+    EXPECT_NE(m.find("agx-xavier"), std::string::npos) << m;
   }
 }
 
@@ -223,8 +223,8 @@ TEST(Boards, AutoDetectionWithoutNvml) {
   EXPECT_EQ(detect_board_name(), "host");  // no NVML, no device tree
   std::string m;
   std::vector<std::pair<std::string, std::string>> cases = {
-      {"NVIDIA Jetson AGX Xavier Developer Kit", "agx"},
-      {"Jetson-AGX", "agx"},
+      {"NVIDIA Jetson AGX Xavier Developer Kit", "agx-xavier"},
+      {"Jetson-AGX", "agx-xavier"},
       {"NVIDIA Jetson Nano Developer Kit", "nano"},
       {"NVIDIA Jetson Orin Nano Developer Kit", "orin-nano"},
       {"NVIDIA Jetson AGX Orin Developer Kit", "agx-orin"},

@@ -9,6 +9,18 @@
 namespace flowtune {
 namespace {
 
+TEST(CountProgress, CountPercentageAndEtaFromTheRateSoFar) {
+  // 1200 of 4800 in 3 s: 25%, 3600 to go at 400 per second: 9 s.
+  EXPECT_EQ(count_progress_line("checking kernel configs", 1200, 4800, 3),
+            "checking kernel configs: 1200/4800 (25%), 3 s elapsed, ETA 9 s (estimated from the "
+            "rate so far)");
+  // 4799 of 4800 is 99%, never a rounded-up 100% before the end; no ETA once done or before
+  // anything is done.
+  EXPECT_EQ(count_progress_line("x", 4799, 4800, 10).substr(0, 17), "x: 4799/4800 (99%");
+  EXPECT_EQ(count_progress_line("x", 4800, 4800, 12), "x: 4800/4800 (100%), 12 s elapsed");
+  EXPECT_EQ(count_progress_line("x", 0, 4800, 2), "x: 0/4800 (0%), 2 s elapsed");
+}
+
 TEST(BudgetProgress, TheTimeBudgetBindsBeforeTheEvaluations) {
   // 2 of 40 points after 10 s of a 20 s budget, 2 cost units measured in 10 s (5 s per
   // unit), 38 units to go: the evaluations would take 190 s, the budget ends in 10 s.

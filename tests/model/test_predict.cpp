@@ -142,7 +142,7 @@ TEST(BoardFacts, EveryGpuProfileHasSourcedModelFacts) {
 }
 
 TEST(BoardFacts, AnUnsourcedFactIsRejectedNamingFileAndKey) {
-  std::ifstream in(boards_dir() + "/agx.toml");
+  std::ifstream in(boards_dir() + "/agx-xavier.toml");
   std::stringstream text;
   text << in.rdbuf();
   std::string toml = text.str();
@@ -152,7 +152,7 @@ TEST(BoardFacts, AnUnsourcedFactIsRejectedNamingFileAndKey) {
   toml.replace(at, from.size(), "fp16_rate = { value = 2, source = \"somewhere:");
   const std::string dir = ::testing::TempDir() + "/facts";
   std::filesystem::create_directories(dir);
-  const std::string path = dir + "/agx.toml";
+  const std::string path = dir + "/agx-xavier.toml";
   std::ofstream(path) << toml;
   try {
     load_board(path);

@@ -4,6 +4,9 @@
 // archs, and writes each kernel's ptxas resource report as CSV rows:
 //   workload,variant,precision,tunables,arch,built_for,kernel,registers,static_shared_bytes,
 //   local_bytes,spill_bytes,status
+// tunables are the build's resource key (variant/cuda/resource_table.hpp build_tunables_text:
+// no per-level threshold, no strip_h), one row set per key; --all-tunables of
+// scripts/toolchain-matrix writes the committed table variants/cuda/kernel_resources.csv this way.
 // status is "ok", "estimated" (built for a stand-in arch, see nvrtc_target_arch), or
 // "failed: <first line of the error>". TV-L1 also has the per-level kernels every scheme
 // shares (tvl1_resident.cuh, tvl1_tiled.cuh, tvl1_persistent.cuh with 1 and 2 grid syncs per
@@ -24,6 +27,7 @@
 #include "variants/cuda/cuda_variant.hpp"
 #include "variants/cuda/nvrtc_build.hpp"
 #include "variants/cuda/persistent_levels.hpp"
+#include "variants/cuda/resource_table.hpp"
 #include "variants/cuda/tiled_levels.hpp"
 #include "variants/variant.hpp"
 #include "workloads/workload.hpp"
@@ -42,11 +46,10 @@ std::vector<std::string> split(const std::string& text, char sep) {
   return out;
 }
 
+// The tunables that can change the build's resources: every tunable but the resource-neutral
+// ones (the key of variants/cuda/resource_table.hpp); one build per key.
 std::string tunables_text(const Config& c) {
-  std::string out;
-  for (const auto& [name, value] : c.tunables)
-    out += (out.empty() ? "" : " ") + name + "=" + std::to_string(value);
-  return out;
+  return flowtune::cuda::build_tunables_text(c);
 }
 
 std::string first_line(const std::string& text) {

@@ -103,9 +103,9 @@ TEST(Eq4, PrunedAtTheSameDepthsOnEveryBoardWithoutOptIn) {
 
 TEST(Constraints, ReasonText) {
   FakeSharedPipeline v;
-  EXPECT_EQ(*prune_reason(load_board("agx"), v, sp("f32", 256, 7)),
+  EXPECT_EQ(*prune_reason(load_board("agx-xavier"), v, sp("f32", 256, 7)),
             "shared_pipeline f32 depth=7 w=256: needs 96 KiB shared memory > 48 KiB per block "
-            "without opt-in on agx");
+            "without opt-in on agx-xavier");
   EXPECT_EQ(*prune_reason(load_board("nano"), v, sp("f32", 256, 7, 1)),
             "shared_pipeline f32 depth=7 optin=1 w=256: needs 96 KiB shared memory > 48 KiB per "
             "block on nano");
@@ -122,9 +122,9 @@ TEST(Constraints, TargetMismatch) {
   EXPECT_EQ(*prune_reason(load_board("host"), gpu, c),
             "shared_pipeline f32 depth=1 w=128: cuda variant shared_pipeline cannot run on cpu "
             "board host");
-  EXPECT_EQ(
-      *prune_reason(load_board("agx"), cpu, c),
-      "shared_pipeline f32 depth=1 w=128: cpu variant kokkos_fake cannot run on cuda board agx");
+  EXPECT_EQ(*prune_reason(load_board("agx-xavier"), cpu, c),
+            "shared_pipeline f32 depth=1 w=128: cpu variant kokkos_fake cannot run on cuda board "
+            "agx-xavier");
   EXPECT_EQ(prune_reason(load_board("host"), cpu, c), std::nullopt);
 }
 

@@ -6,6 +6,7 @@
 #include "variants/cuda/device_fields.hpp"
 #include "variants/cuda/nvrtc_build.hpp"
 #include "variants/cuda/persistent_levels.hpp"
+#include "variants/cuda/resource_table.hpp"
 #include "variants/kernel_defines.hpp"
 #include "variants/tvl1_params_of.hpp"
 
@@ -93,6 +94,18 @@ std::optional<std::string> CudaVariant::invalid_reason(const Config& config) con
   return scheme_invalid_reason(config);
 }
 
+namespace {
+
+// Grid-wide synchronisation needs cooperative launch: compute capability 6.0 or newer.
+void check_cooperative_launch(const std::string& variant, const std::string& arch) {
+  if (arch.size() > 3 && arch.compare(0, 3, "sm_") == 0 && std::stoi(arch.substr(3)) < 60)
+    throw std::invalid_argument(
+        variant + ": persistent_px needs cooperative launch (grid-wide synchronisation), which " +
+        arch + " lacks (compute capability 6.0 or newer)");
+}
+
+}  // namespace
+
 std::vector<KernelResources> CudaVariant::resources(const Config& config,
                                                     const std::string& arch) const {
   if (auto why = invalid_reason(config)) throw std::invalid_argument(*why);
@@ -107,14 +120,36 @@ std::vector<KernelResources> CudaVariant::resources(const Config& config,
   // constraint check's occupancy model must give it at least one resident block per SM (a
   // cooperative launch needs every block of its grid resident; the grid is that many per SM).
   if (persistent_px_of(config) > 0) {
-    // Grid-wide synchronisation needs cooperative launch: compute capability 6.0 or newer.
-    if (arch.size() > 3 && arch.compare(0, 3, "sm_") == 0 && std::stoi(arch.substr(3)) < 60)
-      throw std::invalid_argument(
-          name() + ": persistent_px needs cooperative launch (grid-wide synchronisation), which " +
-          arch + " lacks (compute capability 6.0 or newer)");
+    check_cooperative_launch(name(), arch);
     const Config kc = persistent_kernel_config(config.precision, kPersistentSyncsDefault);
     for (KernelResources r :
          nvrtc_build("tvl1_persistent.cuh", nvrtc_defines(kc), arch)->resources) {
+      r.threads_per_block = kPersistentThreads;
+      r.dynamic_shared_bytes = 0;
+      out.push_back(r);
+    }
+  }
+  return out;
+}
+
+std::optional<std::vector<KernelResources>> CudaVariant::table_resources(
+    const Config& config, const std::string& arch) const {
+  if (auto why = invalid_reason(config)) throw std::invalid_argument(*why);
+  const ResourceTable& table = ResourceTable::committed();
+  const auto* rows = table.find(name(), config.precision, build_tunables_text(config), arch);
+  if (!rows) return std::nullopt;
+  const LaunchShape shape = launch_shape(config);
+  std::vector<KernelResources> out = *rows;
+  for (auto& r : out) {
+    r.threads_per_block = shape.threads_per_block;
+    r.dynamic_shared_bytes = shape.dynamic_shared_bytes;
+  }
+  if (persistent_px_of(config) > 0) {
+    check_cooperative_launch(name(), arch);
+    const Config kc = persistent_kernel_config(config.precision, kPersistentSyncsDefault);
+    const auto* p = table.find("levels", config.precision, build_tunables_text(kc), arch);
+    if (!p) return std::nullopt;
+    for (KernelResources r : *p) {
       r.threads_per_block = kPersistentThreads;
       r.dynamic_shared_bytes = 0;
       out.push_back(r);

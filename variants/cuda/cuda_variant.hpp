@@ -47,6 +47,13 @@ class CudaVariant : public FlowVariant {
   /// std::invalid_argument for an invalid config, std::runtime_error when the build fails.
   std::vector<KernelResources> resources(const Config& config,
                                          const std::string& arch) const override;
+  /// resources() from the committed table of NVRTC 11.8 reports (ResourceTable::committed(),
+  /// variants/cuda/resource_table.hpp), the launch shape and, with persistent_px > 0, the
+  /// persistent kernel's row added as resources() adds its build; nullopt when the table
+  /// lacks the build for arch. Throws std::invalid_argument for an invalid config or
+  /// persistent_px > 0 below sm_60, as resources() does.
+  std::optional<std::vector<KernelResources>> table_resources(
+      const Config& config, const std::string& arch) const override;
   /// The GPU frame pipeline (cuda_frame_solver) driving this variant's iteration schedule
   /// (make_schedule). Throws std::runtime_error when the frame pipeline is not compiled in or
   /// there is no GPU.
