@@ -36,8 +36,13 @@ std::string front_table_md(const std::vector<db::MeasuredConfig>& front, const d
   for (const auto& mc : front) {
     const db::MeasurementRow& m = mc.measurement;
     std::string p;
-    for (const std::string& name : varying)
-      p += (p.empty() ? "" : " ") + name + "=" + shortest_double(mc.config.params.at(name));
+    for (const std::string& name : varying) {
+      // A row left without the parameter holds its absent value (a canonical config leaves
+      // it out): "-", as distinct_labels writes it.
+      const auto it = mc.config.params.find(name);
+      p += (p.empty() ? "" : " ") + name + "=" +
+           (it == mc.config.params.end() ? std::string("-") : shortest_double(it->second));
+    }
     s << "| " << md_cell(mc.config.label) << " | " << md_cell(p) << " | "
       << fixed(m.time_ms_median, 3) << " | " << fixed(m.ns_per_unit, 4) << " | "
       << fixed(m.energy_mj, 3);
