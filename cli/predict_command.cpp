@@ -191,14 +191,7 @@ int run_predict(const std::vector<std::string>& args) {
             << (sp.kernel_configs - sp.predicted_kernel_configs) << " not; " << sp.classes.size()
             << " distinct iteration predictions (kernel configs the model tells apart)\n";
   const std::vector<PruneClass> classes = group_prune_reasons(sp.pruned);
-  if (!classes.empty()) {
-    std::cout << "pruned kernel configs, by reason (N stands for the config's figures):\n";
-    for (const PruneClass& c : classes) {
-      std::cout << "  " << c.configs << "  " << c.name << '\n';
-      if (c.name.find('N') != std::string::npos || c.reasons.size() > 1)
-        std::cout << "      " << prune_class_examples(c) << '\n';
-    }
-  }
+  std::cout << pruned_kernel_configs_text(classes);
   for (const auto& [why, n] : sp.not_predicted)
     std::cout << "  " << n << " kernel configs: " << why << "\n";
   if (const std::string t = sp.resources.text(); !t.empty()) std::cout << t << '\n';

@@ -174,14 +174,7 @@ void print_kernel_configs_summary(const Board& board, const ConfigSpace& configs
     std::cout << "  " << std::left << std::setw(28) << name << kp.first << " / " << kp.second
               << '\n';
   const std::vector<PruneClass> classes = group_prune_reasons(label_reasons);
-  if (!classes.empty()) {
-    std::cout << "pruned kernel configs, by reason (N stands for the config's figures):\n";
-    for (const PruneClass& c : classes) {
-      std::cout << "  " << c.configs << "  " << c.name << '\n';
-      if (c.name.find('N') != std::string::npos || c.reasons.size() > 1)
-        std::cout << "      " << prune_class_examples(c) << '\n';
-    }
-  }
+  std::cout << pruned_kernel_configs_text(classes);
   if (const std::string t = tally.text(); !t.empty()) std::cout << t << '\n';
   const std::size_t clocks = std::max<std::size_t>(1, configs.layout().clocks.size());
   std::cout << "board " << board.name << ": " << configs.size()

@@ -96,4 +96,15 @@ std::string prune_class_examples(const PruneClass& c, std::size_t max_shown) {
          " distinct)";
 }
 
+std::string pruned_kernel_configs_text(const std::vector<PruneClass>& classes) {
+  if (classes.empty()) return "";
+  std::string out = "pruned kernel configs, by reason (N stands for the config's figures):\n";
+  for (const PruneClass& c : classes) {
+    out += "  " + std::to_string(c.configs) + "  " + c.name + '\n';
+    if (c.name.find('N') != std::string::npos || c.reasons.size() > 1)
+      out += "      " + prune_class_examples(c) + '\n';
+  }
+  return out;
+}
+
 }  // namespace flowtune

@@ -34,4 +34,8 @@ std::vector<PruneClass> group_prune_reasons(
 /// else the first and the last (natural order) joined by " ... " with the count of distinct.
 std::string prune_class_examples(const PruneClass& c, std::size_t max_shown = 3);
 
+/// The pruned kernel configs of `tune space` and `tune predict`, one line per class ("  N  name")
+/// with its examples below where the class has figures (N) or several reasons; "" when none.
+std::string pruned_kernel_configs_text(const std::vector<PruneClass>& classes);
+
 }  // namespace flowtune

@@ -104,18 +104,24 @@ void check_cooperative_launch(const std::string& variant, const std::string& arc
         arch + " lacks (compute capability 6.0 or newer)");
 }
 
+// A build's kernel resources with the block size and dynamic shared memory of the launch
+// (neither is in the compiled code's report).
+std::vector<KernelResources> with_launch_shape(std::vector<KernelResources> kernels,
+                                               const LaunchShape& shape) {
+  for (KernelResources& r : kernels) {
+    r.threads_per_block = shape.threads_per_block;
+    r.dynamic_shared_bytes = shape.dynamic_shared_bytes;
+  }
+  return kernels;
+}
+
 }  // namespace
 
 std::vector<KernelResources> CudaVariant::resources(const Config& config,
                                                     const std::string& arch) const {
   if (auto why = invalid_reason(config)) throw std::invalid_argument(*why);
   const auto build = nvrtc_build(device_source_of(name()), nvrtc_defines(config), arch);
-  const LaunchShape shape = launch_shape(config);
-  std::vector<KernelResources> out = build->resources;
-  for (auto& r : out) {
-    r.threads_per_block = shape.threads_per_block;
-    r.dynamic_shared_bytes = shape.dynamic_shared_bytes;
-  }
+  std::vector<KernelResources> out = with_launch_shape(build->resources, launch_shape(config));
   // The persistent levels' kernel (persistent_levels.hpp) runs on the board too: the
   // constraint check's occupancy model must give it at least one resident block per SM (a
   // cooperative launch needs every block of its grid resident; the grid is that many per SM).
@@ -138,12 +144,7 @@ std::optional<std::vector<KernelResources>> CudaVariant::table_resources(
   const ResourceTable& table = ResourceTable::committed();
   const auto* rows = table.find(name(), config.precision, build_tunables_text(config), arch);
   if (!rows) return std::nullopt;
-  const LaunchShape shape = launch_shape(config);
-  std::vector<KernelResources> out = *rows;
-  for (auto& r : out) {
-    r.threads_per_block = shape.threads_per_block;
-    r.dynamic_shared_bytes = shape.dynamic_shared_bytes;
-  }
+  std::vector<KernelResources> out = with_launch_shape(*rows, launch_shape(config));
   if (persistent_px_of(config) > 0) {
     check_cooperative_launch(name(), arch);
     const Config kc = persistent_kernel_config(config.precision, kPersistentSyncsDefault);
