@@ -45,6 +45,9 @@ struct EvaluationOutcome {
   /// answer), or < 0 where the evaluator does not know (the caller then times it from
   /// submit()).
   double busy_s = -1;
+  /// Where the measuring side's time went (measure_config's phases; zero where the
+  /// evaluator does not report them, e.g. a store worker's).
+  MeasurePhases phases;
 };
 
 /// Measures points. submit() hands over a point; collect() waits until at least one handed

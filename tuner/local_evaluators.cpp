@@ -18,6 +18,7 @@ EvaluationOutcome outcome_of(const Evaluation& e, MeasureResult r, const Evaluat
   o.fidelity = e.fidelity;
   o.dataset = c.fidelities.at(e.fidelity).dataset;
   o.config = e.config;
+  o.phases = r.phases;
   if (r.cancelled) {
     o.kind = EvaluationOutcome::Kind::cancelled;
   } else if (r.ok) {

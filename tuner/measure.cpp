@@ -33,8 +33,24 @@ double median_ci_halfwidth(std::vector<double> samples) {
   return 1.96 * 1.2533 * std::sqrt(var / double(n)) / median;
 }
 
+MeasurePhases& MeasurePhases::operator+=(const MeasurePhases& o) {
+  build_s += o.build_s;
+  first_run_s += o.first_run_s;
+  score_s += o.score_s;
+  pictures_s += o.pictures_s;
+  warmup_s += o.warmup_s;
+  timed_s += o.timed_s;
+  return *this;
+}
+
+double MeasurePhases::total_s() const {
+  return build_s + first_run_s + score_s + pictures_s + warmup_s + timed_s;
+}
+
 db::MeasurementRow measure_runner(Runner& runner, const InputSet& inputs, EnergySensor* sensor_in,
-                                  const MeasureOptions& options) {
+                                  const MeasureOptions& options, MeasurePhases* phases_out) {
+  MeasurePhases unused;
+  MeasurePhases& phases = phases_out ? *phases_out : unused;
   if (options.max_rounds < 0 || options.min_rounds < 0 || options.warmup_rounds < 1)
     throw std::invalid_argument("measure_runner: need warmup_rounds >= 1, min/max_rounds >= 0");
   // Without a timed loop there is no energy window worth reading.
@@ -58,12 +74,19 @@ db::MeasurementRow measure_runner(Runner& runner, const InputSet& inputs, Energy
     const auto first = clock::now();
     runner.run(item);
     const double first_ms = ms_since(first);
+    phases.first_run_s += first_ms / 1000;
+    auto phase_start = clock::now();
     const std::map<std::string, double> metrics = runner.score(item);
+    phases.score_s += ms_since(phase_start) / 1000;
+    phase_start = clock::now();
     if (item == 0 && options.picture_max_side > 0)
       for (OutputPicture& p : runner.pictures(item, options.picture_max_side))
         row.images.push_back(
             {inputs.item_name(item), p.kind, p.width, p.height, p.scale, std::move(p.png)});
+    phases.pictures_s += ms_since(phase_start) / 1000;
+    phase_start = clock::now();
     for (int r = 1; r < options.warmup_rounds; ++r) runner.run(item);
+    phases.warmup_s += ms_since(phase_start) / 1000;
     for (const auto& [name, value] : metrics) metric_sums[name] += value;
 
     std::vector<double> run_ms;
@@ -83,6 +106,7 @@ db::MeasurementRow measure_runner(Runner& runner, const InputSet& inputs, Energy
     }
     if (run_ms.empty()) run_ms.push_back(first_ms);  // max_rounds 0: the scored run's time
     const double window_ms = ms_since(window_start);
+    phases.timed_s += window_ms / 1000;
     if (sensor) {
       const std::optional<double> mj = sensor->stop_mj();
       if (mj && *mj > 0) {
@@ -140,9 +164,12 @@ MeasureResult measure_config(const Workload& workload, const db::ConfigRow& conf
   MeasureResult r;
   std::string stage = "compile";
   try {
+    const auto build_start = std::chrono::steady_clock::now();
     const std::unique_ptr<Runner> runner = workload.make_runner(to_config(config), inputs);
+    r.phases.build_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - build_start).count();
     stage = "run";
-    r.measurement = measure_runner(*runner, inputs, sensor, options);
+    r.measurement = measure_runner(*runner, inputs, sensor, options, &r.phases);
     r.ok = true;
   } catch (const Cancelled&) {
     r.cancelled = true;  // a signal, not a failure of the config

@@ -41,6 +41,21 @@ struct MeasureOptions {
 /// median <= 0.
 double median_ci_halfwidth(std::vector<double> samples);
 
+/// Where one measurement's wall time went, in seconds: the phases of measure_config, for the
+/// tuner's account of its wall clock (the run's last line; never stored). A runner's run()
+/// returns when its output is ready (a GPU runner synchronises), so each phase is the host's
+/// wall time of that phase.
+struct MeasurePhases {
+  double build_s = 0;      ///< Workload::make_runner: the kernels' build or load, set-up
+  double first_run_s = 0;  ///< each item's first, scored execution (allocation, capture)
+  double score_s = 0;      ///< Runner::score (the metrics against the ground truth)
+  double pictures_s = 0;   ///< Runner::pictures (the report's images of the first item)
+  double warmup_s = 0;     ///< further untimed executions
+  double timed_s = 0;      ///< the timed windows
+  MeasurePhases& operator+=(const MeasurePhases& o);
+  double total_s() const;
+};
+
 /// The outcome of measuring one config. ok: measurement holds the row (run_id 0). Otherwise
 /// failure_class is "compile", "runtime", "accuracy", "timeout" or "environment" and message
 /// says what happened (e.g. "worker died: signal 11 (Segmentation fault)"); cancelled: a
@@ -49,6 +64,7 @@ struct MeasureResult {
   bool ok = false, cancelled = false;
   db::MeasurementRow measurement;
   std::string failure_class, message;
+  MeasurePhases phases;  ///< where its time went (as far as it got)
 };
 
 /// Class of a failure for the failures table (db::FailureRow): "accuracy" for CheckFailed,
@@ -86,8 +102,9 @@ void set_config_measurer(ConfigMeasurer measurer);
 /// energy stays NULL (nullopt) when there is no sensor or any window cannot be read, never
 /// 0. Pictures: Runner::pictures of the first item after its scored run (once per config,
 /// untimed) into row.images, when options.picture_max_side > 0.
+/// phases, when given, gets each phase's seconds added (MeasurePhases; build_s untouched).
 /// Throws whatever the runner throws (CheckFailed for a failed correctness check).
 db::MeasurementRow measure_runner(Runner& runner, const InputSet& inputs, EnergySensor* sensor,
-                                  const MeasureOptions& options);
+                                  const MeasureOptions& options, MeasurePhases* phases = nullptr);
 
 }  // namespace flowtune

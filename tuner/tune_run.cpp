@@ -224,6 +224,21 @@ std::string activity_text(const TuneSession& s) {
   return "measuring " + share(s.measuring_s) + ", waiting for builds " + share(s.build_wait_s);
 }
 
+// "timed runs 23%, first runs 4%, ...": the measuring side's time by phase, as shares of the
+// time it spent measuring; "other" is what the phases leave out (the worker's request and
+// answer, loading inputs, starting a worker). Empty when no phase was reported.
+std::string measuring_phases_text(const TuneSession& s) {
+  const MeasurePhases& p = s.measuring_phases;
+  if (p.total_s() <= 0 || s.measuring_s <= 0) return "";
+  const auto share = [&s](double x) {
+    return std::to_string(int(std::lround(100 * x / s.measuring_s))) + "%";
+  };
+  return "timed runs " + share(p.timed_s) + ", first (scored) runs " + share(p.first_run_s) +
+         ", kernel load and set-up " + share(p.build_s) + ", scoring " + share(p.score_s) +
+         ", pictures " + share(p.pictures_s) + ", other warm-up runs " + share(p.warmup_s) +
+         ", other " + share(std::max(0.0, s.measuring_s - p.total_s()));
+}
+
 // Records each outcome, reports it and tells the strategy. Returns false when a stop
 // request cancelled a measurement (the run ends as interrupted).
 bool take(TuneSession& s, Evaluator& evaluator, std::vector<EvaluationOutcome> outcomes) {
@@ -246,6 +261,7 @@ bool take(TuneSession& s, Evaluator& evaluator, std::vector<EvaluationOutcome> o
       const double busy_s = o.busy_s >= 0 ? o.busy_s : s.elapsed_s() - it->second;
       s.point_time.observe(cost, busy_s);
       s.measuring_s += busy_s;
+      s.measuring_phases += o.phases;
       s.progress->set_activity(activity_text(s));
       s.started_at_s.erase(it);
     }
@@ -480,6 +496,8 @@ TuneSummary run_tuning(const TuneOptions& requested, std::ostream& log) {
       << "(kernel builds, NVRTC or its disk cache): " << checks.checked << " configs, "
       << checks.seconds << " s summed over the build threads; the wall clock: " << activity_text(s)
       << "\n";
+  if (const std::string phases = measuring_phases_text(s); !phases.empty())
+    log << "where the measuring time went: " << phases << "\n";
   s.summary.builds_here = kernel_build_counters().get() - s.builds_at_start;
   s.summary.builds_measuring = evaluator->kernel_builds();
   log << "kernel builds of run " << s.summary.run_id << ": this process "

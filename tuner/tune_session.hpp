@@ -86,6 +86,8 @@ struct TuneSession {
   /// and seconds the loop prepared a point (its builds, mostly) with nothing in flight, so
   /// the measuring side waited.
   double measuring_s = 0, build_wait_s = 0;
+  /// The measuring side's time by phase (EvaluationOutcome::phases summed).
+  MeasurePhases measuring_phases;
 };
 
 /// Sets up a run: loads the board (checking it matches the present GPU), the workload, the

@@ -36,6 +36,23 @@ nlohmann::json builds_json(const KernelBuildCounts& c) {
           {"compile_s", c.compile_s}, {"fetch_s", c.fetch_s}};
 }
 
+// A measurement's phases (MeasurePhases) as {"build": s, "first_run": s, ...}.
+nlohmann::json phases_json(const MeasurePhases& p) {
+  return {{"build", p.build_s},       {"first_run", p.first_run_s}, {"score", p.score_s},
+          {"pictures", p.pictures_s}, {"warmup", p.warmup_s},       {"timed", p.timed_s}};
+}
+
+MeasurePhases parse_phases(const nlohmann::json& j) {
+  MeasurePhases p;
+  p.build_s = j.value("build", 0.0);
+  p.first_run_s = j.value("first_run", 0.0);
+  p.score_s = j.value("score", 0.0);
+  p.pictures_s = j.value("pictures", 0.0);
+  p.warmup_s = j.value("warmup", 0.0);
+  p.timed_s = j.value("timed", 0.0);
+  return p;
+}
+
 KernelBuildCounts parse_builds(const nlohmann::json& j) {
   KernelBuildCounts c;
   c.compiled = j.value("compiled", std::uint64_t(0));
@@ -79,7 +96,8 @@ int run_worker() {
       const MeasureResult r =
           measure_config(workload, req.config, *input_sets[key], sensor.get(), req.measure);
       if (r.ok) {
-        answer = {{"ok", nlohmann::json::parse(db::measurement_json(r.measurement))}};
+        answer = {{"ok", nlohmann::json::parse(db::measurement_json(r.measurement))},
+                  {"phases", phases_json(r.phases)}};
       } else if (r.cancelled) {
         answer = {{"cancelled", true}};
       } else {
@@ -206,6 +224,7 @@ WorkerResult WorkerProcess::receive(double timeout_s, const std::function<bool()
       if (answer.contains("ok")) {
         result.ok = true;
         result.measurement = db::parse_measurement_json(answer.at("ok").dump());
+        if (answer.contains("phases")) result.phases = parse_phases(answer.at("phases"));
         return result;
       }
       stop(SIGTERM);  // the worker exits after a failure; reap it

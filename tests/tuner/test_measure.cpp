@@ -71,6 +71,42 @@ TEST(Measure, MetricsTimeAndRepeatsFollowTheProtocol) {
   EXPECT_EQ(m.dataset, "fixed:2");
 }
 
+// A runner whose scoring sleeps too: each phase's time is known from the sleeps.
+class SlowScoringRunner : public FixedRunner {
+ public:
+  SlowScoringRunner() : FixedRunner(5) {}
+  std::map<std::string, double> score(std::size_t i) override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    return FixedRunner::score(i);
+  }
+};
+
+TEST(Measure, PhasesAccountForTheRunsAndTheScoring) {
+  const FixedInputs inputs({100, 100});
+  SlowScoringRunner runner;
+  MeasureOptions o;
+  o.warmup_rounds = 2;  // the scored first run and one more per item
+  o.min_rounds = 4;
+  o.ci_fraction = 0;
+  o.picture_max_side = 0;
+  MeasurePhases p;
+  const auto start = std::chrono::steady_clock::now();
+  measure_runner(runner, inputs, nullptr, o, &p);
+  const double wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // 2 items: 2 scored runs of >= 5 ms, 2 scorings of >= 20 ms, 2 more warm-up runs, 8 timed.
+  EXPECT_GE(p.first_run_s, 2 * 0.005);
+  EXPECT_GE(p.score_s, 2 * 0.020);
+  EXPECT_GE(p.warmup_s, 2 * 0.005);
+  EXPECT_GE(p.timed_s, 8 * 0.005);
+  EXPECT_LT(p.score_s, p.total_s());
+  EXPECT_EQ(p.build_s, 0.0) << "measure_runner does not build";
+  EXPECT_LE(p.total_s(), wall_s + 1e-9) << "the phases cannot exceed the wall time";
+  MeasurePhases twice = p;
+  twice += p;
+  EXPECT_DOUBLE_EQ(twice.total_s(), 2 * p.total_s());
+}
+
 TEST(Measure, MedianConfidenceIntervalHalfWidthByHand) {
   EXPECT_TRUE(std::isinf(median_ci_halfwidth({1, 2})));      // too few runs
   EXPECT_DOUBLE_EQ(median_ci_halfwidth({10, 10, 10}), 0.0);  // no spread
