@@ -22,8 +22,10 @@ struct FlowError {
 ///   AEPE = mean sqrt((u-u_gt)^2 + (v-v_gt)^2),
 ///   AAE = mean arccos((1 + u u_gt + v v_gt) / sqrt((1+u^2+v^2)(1+u_gt^2+v_gt^2))) in degrees,
 /// over the pixels where is_known_flow(u_gt, v_gt); the arccos argument is clamped to [-1, 1]
-/// against rounding. Sums in double. Throws std::invalid_argument if the two fields differ in
-/// shape (message gives both) or no ground-truth pixel is known.
+/// against rounding. Sums in double, over fixed chunks of pixels in parallel (OpenMP) and then in
+/// chunk order, so the result does not depend on the number of threads. Throws
+/// std::invalid_argument if the two fields differ in shape (message gives both) or no ground-truth
+/// pixel is known.
 FlowError flow_error(const FlowField& estimate, const FlowField& ground_truth);
 
 }  // namespace flowtune
