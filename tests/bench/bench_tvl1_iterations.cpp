@@ -27,17 +27,21 @@
 #include <utility>
 #include <vector>
 
+#include "tvl1_iteration_sweep.hpp"
 #include "variants/cuda/cuda_driver.hpp"
 #include "variants/cuda/cuda_variant.hpp"
 #include "variants/cuda/device_fields.hpp"
-#include "variants/tvl1_params_of.hpp"
 
 using flowtune::Config;
 using namespace flowtune::cuda;
+using flowtune::bench::Fields;
+using flowtune::bench::fields_for;
+using flowtune::bench::protocol_config;
+using flowtune::bench::sweeps;
 
 namespace {
 
-constexpr int kIterations = 10;
+constexpr int kIterations = flowtune::bench::kProtocolIterations;
 /// Floating-point operations per pixel and iteration, counted from tvl1_math.cuh (update_u:
 /// rho 4, |grad|^2 3, threshold 2, v 4, divergence 6, u 4; update_p: gradients 4, norms 6 +
 /// 2 sqrt, denominators 4 + 2 rcp, p 12), a sqrt, rcp or division counted as one.
@@ -61,111 +65,6 @@ double bytes_per_px(const std::string& precision) {
   return precision == "f32" ? 60.0 : 30.0;
 }
 
-struct Sweep {
-  std::string variant;
-  std::vector<std::map<std::string, int>> tunables;
-};
-
-std::vector<Sweep> sweeps() {
-  // shared_pipeline skew 1 with rows_per_thread (register blocking); optin set below.
-  const auto blocked = [](int w, int depth, int strip_h, int rows) {
-    return std::map<std::string, int>{{"w", w},
-                                      {"parts", 1},
-                                      {"depth", depth},
-                                      {"skew", 1},
-                                      {"strip_h", strip_h},
-                                      {"optin", 0},
-                                      {"rows_per_thread", rows}};
-  };
-  // global_pipeline w=128 depth=5 strip_h=32 skew 1 with rows_per_thread.
-  const auto global_blocked = [](int rows) {
-    return std::map<std::string, int>{{"w", 128},  {"parts", 1},    {"depth", 5},
-                                      {"skew", 1}, {"strip_h", 32}, {"rows_per_thread", rows}};
-  };
-  return {
-      {"global",
-       {{{"block_x", 32}, {"block_y", 4}},
-        {{"block_x", 64}, {"block_y", 4}},
-        {{"block_x", 32}, {"block_y", 8}},
-        {{"block_x", 128}, {"block_y", 2}},
-        {{"block_x", 64}, {"block_y", 8}}}},
-      {"shared_fusion",
-       {{{"block_x", 32}, {"block_y", 8}},
-        {{"block_x", 64}, {"block_y", 8}},
-        {{"block_x", 32}, {"block_y", 16}},
-        {{"block_x", 128}, {"block_y", 4}},
-        {{"block_x", 64}, {"block_y", 16}}}},
-      // Protocol: pipelines run 10 iterations as 2 launches of depth 5; optin is set where
-      // the ring needs it (pipeline_ring_bytes > 48 KiB).
-      {"shared_pipeline",
-       {{{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 16}, {"optin", 0}},
-        {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 32}, {"optin", 0}},
-        {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 64}, {"optin", 0}},
-        {{"w", 256}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 16}, {"optin", 0}},
-        {{"w", 256}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 32}, {"optin", 0}},
-        {{"w", 256}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 64}, {"optin", 0}},
-        {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 2}, {"strip_h", 32}, {"optin", 0}},
-        {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 2}, {"strip_h", 64}, {"optin", 0}},
-        {{"w", 256}, {"parts", 2}, {"depth", 5}, {"skew", 2}, {"strip_h", 32}, {"optin", 0}},
-        // Paper fig. 11 (ns/px vs depth) and the 10-iteration protocol in one launch.
-        {{"w", 256}, {"parts", 1}, {"depth", 2}, {"skew", 1}, {"strip_h", 32}, {"optin", 0}},
-        {{"w", 256}, {"parts", 1}, {"depth", 3}, {"skew", 1}, {"strip_h", 32}, {"optin", 0}},
-        {{"w", 256}, {"parts", 1}, {"depth", 8}, {"skew", 1}, {"strip_h", 32}, {"optin", 0}},
-        {{"w", 256}, {"parts", 1}, {"depth", 10}, {"skew", 1}, {"strip_h", 32}, {"optin", 0}},
-        {{"w", 128}, {"parts", 1}, {"depth", 10}, {"skew", 1}, {"strip_h", 32}, {"optin", 0}},
-        {{"w", 256}, {"parts", 1}, {"depth", 10}, {"skew", 1}, {"strip_h", 64}, {"optin", 0}},
-        // Register blocking (rows_per_thread) on the protocol's best strips.
-        blocked(128, 5, 32, 2),
-        blocked(128, 5, 32, 4),
-        blocked(128, 5, 64, 2),
-        blocked(128, 5, 64, 4),
-        blocked(256, 5, 32, 2),
-        blocked(256, 5, 32, 4),
-        blocked(128, 10, 32, 2),
-        blocked(128, 10, 32, 4)}},
-      {"global_pipeline",
-       {{{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 32}},
-        {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 64}},
-        {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 2}, {"strip_h", 32}},
-        global_blocked(2),
-        global_blocked(4)}},
-  };
-}
-
-/// Device fields of one size and storage, random non-constant content.
-struct Fields {
-  std::vector<void*> buffers;
-  DeviceFields f;
-  Fields(int n, Storage storage) {
-    const std::size_t px = std::size_t(n) * n, pair = storage == Storage::f32 ? 8 : 4;
-    f.width = f.height = n;
-    f.storage = storage;
-    std::mt19937 rng(42u + unsigned(n));
-    auto upload = [&](void** dst, std::size_t count, float amp) {
-      std::uniform_real_distribution<float> d(-amp, amp);
-      check_cuda(cudaMalloc(dst, count * (pair / 2)), "cudaMalloc");
-      buffers.push_back(*dst);
-      if (storage == Storage::f32) {
-        std::vector<float> h(count);
-        for (auto& v : h) v = d(rng);
-        check_cuda(cudaMemcpy(*dst, h.data(), count * 4, cudaMemcpyHostToDevice), "upload");
-      } else {
-        std::vector<__half> h(count);
-        for (auto& v : h) v = __float2half(d(rng));
-        check_cuda(cudaMemcpy(*dst, h.data(), count * 2, cudaMemcpyHostToDevice), "upload");
-      }
-    };
-    upload(&f.grad, 2 * px, 40.f);
-    upload(&f.rho_c, px, 20.f);
-    upload(&f.u, 2 * px, 2.f);
-    upload(&f.p1, 2 * px, 0.5f);
-    upload(&f.p2, 2 * px, 0.5f);
-  }
-  ~Fields() {
-    for (void* b : buffers) cudaFree(b);
-  }
-};
-
 struct Result {
   std::string label;
   double ns_per_px = 0;
@@ -182,18 +81,6 @@ double g_copy_bytes_per_s = 0;
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0 : v[v.size() / 2];
-}
-
-/// Fields of (size, storage), made once: host-side random generation of 4096^2 fields
-/// takes seconds. Benchmarks run size-major, so a new size frees the previous one.
-Fields& fields_for(int n, Storage storage) {
-  static std::map<std::pair<int, int>, std::unique_ptr<Fields>> cache;
-  const std::pair<int, int> key(n, int(storage));
-  auto it = cache.find(key);
-  if (it != cache.end()) return *it->second;
-  for (auto c = cache.begin(); c != cache.end();)
-    c = c->first.first != n ? cache.erase(c) : std::next(c);
-  return *cache.emplace(key, std::make_unique<Fields>(n, storage)).first->second;
 }
 
 void bench_schedule(benchmark::State& state, Config config, int n) {
@@ -314,17 +201,7 @@ int main(int argc, char** argv) {
     for (const auto& s : sweeps())
       for (const std::string p : {"f32", "f16", "mixed"})
         for (const auto& t : s.tunables) {
-          Config c;
-          c.variant = s.variant;
-          c.precision = p;
-          c.tunables = t;
-          if (c.tunables.count("optin"))
-            c.tunables["optin"] = pipeline_ring_bytes(c) > 48 * 1024 ? 1 : 0;
-          flowtune::Tvl1Params tp;
-          tp.n_scales = 1;
-          tp.n_warpings = 1;
-          tp.iterations = kIterations;
-          c.params = flowtune::param_values_of(tp);
+          const Config c = protocol_config(s.variant, p, t);
           auto* b = benchmark::RegisterBenchmark(
                         (c.label() + " " + std::to_string(n)).c_str(),
                         [c, n](benchmark::State& st) { bench_schedule(st, c, n); })
