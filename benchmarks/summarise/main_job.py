@@ -76,7 +76,8 @@ for tag in tags:
     except FileNotFoundError:
         continue
     for l in log:
-        if "kernel builds of run" in l or re.match(r"worker \d+ .*: kernel builds: ", l):
+        if ("kernel builds of run" in l or re.match(r"worker \d+ .*: kernel builds: ", l)
+                or l.startswith("where the measuring time went: ")):
             print(f"- {tag}: {l.strip()}")
 print()
 
