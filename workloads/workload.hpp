@@ -54,7 +54,10 @@ struct ParamSpec {
   std::optional<double> value_of(const std::string& text) const;
 };
 
-/// A metric a workload computes from its output (time and energy are the harness's).
+/// A metric a workload computes from its output (time and energy are the harness's). A metric
+/// named ref_<m> is <m> measured against a reference output of a stated high-accuracy config
+/// instead of the ground truth (e.g. ref_aepe): on inputs without ground truth it stands in for
+/// <m> in the front objectives (select/objectives.hpp, front_objective_names).
 struct MetricSpec {
   std::string name;      ///< e.g. "aepe"
   std::string unit;      ///< e.g. "px", "deg"
@@ -73,6 +76,13 @@ class InputSet {
   virtual std::string item_name(std::size_t i) const = 0;
   /// Work of one run on item i in the workload's work unit (pixels of a frame, N^3 relaxations).
   virtual double item_work(std::size_t i) const = 0;
+  /// False when the items have no ground truth (a user's footage): accuracy is then measured
+  /// against a reference output only, and each front objective m gives way to ref_<m>
+  /// (MetricSpec).
+  virtual bool has_ground_truth() const { return true; }
+  /// What the inputs are, in one line for the run's header (e.g. the number of pairs, their
+  /// size, and the reference the accuracy is measured against); "" = nothing to add.
+  virtual std::string description() const { return ""; }
 };
 
 /// A small picture of a runner's output for the report (e.g. the colour-coded flow): its kind
@@ -114,9 +124,19 @@ class Runner {
 
 /// Where a workload's inputs come from: a folder and item names (empty: the workload's default).
 struct InputOptions {
-  std::string data_dir;
+  std::string data_dir;  ///< a folder or, for footage, a video file
   std::vector<std::string> items;
   std::size_t max_pixels = 0;  ///< largest image read (width x height); 0 = the default (64 Mpx)
+  /// Footage (optical flow): a text file of frame pairs, one "FIRST SECOND" a line ("" = the
+  /// consecutive frames of data_dir).
+  std::string pairs;
+  /// Footage: pair k is made of frames k stride and k stride + 1 (1 = every frame pair).
+  int stride = 1;
+  /// Footage: frames read at most (the first ones in order; 0 = all).
+  int max_frames = 0;
+  /// Score against the reference output as well where the inputs have ground truth (inputs
+  /// without ground truth always are: ref_<metric>, MetricSpec).
+  bool reference_metrics = false;
 };
 
 /// The dimensions of a space's parameters (parameter name -> values and ranges,
