@@ -50,8 +50,7 @@ const std::vector<ParamSpec>& tvl1_param_specs() {
       // docs/decisions.md, "TV-L1 median_window 5").
       {"median_window", T::integer, "px", 5, 0, 5, false, false,
        "median filter of the flow after each warping, window 3 or 5; 0 = off",
-       "Wedel et al. 2009, sec. 3; Sun, Roth, Black 2010, sec. 3.3 (default: docs/decisions.md)",
-       0},
+       "Wedel et al. 2009, sec. 3; Sun, Roth, Black 2010, sec. 3.3 (default: docs/decisions.md)", 0},
       {"nl_median_window", T::integer, "px", 0, 0, 11, false, false,
        "weighted non-local median of the flow after each warping (after median_window), odd "
        "window 3..11, weights from the distance and the I0 difference; 0 = off",
