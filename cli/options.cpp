@@ -225,6 +225,7 @@ std::vector<std::string> expand_max_options(const std::vector<std::string>& args
     } else {
       throw UsageError(a + " needs a value");
     }
+    std::replace(name.begin(), name.end(), '-', '_');  // --max-ref-aepe: metric ref_aepe
     if (name == "ms") name = "time_ms";
     if (name == "mj") name = "energy_mj";
     if (name == "w") name = "power_w";

@@ -140,7 +140,8 @@ struct SelectionArgs {
 po::options_description selection_options(SelectionArgs& args);
 
 /// "--max-METRIC 0.25" / "--max-METRIC=0.25" -> "--max METRIC=0.25" (any figure of the
-/// workload); --max-ms and --max-mj are time_ms and energy_mj. Options that desc declares
+/// workload; dashes in METRIC read as underscores: --max-ref-aepe is ref_aepe); --max-ms and
+/// --max-mj are time_ms and energy_mj. Options that desc declares
 /// (e.g. --max-evals), and --max-pixels, are left as they are. Throws UsageError for a --max-METRIC
 /// without value.
 std::vector<std::string> expand_max_options(const std::vector<std::string>& args,

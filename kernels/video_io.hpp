@@ -28,8 +28,8 @@ std::vector<std::pair<int, Image>> read_video_gray(const std::string& path,
                                                    const std::function<bool(int)>& keep,
                                                    int max_frames, std::size_t max_pixels);
 
-/// Writes `frames` (8-bit RGB, all one size, at least one) as a lossless video: FFV1 in planar
-/// RGB (gbrp, every sample kept exactly) in the container `path`'s extension names (.mkv,
+/// Writes `frames` (8-bit RGB, all one size, at least one) as a lossless video: FFV1 in packed
+/// RGB (0RGB32, every sample kept exactly) in the container `path`'s extension names (.mkv,
 /// .avi, .nut), at `fps` frames per second. For tests and demos of the video input. Throws
 /// std::invalid_argument for no frames or mixed sizes, std::runtime_error "<path>: <problem>"
 /// when FFmpeg cannot encode or write, or in a build without FFmpeg.

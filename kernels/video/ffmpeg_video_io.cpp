@@ -100,7 +100,7 @@ std::vector<std::pair<int, Image>> read_video_gray(const std::string& path,
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
     throw std::runtime_error(path + ": video file not found");
-  av_log_set_level(AV_LOG_ERROR);
+  av_log_set_level(AV_LOG_QUIET);  // the errors reach the caller as exceptions
   FormatInput in;
   if (const int r = avformat_open_input(&in.p, path.c_str(), nullptr, nullptr); r < 0)
     throw std::runtime_error(path + ": FFmpeg cannot open it as a video (" + av_error_text(r) +
@@ -181,7 +181,7 @@ void write_video_rgb(const std::string& path, const std::vector<RgbImage>& frame
   for (const RgbImage& f : frames)
     if (f.width != w || f.height != h || f.rgb.size() != std::size_t(w) * h * 3)
       throw std::invalid_argument(path + ": frames of mixed sizes");
-  av_log_set_level(AV_LOG_ERROR);
+  av_log_set_level(AV_LOG_QUIET);  // the errors reach the caller as exceptions
   FormatOutput out;
   if (avformat_alloc_output_context2(&out.p, nullptr, nullptr, path.c_str()) < 0 || !out.p)
     throw std::runtime_error(path + ": FFmpeg knows no container for this file name");
@@ -193,7 +193,7 @@ void write_video_rgb(const std::string& path, const std::vector<RgbImage>& frame
   if (!st || !enc.p) throw std::runtime_error(path + ": out of memory");
   enc.p->width = w;
   enc.p->height = h;
-  enc.p->pix_fmt = AV_PIX_FMT_GBRP;
+  enc.p->pix_fmt = AV_PIX_FMT_0RGB32;
   enc.p->time_base = AVRational{1, fps};
   st->time_base = enc.p->time_base;
   if (out.p->oformat->flags & AVFMT_GLOBALHEADER) enc.p->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
@@ -207,7 +207,7 @@ void write_video_rgb(const std::string& path, const std::vector<RgbImage>& frame
   if (const int r = avformat_write_header(out.p, nullptr); r < 0)
     throw std::runtime_error(path + ": cannot write the header (" + av_error_text(r) + ")");
   Frame frame;
-  frame.p->format = AV_PIX_FMT_GBRP;
+  frame.p->format = AV_PIX_FMT_0RGB32;
   frame.p->width = w;
   frame.p->height = h;
   if (av_frame_get_buffer(frame.p, 0) < 0) throw std::runtime_error(path + ": out of memory");
@@ -227,14 +227,14 @@ void write_video_rgb(const std::string& path, const std::vector<RgbImage>& frame
   };
   for (std::size_t k = 0; k < frames.size(); ++k) {
     if (av_frame_make_writable(frame.p) < 0) throw std::runtime_error(path + ": out of memory");
-    // GBRP planes: data[0] = G, data[1] = B, data[2] = R.
-    for (int y = 0; y < h; ++y)
+    // 0RGB32: one native-endian 32-bit word per pixel, 0x00RRGGBB.
+    for (int y = 0; y < h; ++y) {
+      auto* row = reinterpret_cast<uint32_t*>(frame.p->data[0] + y * frame.p->linesize[0]);
       for (int x = 0; x < w; ++x) {
         const uint8_t* p = frames[k].rgb.data() + (std::size_t(y) * w + x) * 3;
-        frame.p->data[2][y * frame.p->linesize[2] + x] = p[0];
-        frame.p->data[0][y * frame.p->linesize[0] + x] = p[1];
-        frame.p->data[1][y * frame.p->linesize[1] + x] = p[2];
+        row[x] = (uint32_t(p[0]) << 16) | (uint32_t(p[1]) << 8) | uint32_t(p[2]);
       }
+    }
     frame.p->pts = int64_t(k);
     flush(frame.p);
   }
