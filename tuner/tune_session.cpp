@@ -270,7 +270,9 @@ std::unique_ptr<TuneSession> open_session(const TuneOptions& options, std::ostre
   s->workload = &find_workload(options.space.workload);
   // The inputs and the space before the store: a run refused for its data or its options
   // creates no DB file.
-  s->inputs = s->workload->load_inputs(options.inputs);
+  InputOptions inputs = options.inputs;
+  inputs.progress = [&log](const std::string& line) { log << line << '\n' << std::flush; };
+  s->inputs = s->workload->load_inputs(inputs);
   SpaceOptions space_options = options.space;
   if (options.allow_clock_control && space_options.clocks_mhz.empty() && s->board.target == "cuda")
     space_options.clocks_mhz = supported_gpu_clocks_mhz(s->board);

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -137,6 +138,9 @@ struct InputOptions {
   /// Score against the reference output as well where the inputs have ground truth (inputs
   /// without ground truth always are: ref_<metric>, MetricSpec).
   bool reference_metrics = false;
+  /// Where a loader says what takes long (e.g. computing reference outputs), one line a call;
+  /// empty = nowhere. Not sent to worker processes.
+  std::function<void(const std::string&)> progress;
 };
 
 /// The dimensions of a space's parameters (parameter name -> values and ranges,

@@ -135,7 +135,13 @@ FlowDataset load_flow_dataset(const InputOptions& o) {
   }
   if (!d.has_ground_truth() || o.reference_metrics) {
     const Config ref = reference_config();
-    const ReferenceFlowStats st = attach_reference_flows(d.sequences, ref, reference_cache_dir());
+    const auto on_compute = [&](const std::string& pair) {
+      if (o.progress)
+        o.progress("reference flow of " + pair + ": computing it and its backward flow with " +
+                   ref.variant + " " + ref.precision + " (cached for later runs)");
+    };
+    const ReferenceFlowStats st =
+        attach_reference_flows(d.sequences, ref, reference_cache_dir(), on_compute);
     d.key += "+ref:" + reference_config_hash(ref).substr(0, 8);
     d.description += "; accuracy against the reference flow of " + reference_config_text(ref) +
                      " (ref_aepe, and photometric over the pixels its forward-backward check "

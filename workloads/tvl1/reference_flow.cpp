@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <stdexcept>
 #include <system_error>
 
@@ -116,13 +117,15 @@ bool write_cached(const fs::path& file, const FlowField& flow) {
 
 }  // namespace
 
-ReferenceFlowStats attach_reference_flows(std::vector<Sequence>& sequences, const Config& config,
-                                          const std::string& cache_dir) {
+ReferenceFlowStats attach_reference_flows(
+    std::vector<Sequence>& sequences, const Config& config, const std::string& cache_dir,
+    const std::function<void(const std::string&)>& on_compute) {
   ReferenceFlowStats stats;
   stats.cache_dir = cache_dir;
   const std::string config_hash = reference_config_hash(config);
   std::unique_ptr<FlowSolver> solver;
-  for (Sequence& s : sequences) {
+  for (std::size_t k = 0; k < sequences.size(); ++k) {
+    Sequence& s = sequences[k];
     const std::string stem = hex64(pair_hash(s, config_hash));
     const fs::path forward_file = fs::path(cache_dir) / (stem + "-forward.flo");
     const fs::path backward_file = fs::path(cache_dir) / (stem + "-backward.flo");
@@ -131,6 +134,9 @@ ReferenceFlowStats attach_reference_flows(std::vector<Sequence>& sequences, cons
         read_cached(backward_file, s.i0.width, s.i0.height, backward)) {
       ++stats.cached;
     } else {
+      if (on_compute)
+        on_compute(s.name + " (" + std::to_string(k + 1) + " of " +
+                   std::to_string(sequences.size()) + ")");
       try {
         if (!solver) {
           const FlowVariant* v = find_flow_variant(config.variant);

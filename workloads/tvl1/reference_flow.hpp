@@ -4,6 +4,8 @@
 // its visible pixels.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -43,10 +45,12 @@ struct ReferenceFlowStats {
 /// (reference_config_hash) and the pixels of both frames, else computed and written there
 /// (to a temporary file renamed into place, so that processes sharing the folder never read a
 /// partial file). A cache file that cannot be read is computed again; a folder that cannot
-/// be written leaves the flows uncached (counted as computed). Throws std::runtime_error
-/// naming the pair when the config cannot compute it.
-ReferenceFlowStats attach_reference_flows(std::vector<Sequence>& sequences, const Config& config,
-                                          const std::string& cache_dir);
+/// be written leaves the flows uncached (counted as computed). on_compute, when given, is
+/// called with "<pair name> (k of n)" before a pair's flows are computed. Throws
+/// std::runtime_error naming the pair when the config cannot compute it.
+ReferenceFlowStats attach_reference_flows(
+    std::vector<Sequence>& sequences, const Config& config, const std::string& cache_dir,
+    const std::function<void(const std::string&)>& on_compute = nullptr);
 
 /// FNV-1a 64 over `bytes` from `seed` (the offset basis by default): the content hash of the
 /// reference cache and of the footage dataset keys.
