@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "variants/config.hpp"
@@ -125,6 +126,11 @@ class Runner {
 
 /// Where a workload's inputs come from: a folder and item names (empty: the workload's default).
 struct InputOptions {
+  InputOptions() = default;
+  /// The folder, the items and the image size limit; the footage options at their defaults.
+  InputOptions(std::string data_dir_in, std::vector<std::string> items_in = {},
+               std::size_t max_pixels_in = 0)
+      : data_dir(std::move(data_dir_in)), items(std::move(items_in)), max_pixels(max_pixels_in) {}
   std::string data_dir;  ///< a folder or, for footage, a video file
   std::vector<std::string> items;
   std::size_t max_pixels = 0;  ///< largest image read (width x height); 0 = the default (64 Mpx)
