@@ -26,6 +26,13 @@ bool is_known_flow(float u, float v) {
   return std::isfinite(u) && std::isfinite(v) && std::fabs(u) <= 1e9f && std::fabs(v) <= 1e9f;
 }
 
+std::size_t known_flow_pixels(const FlowField& flow) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < flow.u.size() && i < flow.v.size(); ++i)
+    n += is_known_flow(flow.u[i], flow.v[i]) ? 1 : 0;
+  return n;
+}
+
 FlowError flow_error(const FlowField& estimate, const FlowField& ground_truth) {
   check_same_shape("flow_error", estimate, ground_truth);
   const std::size_t n = ground_truth.u.size();

@@ -12,6 +12,10 @@ namespace flowtune {
 /// (the Middlebury .flo convention stores unknown flow as 1e10-ish values or NaN).
 bool is_known_flow(float u, float v);
 
+/// The pixels of `flow` whose vector is known (is_known_flow): 0 for a ground truth that could
+/// score nothing.
+std::size_t known_flow_pixels(const FlowField& flow);
+
 /// Average endpoint error and average angular error over the pixels with known ground truth.
 struct FlowError {
   double aepe;          ///< mean of sqrt((u-u_gt)^2 + (v-v_gt)^2), pixels

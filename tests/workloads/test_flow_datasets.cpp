@@ -339,5 +339,23 @@ TEST_F(FlowDatasets, ReferenceMetricsOnDataWithGroundTruth) {
   EXPECT_EQ(m.count("photometric"), 1u);
 }
 
+// A ground truth whose every vector is unknown would fail every config as `accuracy` after
+// computing its flow: it is refused when the inputs load, naming the file.
+TEST_F(FlowDatasets, AGroundTruthWithoutAKnownVectorIsRefusedAtLoad) {
+  const fs::path seq = dir_ / "middlebury" / "Blank";
+  test::write_gray_png(seq / "frame10.png", test::textured(8, 6, 0, 6));
+  test::write_gray_png(seq / "frame11.png", test::textured(8, 6, 1, 6));
+  FlowField unknown(8, 6);
+  for (float& u : unknown.u) u = kUnknownFlow;
+  write_flo((seq / "flow10.flo").string(), unknown);
+  const std::string e = error_of(at(dir_ / "middlebury"));
+  EXPECT_NE(e.find((seq / "flow10.flo").string() + ": the ground truth has no known vector"),
+            std::string::npos)
+      << e;
+  EXPECT_EQ(known_flow_pixels(unknown), 0u);
+  unknown.u[3] = 0.5f;
+  EXPECT_EQ(known_flow_pixels(unknown), 1u);
+}
+
 }  // namespace
 }  // namespace flowtune

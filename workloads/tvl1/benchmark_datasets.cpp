@@ -7,6 +7,7 @@
 
 #include "kernels/flo_io.hpp"
 #include "kernels/kitti_flow_io.hpp"
+#include "kernels/metrics.hpp"
 #include "kernels/png_io.hpp"
 #include "workloads/tvl1/reference_flow.hpp"
 
@@ -30,6 +31,9 @@ std::string size_text(int w, int h) {
 }
 
 void check_pair(const Sequence& s, const fs::path& second, const fs::path& truth) {
+  if (s.has_ground_truth() && known_flow_pixels(s.ground_truth) == 0)
+    throw std::runtime_error(truth.string() +
+                             ": the ground truth has no valid pixel (every vector unknown)");
   if (s.i0.width != s.i1.width || s.i0.height != s.i1.height)
     throw std::runtime_error(second.string() + ": is " + size_text(s.i1.width, s.i1.height) +
                              ", the first frame of the pair is " +

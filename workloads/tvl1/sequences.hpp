@@ -37,7 +37,8 @@ std::string default_data_dir();
 /// Loads <dir>/<name>/{frame10.png, frame11.png, flow10.flo} for each name (Middlebury layout,
 /// Baker et al. 2011). names empty = every sub-folder of dir that holds those three files,
 /// sorted. Throws std::runtime_error naming the file and the problem (missing folder, corrupt
-/// PNG or .flo, frames of different sizes, ground truth of another size).
+/// PNG or .flo, frames of different sizes, ground truth of another size, a ground truth
+/// without one known vector).
 std::vector<Sequence> load_sequences(const std::string& dir, const std::vector<std::string>& names);
 
 /// "middlebury:Grove2,RubberWhale" — the dataset key stored with every measurement.
