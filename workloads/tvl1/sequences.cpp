@@ -68,7 +68,8 @@ std::vector<Sequence> load_sequences(const std::string& dir,
     if (known_flow_pixels(s.ground_truth) == 0)
       throw std::runtime_error((p / "flow10.flo").string() +
                                ": the ground truth has no known vector (every pixel is marked "
-                               "unknown); remove it to tune on these frames as footage");
+                               "unknown); to tune on these frames without ground truth, give "
+                               "--data a folder of the frames alone");
     out.push_back(std::move(s));
   }
   return out;
