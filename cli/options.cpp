@@ -131,8 +131,8 @@ po::options_description input_options(InputArgs& a, unsigned parts) {
         "max-frames", po::value(&a.max_frames)->default_value(a.max_frames),
         "optical flow footage: read the first N frames only (0 = all)")(
         "reference-metrics", po::bool_switch(&a.reference_metrics),
-        "optical flow: also score against the reference flow (ref_aepe, photometric) on inputs "
-        "with ground truth; footage always is");
+        "optical flow: also score against the reference flow (its ref_ metrics and the "
+        "photometric error) on inputs with ground truth; footage always is");
   if (parts & kInputMaxPixels)
     desc.add_options()("max-pixels", po::value(&a.max_pixels)->default_value(a.max_pixels),
                        "largest input image read, width x height (0 = 64 Mpx); larger files "
