@@ -1,14 +1,17 @@
 // Tuning on a user's own footage end to end: `tune --data` on frames the test writes (no
 // ground truth) measures every config against the reference flow, the front and the default
 // request use ref_aepe in place of aepe, `--max-ref-aepe` constrains the export, and a bad
-// input is refused before any config runs, with no DB created.
+// input is refused before any config runs, with no DB created; `tune flow --gt` reads a KITTI
+// flow PNG.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <vector>
 
+#include "kernels/image.hpp"
 #include "tests/kernels/textured_image.hpp"
 #include "tests/test_dir.hpp"
 #include "tests/tuner/tune_process.hpp"
@@ -100,6 +103,24 @@ TEST_F(CliFootage, BadFootageIsRefusedBeforeAnyConfigRuns) {
   r = run_tune("--board host --data " + path("cam") + " --stride 0 --db " + path("x.db"));
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_FALSE(fs::exists(path("x.db")));
+}
+
+// `tune flow --gt` takes a KITTI flow PNG as the ground truth: with the left half of its
+// pixels valid, the AEPE is over 48 x 32 / 2 = 768 pixels.
+TEST_F(CliFootage, FlowScoresAgainstAKittiGroundTruthPng) {
+  FlowField gt(48, 32);
+  std::vector<bool> valid(gt.size(), false);
+  for (int y = 0; y < 32; ++y)
+    for (int x = 0; x < 24; ++x) {
+      gt.u[std::size_t(y) * 48 + x] = 1;
+      valid[std::size_t(y) * 48 + x] = true;
+    }
+  test::write_kitti_flow_raw(dir_ / "gt.png", gt, valid);
+  const test::TuneResult r =
+      run_tune("flow " + path("cam/img_8.png") + " " + path("cam/img_9.png") + " --gt " +
+               path("gt.png") + " --variant simd_fused --param iterations=5 --param n_warpings=1");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find(" deg over 768 pixels"), std::string::npos) << r.output;
 }
 
 }  // namespace

@@ -145,10 +145,10 @@ FlowDataset load_frame_folder(const std::string& dir, int stride, int max_frames
     d.sequences.push_back(std::move(s));
   }
   if (d.sequences.empty()) throw std::runtime_error(dir + ": no pair of the names asked for");
-  const std::string source =
-      fs::path(dir).lexically_normal().filename().empty()
-          ? fs::path(dir).lexically_normal().parent_path().filename().string()
-          : fs::path(dir).lexically_normal().filename().string();
+  // The folder's own name, also for "cam/" and ".".
+  const fs::path folder = fs::absolute(dir).lexically_normal();
+  const std::string source = folder.filename().empty() ? folder.parent_path().filename().string()
+                                                       : folder.filename().string();
   d.key = footage_key("frames", source, d.sequences);
   d.description = footage_description(d.sequences,
                                       "of the folder " + dir + " (" + std::to_string(names.size()) +
