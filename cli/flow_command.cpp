@@ -127,7 +127,7 @@ int run_flow(const std::vector<std::string>& args) {
       "max-flow", po::value(&run.visualisation_scale)->default_value(0),
       "--viz: value of full saturation (optical flow: magnitude in px; 0 = the largest)")(
       "gt", po::value(&run.reference),
-      "reference to score against (optical flow: ground-truth .flo)")(
+      "reference to score against (optical flow: ground-truth .flo, or a KITTI 2015 flow .png)")(
       "init-flow", po::value(&run.init_flow),
       "optical flow: a .flo to start from instead of 0 (e.g. the previous pair's flow; "
       "kokkos_global and the CUDA variants)")(

@@ -99,6 +99,13 @@ InputOptions InputArgs::to_input_options() const {
   o.data_dir = data_dir;
   if (!items.empty()) o.items = split_list(items);
   o.max_pixels = max_pixels;
+  if (stride < 1) throw UsageError("--stride must be >= 1, got " + std::to_string(stride));
+  if (max_frames < 0)
+    throw UsageError("--max-frames must be >= 0 (0 = all), got " + std::to_string(max_frames));
+  o.pairs = pairs;
+  o.stride = stride;
+  o.max_frames = max_frames;
+  o.reference_metrics = reference_metrics;
   return o;
 }
 
@@ -106,13 +113,26 @@ po::options_description input_options(InputArgs& a, unsigned parts) {
   po::options_description desc("input options");
   if (parts & kInputData)
     desc.add_options()("data", po::value(&a.data_dir),
-                       "folder of the workload's inputs (optical flow: Middlebury-style "
-                       "sequences; default: the repo's data/middlebury)");
+                       "the workload's inputs (optical flow: a folder of Middlebury sequences, "
+                       "KITTI 2015 or MPI-Sintel, recognised by its layout; or footage without "
+                       "ground truth: a folder of numbered frames or a video file; default: the "
+                       "repo's data/middlebury)");
   if (parts & kInputItems)
     desc.add_options()("sequences", po::value(&a.items),
                        "comma-separated input items (optical flow: sequence names; graphs: "
                        "icosphere:3,random:1024)")("items", po::value(&a.items),
                                                    "same as --sequences");
+  if (parts & kInputFootage)
+    desc.add_options()("pairs", po::value(&a.pairs),
+                       "optical flow: a text file of frame pairs, FIRST SECOND a line (relative "
+                       "to the file's folder), instead of --data")(
+        "stride", po::value(&a.stride)->default_value(a.stride),
+        "optical flow footage: pair k is frames k*N and k*N+1 of the folder or video")(
+        "max-frames", po::value(&a.max_frames)->default_value(a.max_frames),
+        "optical flow footage: read the first N frames only (0 = all)")(
+        "reference-metrics", po::bool_switch(&a.reference_metrics),
+        "optical flow: also score against the reference flow (its ref_ metrics and the "
+        "photometric error) on inputs with ground truth; footage always is");
   if (parts & kInputMaxPixels)
     desc.add_options()("max-pixels", po::value(&a.max_pixels)->default_value(a.max_pixels),
                        "largest input image read, width x height (0 = 64 Mpx); larger files "
@@ -205,6 +225,7 @@ std::vector<std::string> expand_max_options(const std::vector<std::string>& args
     } else {
       throw UsageError(a + " needs a value");
     }
+    std::replace(name.begin(), name.end(), '-', '_');  // --max-ref-aepe: metric ref_aepe
     if (name == "ms") name = "time_ms";
     if (name == "mj") name = "energy_mj";
     if (name == "w") name = "power_w";

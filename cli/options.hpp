@@ -80,10 +80,15 @@ po::options_description board_options(std::string& board, const std::string& hel
 
 /// Values of the input options before they become InputOptions.
 struct InputArgs {
-  std::string data_dir;        ///< --data
-  std::string items;           ///< --sequences / --items: comma-separated
-  std::size_t max_pixels = 0;  ///< --max-pixels
-  /// data_dir, the items split at commas and max_pixels.
+  std::string data_dir;            ///< --data
+  std::string items;               ///< --sequences / --items: comma-separated
+  std::size_t max_pixels = 0;      ///< --max-pixels
+  std::string pairs;               ///< --pairs
+  int stride = 1;                  ///< --stride
+  int max_frames = 0;              ///< --max-frames
+  bool reference_metrics = false;  ///< --reference-metrics
+  /// data_dir, the items split at commas, max_pixels and the footage options (UsageError for
+  /// --stride < 1 or --max-frames < 0).
   InputOptions to_input_options() const;
 };
 
@@ -92,10 +97,12 @@ enum InputParts : unsigned {
   kInputData = 1,       ///< --data
   kInputItems = 2,      ///< --sequences and --items
   kInputMaxPixels = 4,  ///< --max-pixels
-  kInputAll = 7,
+  kInputFootage = 8,    ///< --pairs, --stride, --max-frames, --reference-metrics
+  kInputAll = 15,
 };
 
-/// The input options of parts (--data, --sequences/--items, --max-pixels), bound to args.
+/// The input options of parts (--data, --sequences/--items, --max-pixels, the footage
+/// options), bound to args.
 po::options_description input_options(InputArgs& args, unsigned parts = kInputAll);
 
 /// Values of the space options before they are turned into SpaceOptions.
@@ -133,7 +140,8 @@ struct SelectionArgs {
 po::options_description selection_options(SelectionArgs& args);
 
 /// "--max-METRIC 0.25" / "--max-METRIC=0.25" -> "--max METRIC=0.25" (any figure of the
-/// workload); --max-ms and --max-mj are time_ms and energy_mj. Options that desc declares
+/// workload; dashes in METRIC read as underscores: --max-ref-aepe is ref_aepe); --max-ms and
+/// --max-mj are time_ms and energy_mj. Options that desc declares
 /// (e.g. --max-evals), and --max-pixels, are left as they are. Throws UsageError for a --max-METRIC
 /// without value.
 std::vector<std::string> expand_max_options(const std::vector<std::string>& args,

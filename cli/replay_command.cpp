@@ -12,6 +12,7 @@
 #include "cli/options.hpp"
 #include "cli/predict_prior.hpp"
 #include "db/repository.hpp"
+#include "select/objectives.hpp"
 #include "tuner/replay.hpp"
 #include "tuner/resources_json.hpp"
 #include "workloads/workload.hpp"
@@ -105,8 +106,9 @@ int run_replay(const std::vector<std::string>& args) {
   std::vector<std::string> objectives;
   if (objectives_text.empty()) {
     objectives.push_back("time_ms");
-    for (const std::string& o : space.workload_row.front_objectives)
-      if (o != "time_ms") objectives.push_back(o);
+    // The recorded dataset's front objectives (ref_aepe for aepe on footage).
+    for (const Objective& o : objectives_of(space.workload_row, space.measurements))
+      if (o.name != "time_ms") objectives.push_back(o.name);
   } else {
     boost::split(objectives, objectives_text, boost::is_any_of(","));
   }

@@ -67,7 +67,7 @@ int run_report(const std::vector<std::string>& raw_args) {
     j["why"] = "no config satisfies the constraints";
     std::cout << "select: no config of " << measured.size() << " satisfies the constraints\n";
   } else {
-    const db::MeasuredConfig best = select_config(ok, objective, objectives_of(workload));
+    const db::MeasuredConfig best = select_config(ok, objective, objectives_of(workload, measured));
     j["selected"] = nlohmann::json::parse(db::config_json(best.config));
     j["time_ms"] = best.measurement.time_ms_median;
     j["metrics"] = best.measurement.metrics;

@@ -69,8 +69,9 @@ int run_search(const std::vector<std::string>& args) {
     }
     o.dimensions.push_back(std::move(d));
   }
-  o.train = {inputs.data_dir, split_list(train)};
-  o.test = {inputs.data_dir, split_list(test)};
+  o.train.data_dir = o.test.data_dir = inputs.data_dir;
+  o.train.items = split_list(train);
+  o.test.items = split_list(test);
   o.command = "tune search";
   for (const std::string& a : args) o.command += " " + a;
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "kernels/image.hpp"
 
@@ -10,6 +11,10 @@ namespace flowtune {
 /// True when a ground-truth flow vector is known: both components finite and |u|, |v| <= 1e9
 /// (the Middlebury .flo convention stores unknown flow as 1e10-ish values or NaN).
 bool is_known_flow(float u, float v);
+
+/// The pixels of `flow` whose vector is known (is_known_flow): 0 for a ground truth that could
+/// score nothing.
+std::size_t known_flow_pixels(const FlowField& flow);
 
 /// Average endpoint error and average angular error over the pixels with known ground truth.
 struct FlowError {
@@ -28,4 +33,16 @@ struct FlowError {
 /// pixel is known.
 FlowError flow_error(const FlowField& estimate, const FlowField& ground_truth);
 
+/// The KITTI 2015 flow outlier rate Fl (Menze and Geiger, CVPR 2015, sec. 4; the devkit's
+/// flow_error): the percentage of the pixels with known ground truth whose endpoint error is
+/// > 3 px and > 5% of the ground-truth magnitude |(u_gt, v_gt)|. Fl-all when ground_truth
+/// holds flow_occ (every valid pixel). Same shape and error rules as flow_error.
+double kitti_outlier_percent(const FlowField& estimate, const FlowField& ground_truth);
+
+/// The average endpoint error over the pixels with known ground truth and include[x] != 0
+/// (MPI-Sintel's "EPE noc" with include = not occluded; Butler et al., ECCV 2012, sec. 5), as
+/// aepe with the count as n_valid (aae_deg is not computed: 0). Throws std::invalid_argument for
+/// shapes that differ (all three) or when no pixel is counted.
+FlowError masked_endpoint_error(const FlowField& estimate, const FlowField& ground_truth,
+                                const Plane<std::uint8_t>& include);
 }  // namespace flowtune

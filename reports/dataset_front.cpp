@@ -12,7 +12,7 @@ DatasetFront make_dataset_front(const std::string& dataset, const db::WorkloadRo
   f.dataset = dataset;
   f.workload = workload;
   f.measured = std::move(measured);
-  f.objectives = objectives_of(f.workload);
+  f.objectives = objectives_of(f.workload, f.measured);
   f.front = pareto_configs(f.measured, f.objectives);
   for (const auto& mc : f.measured) f.has_energy = f.has_energy || mc.measurement.energy_mj;
   if (f.has_energy)

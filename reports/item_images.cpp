@@ -28,6 +28,7 @@ std::vector<ReportFile> item_image_files(const ReportModel& model) {
 
 std::string item_image_title(const std::string& kind) {
   if (kind == "ground_truth") return "ground truth";
+  if (kind == "reference") return "reference flow";  // inputs without ground truth
   if (kind == "endpoint_error") return "endpoint error";
   return kind;
 }

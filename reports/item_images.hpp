@@ -18,7 +18,7 @@ std::string item_image_name(const db::MeasuredConfig& mc, const db::ItemImage& i
 std::vector<ReportFile> item_image_files(const ReportModel& model);
 
 /// What a picture kind shows, for captions and alt texts: "flow", "ground truth",
-/// "endpoint error"; other kinds as stored.
+/// "endpoint error", "reference flow" (footage without ground truth); other kinds as stored.
 std::string item_image_title(const std::string& kind);
 
 /// One line saying how to read the pictures of `images`: the colour wheel (hue = direction,

@@ -124,7 +124,7 @@ RunAnswer run_answer(const std::vector<db::RunRow>& runs, const std::vector<Data
       a.no_pick = "no measured config satisfies " + a.request_text;
       return a;
     }
-    a.pick = select_config(candidates, objective, objectives_of(d.workload));
+    a.pick = select_config(candidates, objective, d.objectives);
   } catch (const std::exception& e) {
     a.no_pick = e.what();
   }

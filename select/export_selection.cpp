@@ -93,7 +93,7 @@ ExportSelection select_for_export(const db::Repository& repo, const std::string&
   }
   db::MeasuredConfig best;
   try {
-    best = select_config(candidates, o, objectives_of(workload));
+    best = select_config(candidates, o, objectives_of(workload, measured));
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(repo.path() + ": board '" + board + "', dataset '" + chosen +
                              "': " + e.what());

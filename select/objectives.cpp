@@ -57,6 +57,29 @@ std::vector<Objective> objectives_of(const db::WorkloadRow& workload) {
   return out;
 }
 
+std::vector<std::string> front_objective_names(
+    const db::WorkloadRow& workload, const std::function<bool(const std::string&)>& measured) {
+  std::vector<std::string> out;
+  for (const std::string& name : workload.front_objectives) {
+    const std::string stand_in = "ref_" + name;
+    const bool has_stand_in =
+        std::any_of(workload.metrics.begin(), workload.metrics.end(),
+                    [&](const db::MetricSpecRow& m) { return m.name == stand_in; });
+    out.push_back(!measured(name) && has_stand_in ? stand_in : name);
+  }
+  return out;
+}
+
+std::vector<Objective> objectives_of(const db::WorkloadRow& workload,
+                                     const std::vector<db::MeasuredConfig>& measured) {
+  db::WorkloadRow w = workload;
+  w.front_objectives = front_objective_names(workload, [&](const std::string& name) {
+    return std::any_of(measured.begin(), measured.end(),
+                       [&](const db::MeasuredConfig& mc) { return std::isfinite(mc.value(name)); });
+  });
+  return objectives_of(w);
+}
+
 double oriented_value(const db::MeasuredConfig& mc, const Objective& o) {
   const double v = mc.value(o.name);
   return o.minimize ? v : -v;

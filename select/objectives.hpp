@@ -1,6 +1,7 @@
 // Objectives and Pareto fronts of measured configs, by figure name (workload-generic).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,18 @@ bool is_energy_figure(const std::string& name);
 
 /// The workload's front objectives (e.g. time_ms and aepe) with units and directions.
 std::vector<Objective> objectives_of(const db::WorkloadRow& workload);
+
+/// The workload's front objectives for inputs whose figures `measured` tells (true = the
+/// inputs give it): each front objective m they do not give is replaced by ref_<m> where the
+/// workload has that metric (MetricSpec: the error against a reference output stands in for
+/// the error against the ground truth, e.g. ref_aepe for aepe on footage), else kept.
+std::vector<std::string> front_objective_names(
+    const db::WorkloadRow& workload, const std::function<bool(const std::string&)>& measured);
+
+/// objectives_of(workload) for the configs of one dataset: front_objective_names with a
+/// figure measured when some config of `measured` has a finite value of it.
+std::vector<Objective> objectives_of(const db::WorkloadRow& workload,
+                                     const std::vector<db::MeasuredConfig>& measured);
 
 /// Resolves a user's objective name: "time" -> time_ms, "energy" -> energy_mj (mJ per
 /// execution), "power" -> power_w (mean power over the energy windows), "edp" -> edp_mj_ms

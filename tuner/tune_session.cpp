@@ -115,7 +115,7 @@ void resolve_objectives(TuneSession& s, const TuneOptions& options, std::ostream
     s.constraints.emplace_back(resolve_objective(workload_row, c.name), c.max);
   if (names.empty()) {
     names.push_back("time_ms");
-    for (const std::string& o : s.workload->front_objectives())
+    for (const std::string& o : s.summary.front_objectives)
       if (o != "time_ms") names.push_back(o);
   }
   for (const std::string& name : names)
@@ -270,7 +270,9 @@ std::unique_ptr<TuneSession> open_session(const TuneOptions& options, std::ostre
   s->workload = &find_workload(options.space.workload);
   // The inputs and the space before the store: a run refused for its data or its options
   // creates no DB file.
-  s->inputs = s->workload->load_inputs(options.inputs);
+  InputOptions inputs = options.inputs;
+  inputs.progress = [&log](const std::string& line) { log << line << '\n' << std::flush; };
+  s->inputs = s->workload->load_inputs(inputs);
   SpaceOptions space_options = options.space;
   if (options.allow_clock_control && space_options.clocks_mhz.empty() && s->board.target == "cuda")
     space_options.clocks_mhz = supported_gpu_clocks_mhz(s->board);
@@ -304,11 +306,24 @@ void open_run(TuneSession& session, const TuneOptions& options, std::ostream& lo
   s->repo = std::make_unique<db::Repository>(options.db_path);
   s->summary.n_space = s->space.size();
   s->summary.dataset = s->inputs->key();
-  s->summary.front_objectives = s->workload->front_objectives();
+  // Inputs without ground truth: each front objective gives way to its ref_ metric, the error
+  // against the reference output (select/objectives.hpp).
+  const bool truth = s->inputs->has_ground_truth();
+  s->summary.front_objectives = front_objective_names(
+      to_workload_row(*s->workload), [truth](const std::string&) { return truth; });
   begin_run(*s, options, log);
   log << "run " << s->summary.run_id << ": workload " << s->workload->name() << ", board "
       << s->board.name << ", " << s->space.size() << " configs, dataset " << s->summary.dataset
       << ", DB " << s->repo->path() << '\n';
+  if (const std::string what = s->inputs->description(); !what.empty())
+    log << "inputs: " << what << '\n';
+  if (!truth) {
+    const std::vector<std::string> usual = s->workload->front_objectives();
+    for (std::size_t k = 0; k < usual.size() && k < s->summary.front_objectives.size(); ++k)
+      if (usual[k] != s->summary.front_objectives[k])
+        log << "no ground truth: " << s->summary.front_objectives[k] << " stands in for "
+            << usual[k] << " in the front and the default request\n";
+  }
   if (const std::string fixed = fixed_params_text(*s->workload, s->space.param_dimensions());
       !fixed.empty())
     log << fixed << '\n';
@@ -347,7 +362,7 @@ std::vector<db::MeasuredConfig> session_front(const TuneSession& s) {
   std::vector<db::MeasuredConfig> measured;
   for (db::MeasuredConfig& mc : s.repo->measured(s.board.name, s.summary.dataset))
     if (mc.config.workload == s.workload->name()) measured.push_back(std::move(mc));
-  return pareto_configs(measured, objectives_of(to_workload_row(*s.workload)));
+  return pareto_configs(measured, objectives_of(to_workload_row(*s.workload), measured));
 }
 
 }  // namespace flowtune

@@ -14,7 +14,13 @@ namespace flowtune {
 namespace {
 
 nlohmann::json inputs_json(const InputOptions& o) {
-  return {{"data_dir", o.data_dir}, {"items", o.items}, {"max_pixels", o.max_pixels}};
+  return {{"data_dir", o.data_dir},
+          {"items", o.items},
+          {"max_pixels", o.max_pixels},
+          {"pairs", o.pairs},
+          {"stride", o.stride},
+          {"max_frames", o.max_frames},
+          {"reference_metrics", o.reference_metrics}};
 }
 
 nlohmann::json request_object(const WorkerRequest& r) {
@@ -50,6 +56,12 @@ WorkerRequest parse_worker_request(const std::string& text) {
     r.inputs.data_dir = req.at("inputs").at("data_dir").get<std::string>();
     r.inputs.items = req.at("inputs").at("items").get<std::vector<std::string>>();
     r.inputs.max_pixels = req.at("inputs").at("max_pixels").get<std::size_t>();
+    // The footage options, absent from a request of a build without them.
+    const nlohmann::json& in = req.at("inputs");
+    r.inputs.pairs = in.value("pairs", std::string());
+    r.inputs.stride = in.value("stride", 1);
+    r.inputs.max_frames = in.value("max_frames", 0);
+    r.inputs.reference_metrics = in.value("reference_metrics", false);
     const nlohmann::json& m = req.at("measure");
     r.measure.warmup_rounds = m.at("warmup_rounds").get<int>();
     r.measure.min_rounds = m.at("min_rounds").get<int>();

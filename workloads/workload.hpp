@@ -5,11 +5,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "variants/config.hpp"
@@ -54,7 +56,10 @@ struct ParamSpec {
   std::optional<double> value_of(const std::string& text) const;
 };
 
-/// A metric a workload computes from its output (time and energy are the harness's).
+/// A metric a workload computes from its output (time and energy are the harness's). A metric
+/// named ref_<m> is <m> measured against a reference output of a stated high-accuracy config
+/// instead of the ground truth (e.g. ref_aepe): on inputs without ground truth it stands in for
+/// <m> in the front objectives (select/objectives.hpp, front_objective_names).
 struct MetricSpec {
   std::string name;      ///< e.g. "aepe"
   std::string unit;      ///< e.g. "px", "deg"
@@ -73,6 +78,13 @@ class InputSet {
   virtual std::string item_name(std::size_t i) const = 0;
   /// Work of one run on item i in the workload's work unit (pixels of a frame, N^3 relaxations).
   virtual double item_work(std::size_t i) const = 0;
+  /// False when the items have no ground truth (a user's footage): accuracy is then measured
+  /// against a reference output only, and each front objective m gives way to ref_<m>
+  /// (MetricSpec).
+  virtual bool has_ground_truth() const { return true; }
+  /// What the inputs are, in one line for the run's header (e.g. the number of pairs, their
+  /// size, and the reference the accuracy is measured against); "" = nothing to add.
+  virtual std::string description() const { return ""; }
 };
 
 /// A small picture of a runner's output for the report (e.g. the colour-coded flow): its kind
@@ -114,9 +126,27 @@ class Runner {
 
 /// Where a workload's inputs come from: a folder and item names (empty: the workload's default).
 struct InputOptions {
-  std::string data_dir;
+  InputOptions() = default;
+  /// The folder, the items and the image size limit; the footage options at their defaults.
+  InputOptions(std::string data_dir_in, std::vector<std::string> items_in = {},
+               std::size_t max_pixels_in = 0)
+      : data_dir(std::move(data_dir_in)), items(std::move(items_in)), max_pixels(max_pixels_in) {}
+  std::string data_dir;  ///< a folder or, for footage, a video file
   std::vector<std::string> items;
   std::size_t max_pixels = 0;  ///< largest image read (width x height); 0 = the default (64 Mpx)
+  /// Footage (optical flow): a text file of frame pairs, one "FIRST SECOND" a line ("" = the
+  /// consecutive frames of data_dir).
+  std::string pairs;
+  /// Footage: pair k is made of frames k stride and k stride + 1 (1 = every frame pair).
+  int stride = 1;
+  /// Footage: frames read at most (the first ones in order; 0 = all).
+  int max_frames = 0;
+  /// Score against the reference output as well where the inputs have ground truth (inputs
+  /// without ground truth always are: ref_<metric>, MetricSpec).
+  bool reference_metrics = false;
+  /// Where a loader says what takes long (e.g. computing reference outputs), one line a call;
+  /// empty = nowhere. Not sent to worker processes.
+  std::function<void(const std::string&)> progress;
 };
 
 /// The dimensions of a space's parameters (parameter name -> values and ranges,

@@ -67,11 +67,13 @@ def split_command(text):
 def known_options(help_text, metrics=()):
     """The options a `--help` text names (`--name`, and `-x` of `-x [ --name ]`).
 
-    Where the text offers `--max-METRIC`, `--max-<m>` of each metric name m is an option too.
+    Where the text offers `--max-METRIC`, `--max-<m>` of each metric name m is an option too,
+    also with its underscores written as dashes (`--max-ref-aepe` for ref_aepe).
     """
     options = set(re.findall(r"(?<![\w-])(--[a-z0-9][a-z0-9_-]*|-[a-zA-Z])(?![\w-])", help_text))
     if "--max-METRIC" in help_text:
         options |= {"--max-" + m for m in metrics}
+        options |= {"--max-" + m.replace("_", "-") for m in metrics}
     return options
 
 

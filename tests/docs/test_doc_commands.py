@@ -20,7 +20,8 @@ def test_max_metric_options_are_those_of_the_workloads_metrics():
     metrics = doc_commands.metric_names(params)
     assert metrics == {"aepe", "aae_deg"}
     help_of = lambda sub: "  --max arg   also --max-METRIC V\n"
-    md = "    tune --max-aepe 0.2 --max-aae_deg 3\n    tune --max-aepee 0.2\n"
+    md = ("    tune --max-aepe 0.2 --max-aae_deg 3 --max-aae-deg 3\n"
+          "    tune --max-aepee 0.2\n")
     out = doc_commands.check([("d.md", md)], help_of, metrics)
     assert len(out) == 1 and "--max-aepee" in out[0]
 

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "kernels/flo_io.hpp"
+#include "kernels/kitti_flow_io.hpp"
 #include "kernels/png_io.hpp"
 
 namespace flowtune {
@@ -13,10 +14,16 @@ std::string size_text(int width, int height) {
   return std::to_string(width) + "x" + std::to_string(height);
 }
 
-// Reads the .flo at path and checks that it has the frames' size; `what` names it.
+bool is_png_name(const std::string& path) {
+  return path.size() > 4 && (path.compare(path.size() - 4, 4, ".png") == 0 ||
+                             path.compare(path.size() - 4, 4, ".PNG") == 0);
+}
+
+// Reads the .flo (or KITTI flow .png) at path and checks that it has the frames' size; `what`
+// names it.
 FlowField read_flow_of_frames_size(const std::string& path, const std::string& what,
                                    const Image& i0, const std::string& i0_path) {
-  FlowField flow = read_flo(path);
+  FlowField flow = is_png_name(path) ? read_kitti_flow_png(path) : read_flo(path);
   if (flow.width != i0.width || flow.height != i0.height)
     throw std::runtime_error(path + ": " + what + " is " + size_text(flow.width, flow.height) +
                              ", the frames are " + size_text(i0.width, i0.height) + " (" + i0_path +

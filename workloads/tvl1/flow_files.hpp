@@ -18,7 +18,8 @@ struct FlowRunFiles {
   std::optional<FlowField> init_flow;  ///< run.init_flow (the flow to start from), when given
 };
 
-/// Reads run.inputs (two PNG frames), run.reference and run.init_flow (.flo files) and checks
+/// Reads run.inputs (two PNG frames), run.reference and run.init_flow (.flo files, or KITTI
+/// 2015 flow PNGs by their .png name: kernels/kitti_flow_io.hpp) and checks
 /// that they all have the frames' size. Throws std::invalid_argument when run.inputs are not
 /// two files (naming `workload`), std::runtime_error naming the file and both sizes (e.g.
 /// "gt.flo: ground truth is 100x80, the frames are 584x388 (frame10.png)") for a size

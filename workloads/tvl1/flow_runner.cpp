@@ -1,6 +1,7 @@
 // The TV-L1 workload's runner (see flow_runner.hpp).
 #include "workloads/tvl1/flow_runner.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <map>
 #include <memory>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "kernels/metrics.hpp"
+#include "kernels/photometric.hpp"
 #include "workloads/tvl1/flow_output_pictures.hpp"
 
 namespace flowtune {
@@ -37,19 +39,43 @@ class FlowRunner final : public Runner {
   std::map<std::string, double> score(std::size_t item) override {
     const Sequence& s = inputs_.sequence(item);
     if (!ran_.at(item)) throw std::logic_error("score before a completed run on " + s.name);
-    FlowError e{};
+    const FlowField& flow = last_[item];
+    std::map<std::string, double> out;
     try {
-      e = flow_error(last_[item], s.ground_truth);
+      if (s.has_ground_truth()) {
+        const FlowError e = flow_error(flow, s.ground_truth);
+        out["aepe"] = e.aepe;
+        out["aae_deg"] = e.aae_deg;
+        if (s.benchmark == FlowBenchmark::kitti)
+          out["fl_all"] = kitti_outlier_percent(flow, s.ground_truth);
+        if (s.benchmark == FlowBenchmark::sintel && s.not_occluded.width > 0)
+          out["epe_noc"] = masked_endpoint_error(flow, s.ground_truth, s.not_occluded).aepe;
+      }
+      if (s.has_reference()) {
+        out["ref_aepe"] = flow_error(flow, s.reference).aepe;
+        out["photometric"] = photometric_error(s.i0, s.i1, flow, s.visible).mean;
+      }
     } catch (const std::invalid_argument& err) {
       throw CheckFailed(s.name + ": " + err.what());
     }
-    return {{"aepe", e.aepe}, {"aae_deg", e.aae_deg}};
+    if (out.empty())
+      throw CheckFailed(s.name + ": neither a ground truth nor a reference flow to score against");
+    return out;
   }
 
   std::vector<OutputPicture> pictures(std::size_t item, int max_side) override {
     const Sequence& s = inputs_.sequence(item);
     if (!ran_.at(item)) return {};
-    return flow_output_pictures(last_[item], s.ground_truth, max_side);
+    if (s.has_ground_truth()) return flow_output_pictures(last_[item], s.ground_truth, max_side);
+    if (!s.has_reference()) return {};
+    // Without ground truth: the flow and the reference flow, on the reference's colour scale.
+    std::vector<OutputPicture> out = flow_output_pictures(last_[item], s.reference, max_side);
+    for (OutputPicture& p : out)
+      if (p.kind == "ground_truth") p.kind = "reference";
+    out.erase(std::remove_if(out.begin(), out.end(),
+                             [](const OutputPicture& p) { return p.kind == "endpoint_error"; }),
+              out.end());
+    return out;
   }
 
  private:

@@ -15,9 +15,14 @@ namespace flowtune {
 /// flow planes are page-locked through FlowSolver::page_lock (a GPU solver then uploads and
 /// downloads them by DMA: what is timed is a frame of a caller with page-locked buffers, as a
 /// camera pipeline capturing into page-locked memory); the locks live as long as the runner.
-/// score(i): aepe (px) and aae_deg (deg) of the last flow against the ground truth (Baker et
-/// al. 2011, eq. 2 and 1); throws CheckFailed naming the sequence when they cannot be
-/// computed, std::logic_error before the item's first run. pictures(i): flow_output_pictures.
+/// score(i): where the pair has ground truth, aepe (px) and aae_deg (deg) of the last flow
+/// against it (Baker et al. 2011, eq. 2 and 1), with fl_all (%, KITTI 2015's outlier rate) on
+/// KITTI and epe_noc (px, the non-occluded pixels) on MPI-Sintel; where it has a reference flow
+/// (reference_flow.hpp), ref_aepe (px, the AEPE against it) and photometric (gray levels,
+/// photometric_error over the reference's visible pixels, kernels/photometric.hpp). Throws
+/// CheckFailed naming the sequence when they cannot be computed, std::logic_error before the
+/// item's first run. pictures(i): flow_output_pictures against the ground truth; without one,
+/// the flow and the reference flow (kind "reference").
 std::unique_ptr<Runner> make_flow_runner(std::unique_ptr<FlowSolver> solver,
                                          const SequenceSet& inputs);
 

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "kernels/flo_io.hpp"
+#include "kernels/metrics.hpp"
 #include "kernels/png_io.hpp"
 
 namespace flowtune {
@@ -62,6 +63,13 @@ std::vector<Sequence> load_sequences(const std::string& dir,
                                std::to_string(s.ground_truth.width) + "x" +
                                std::to_string(s.ground_truth.height) + ", frames are " +
                                std::to_string(s.i0.width) + "x" + std::to_string(s.i0.height));
+    // A ground truth without one known vector would fail every config as `accuracy` after
+    // computing its flow: refused here, before any config runs.
+    if (known_flow_pixels(s.ground_truth) == 0)
+      throw std::runtime_error((p / "flow10.flo").string() +
+                               ": the ground truth has no known vector (every pixel is marked "
+                               "unknown); to tune on these frames without ground truth, give "
+                               "--data a folder of the frames alone");
     out.push_back(std::move(s));
   }
   return out;

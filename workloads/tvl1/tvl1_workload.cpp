@@ -13,6 +13,7 @@
 #include "kernels/image_limits.hpp"
 #include "kernels/metrics.hpp"
 #include "kernels/png_io.hpp"
+#include "workloads/tvl1/flow_dataset.hpp"
 #include "workloads/tvl1/flow_files.hpp"
 #include "workloads/tvl1/flow_output_pictures.hpp"
 #include "workloads/tvl1/flow_runner.hpp"
@@ -35,7 +36,18 @@ class Tvl1Workload final : public Workload {
     static const std::vector<MetricSpec> m = {
         {"aepe", "px", true, "average endpoint error vs ground truth (Baker et al. 2011, eq. 2)"},
         {"aae_deg", "deg", true,
-         "average angular error vs ground truth (Baker et al. 2011, eq. 1)"}};
+         "average angular error vs ground truth (Baker et al. 2011, eq. 1)"},
+        {"fl_all", "%", true,
+         "KITTI 2015: pixels with endpoint error > 3 px and > 5% of the true flow (Menze and "
+         "Geiger 2015)"},
+        {"epe_noc", "px", true,
+         "MPI-Sintel: average endpoint error over the non-occluded pixels (Butler et al. 2012)"},
+        {"ref_aepe", "px", true,
+         "inputs without ground truth: average endpoint error vs the reference flow of a stated "
+         "high-accuracy config (workloads/tvl1/reference_flow.hpp)"},
+        {"photometric", "gray level", true,
+         "mean Charbonnier penalty of I1(x + u) - I0 over the pixels the reference flow's "
+         "forward-backward check keeps (Sundaram et al. 2010)"}};
     return m;
   }
   std::vector<std::string> front_objectives() const override { return {"time_ms", "aepe"}; }
@@ -102,8 +114,7 @@ class Tvl1Workload final : public Workload {
   }
   std::unique_ptr<InputSet> load_inputs(const InputOptions& o) const override {
     if (o.max_pixels > 0) set_default_image_limits({o.max_pixels});
-    return std::make_unique<SequenceSet>(
-        load_sequences(o.data_dir.empty() ? default_data_dir() : o.data_dir, o.items));
+    return std::make_unique<SequenceSet>(load_flow_dataset(o));
   }
   std::unique_ptr<Runner> make_runner(const Config& config, const InputSet& inputs) const override {
     const auto* set = dynamic_cast<const SequenceSet*>(&inputs);
