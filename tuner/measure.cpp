@@ -40,11 +40,14 @@ MeasurePhases& MeasurePhases::operator+=(const MeasurePhases& o) {
   pictures_s += o.pictures_s;
   warmup_s += o.warmup_s;
   timed_s += o.timed_s;
+  teardown_s += o.teardown_s;
+  protocol_s += o.protocol_s;
   return *this;
 }
 
 double MeasurePhases::total_s() const {
-  return build_s + first_run_s + score_s + pictures_s + warmup_s + timed_s;
+  return build_s + first_run_s + score_s + pictures_s + warmup_s + timed_s + teardown_s +
+         protocol_s;
 }
 
 db::MeasurementRow measure_runner(Runner& runner, const InputSet& inputs, EnergySensor* sensor_in,
@@ -165,11 +168,15 @@ MeasureResult measure_config(const Workload& workload, const db::ConfigRow& conf
   std::string stage = "compile";
   try {
     const auto build_start = std::chrono::steady_clock::now();
-    const std::unique_ptr<Runner> runner = workload.make_runner(to_config(config), inputs);
+    std::unique_ptr<Runner> runner = workload.make_runner(to_config(config), inputs);
     r.phases.build_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - build_start).count();
     stage = "run";
     r.measurement = measure_runner(*runner, inputs, sensor, options, &r.phases);
+    const auto teardown_start = std::chrono::steady_clock::now();
+    runner.reset();
+    r.phases.teardown_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - teardown_start).count();
     r.ok = true;
   } catch (const Cancelled&) {
     r.cancelled = true;  // a signal, not a failure of the config

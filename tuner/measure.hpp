@@ -52,6 +52,8 @@ struct MeasurePhases {
   double pictures_s = 0;   ///< Runner::pictures (the report's images of the first item)
   double warmup_s = 0;     ///< further untimed executions
   double timed_s = 0;      ///< the timed windows
+  double teardown_s = 0;   ///< the runner's destruction (device and page-locked memory freed)
+  double protocol_s = 0;   ///< a worker's request decoding and answer encoding around the rest
   MeasurePhases& operator+=(const MeasurePhases& o);
   double total_s() const;
 };

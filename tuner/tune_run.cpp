@@ -225,8 +225,8 @@ std::string activity_text(const TuneSession& s) {
 }
 
 // "timed runs 23%, first runs 4%, ...": the measuring side's time by phase, as shares of the
-// time it spent measuring; "other" is what the phases leave out (the worker's request and
-// answer, loading inputs, starting a worker). Empty when no phase was reported.
+// time it spent measuring; "other" is what the phases leave out: starting a worker, the pipe,
+// and an answer's wait for the tuner to collect it. Empty when no phase was reported.
 std::string measuring_phases_text(const TuneSession& s) {
   const MeasurePhases& p = s.measuring_phases;
   if (p.total_s() <= 0 || s.measuring_s <= 0) return "";
@@ -236,7 +236,21 @@ std::string measuring_phases_text(const TuneSession& s) {
   return "timed runs " + share(p.timed_s) + ", first (scored) runs " + share(p.first_run_s) +
          ", kernel load and set-up " + share(p.build_s) + ", scoring " + share(p.score_s) +
          ", pictures " + share(p.pictures_s) + ", other warm-up runs " + share(p.warmup_s) +
-         ", other " + share(std::max(0.0, s.measuring_s - p.total_s()));
+         ", kernel teardown " + share(p.teardown_s) + ", worker protocol " +
+         share(p.protocol_s) + ", other " + share(std::max(0.0, s.measuring_s - p.total_s()));
+}
+
+// "the tuner's own work: 12 ms a point (...)": the search loop's time outside collect, per
+// collected outcome. Empty before the first outcome.
+std::string tuner_work_text(const TuneSession& s) {
+  if (s.collected == 0) return "";
+  const double own_s = std::max(0.0, s.loop_s - s.collect_wait_s);
+  std::ostringstream out;
+  out << "the tuner's own work: " << std::lround(1000 * own_s / double(s.collected))
+      << " ms a point (recording, the strategy, constraint checks; it overlaps the point in "
+         "flight), waiting for answers: "
+      << std::lround(1000 * s.collect_wait_s / double(s.collected)) << " ms a point";
+  return out.str();
 }
 
 // Records each outcome, reports it and tells the strategy. Returns false when a stop
@@ -429,16 +443,25 @@ TuneSummary run_tuning(const TuneOptions& requested, std::ostream& log) {
     evaluator = make_evaluator(s, options, log);
     bool go_on = true;
     bool next_does_not_fit = false;
+    const double loop_from_s = elapsed_s();
+    // Evaluator::collect, with its wait and its outcomes counted (tuner_work_text).
+    const auto collect = [&] {
+      const double from_s = elapsed_s();
+      std::vector<EvaluationOutcome> outcomes = evaluator->collect(stop_measuring);
+      s.collect_wait_s += elapsed_s() - from_s;
+      s.collected += outcomes.size();
+      return outcomes;
+    };
     while (go_on && s.evaluations < s.budget && !stop() && !budget_spent()) {
       if (evaluator->in_flight() >= evaluator->capacity()) {
-        go_on = take(s, *evaluator, evaluator->collect(stop_measuring));
+        go_on = take(s, *evaluator, collect());
         continue;
       }
       const std::optional<std::size_t> next = s.strategy->ask();
       s.checks->prefetch(s.strategy->upcoming(kPrefetchAfterAsk));
       if (!next && evaluator->in_flight() > 0) {
         // the strategy may need them first
-        go_on = take(s, *evaluator, evaluator->collect(stop_measuring));
+        go_on = take(s, *evaluator, collect());
         continue;
       }
       if (!next) break;
@@ -466,7 +489,8 @@ TuneSummary run_tuning(const TuneOptions& requested, std::ostream& log) {
       evaluator->submit(e);
     }
     while (go_on && evaluator->in_flight() > 0 && !stop_measuring())
-      go_on = take(s, *evaluator, evaluator->collect(stop_measuring));
+      go_on = take(s, *evaluator, collect());
+    s.loop_s = elapsed_s() - loop_from_s;
     throw_if_lost();
     s.summary.interrupted = !go_on || stop();
     s.summary.time_budget_spent =
@@ -498,6 +522,7 @@ TuneSummary run_tuning(const TuneOptions& requested, std::ostream& log) {
       << "\n";
   if (const std::string phases = measuring_phases_text(s); !phases.empty())
     log << "where the measuring time went: " << phases << "\n";
+  if (const std::string own = tuner_work_text(s); !own.empty()) log << own << "\n";
   s.summary.builds_here = kernel_build_counters().get() - s.builds_at_start;
   s.summary.builds_measuring = evaluator->kernel_builds();
   log << "kernel builds of run " << s.summary.run_id << ": this process "

@@ -88,6 +88,11 @@ struct TuneSession {
   double measuring_s = 0, build_wait_s = 0;
   /// The measuring side's time by phase (EvaluationOutcome::phases summed).
   MeasurePhases measuring_phases;
+  /// The search loop's wall time, and the part of it spent waiting in Evaluator::collect: the
+  /// rest is the tuner's own work (recording, the strategy, constraint checks), which
+  /// overlaps the measuring of the point handed over before it.
+  double loop_s = 0, collect_wait_s = 0;
+  std::size_t collected = 0;  ///< outcomes collected by the loop
 };
 
 /// Sets up a run: loads the board (checking it matches the present GPU), the workload, the

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstring>
@@ -39,7 +40,8 @@ nlohmann::json builds_json(const KernelBuildCounts& c) {
 // A measurement's phases (MeasurePhases) as {"build": s, "first_run": s, ...}.
 nlohmann::json phases_json(const MeasurePhases& p) {
   return {{"build", p.build_s},       {"first_run", p.first_run_s}, {"score", p.score_s},
-          {"pictures", p.pictures_s}, {"warmup", p.warmup_s},       {"timed", p.timed_s}};
+          {"pictures", p.pictures_s}, {"warmup", p.warmup_s},       {"timed", p.timed_s},
+          {"teardown", p.teardown_s}, {"protocol", p.protocol_s}};
 }
 
 MeasurePhases parse_phases(const nlohmann::json& j) {
@@ -50,6 +52,8 @@ MeasurePhases parse_phases(const nlohmann::json& j) {
   p.pictures_s = j.value("pictures", 0.0);
   p.warmup_s = j.value("warmup", 0.0);
   p.timed_s = j.value("timed", 0.0);
+  p.teardown_s = j.value("teardown", 0.0);
+  p.protocol_s = j.value("protocol", 0.0);
   return p;
 }
 
@@ -82,6 +86,7 @@ int run_worker() {
   std::string sensor_board;
   use_kernel_store_from_environment();
   for (std::string line; std::getline(std::cin, line);) {
+    const auto request_start = std::chrono::steady_clock::now();
     nlohmann::json answer;
     bool failed = false;
     try {
@@ -96,8 +101,15 @@ int run_worker() {
       const MeasureResult r =
           measure_config(workload, req.config, *input_sets[key], sensor.get(), req.measure);
       if (r.ok) {
-        answer = {{"ok", nlohmann::json::parse(db::measurement_json(r.measurement))},
-                  {"phases", phases_json(r.phases)}};
+        answer = {{"ok", nlohmann::json::parse(db::measurement_json(r.measurement))}};
+        // The request's wall time outside measure_config's own phases: decoding, the inputs'
+        // look-up, the sensor and the measurement's encoding.
+        MeasurePhases phases = r.phases;
+        phases.protocol_s = std::max(
+            0.0, std::chrono::duration<double>(std::chrono::steady_clock::now() - request_start)
+                         .count() -
+                     r.phases.total_s());
+        answer["phases"] = phases_json(phases);
       } else if (r.cancelled) {
         answer = {{"cancelled", true}};
       } else {

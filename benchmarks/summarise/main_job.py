@@ -77,7 +77,8 @@ for tag in tags:
         continue
     for l in log:
         if ("kernel builds of run" in l or re.match(r"worker \d+ .*: kernel builds: ", l)
-                or l.startswith("where the measuring time went: ")):
+                or l.startswith("where the measuring time went: ")
+                or l.startswith("the tuner's own work: ")):
             print(f"- {tag}: {l.strip()}")
 print()
 

@@ -105,6 +105,13 @@ TEST(Measure, PhasesAccountForTheRunsAndTheScoring) {
   MeasurePhases twice = p;
   twice += p;
   EXPECT_DOUBLE_EQ(twice.total_s(), 2 * p.total_s());
+  EXPECT_EQ(p.teardown_s + p.protocol_s, 0.0) << "measure_runner neither frees nor encodes";
+  MeasurePhases around;  // what measure_config and the worker add: 0.25 s + 0.125 s
+  around.teardown_s = 0.25;
+  around.protocol_s = 0.125;
+  MeasurePhases with_around = p;
+  with_around += around;
+  EXPECT_DOUBLE_EQ(with_around.total_s(), p.total_s() + 0.375);
 }
 
 TEST(Measure, MedianConfidenceIntervalHalfWidthByHand) {
