@@ -236,8 +236,8 @@ std::string measuring_phases_text(const TuneSession& s) {
   return "timed runs " + share(p.timed_s) + ", first (scored) runs " + share(p.first_run_s) +
          ", kernel load and set-up " + share(p.build_s) + ", scoring " + share(p.score_s) +
          ", pictures " + share(p.pictures_s) + ", other warm-up runs " + share(p.warmup_s) +
-         ", kernel teardown " + share(p.teardown_s) + ", worker protocol " +
-         share(p.protocol_s) + ", other " + share(std::max(0.0, s.measuring_s - p.total_s()));
+         ", kernel teardown " + share(p.teardown_s) + ", worker protocol " + share(p.protocol_s) +
+         ", other " + share(std::max(0.0, s.measuring_s - p.total_s()));
 }
 
 // "the tuner's own work: 12 ms a point (...)": the search loop's time outside collect, per

@@ -377,16 +377,27 @@ class KernelStaged : public Strategy {
     std::vector<FigureModel> objectives, slacks;
     bool valid = false;
   };
+  // The levels of a told point, computed once (each ask refits over every told point).
+  const PointLevels& told_levels(std::size_t p) const {
+    auto it = told_levels_.find(p);
+    if (it == told_levels_.end())
+      it = told_levels_.emplace(p, point_levels(space_, n_levels_, p)).first;
+    return it->second;
+  }
+
   Models fit_models() const {
     Models m;
     std::vector<std::size_t> points;
     for (std::size_t p : told_)
       if (usable(p)) points.push_back(p);
+    std::vector<const PointLevels*> levels;
+    levels.reserve(points.size());
+    for (std::size_t p : points) levels.push_back(&told_levels(p));
     std::vector<double> raw(points.size());
     for (std::size_t k = 0; k < options_.n_objectives; ++k) {
       for (std::size_t i = 0; i < points.size(); ++i)
         raw[i] = measured_value(*observed(points[i]), k);
-      m.objectives.push_back(fit_figure(space_, n_levels_, points, raw, false));
+      m.objectives.push_back(fit_figure(n_levels_, levels, raw, false));
       if (!m.objectives.back().valid) return m;
     }
     const std::size_t n_constraints = points.empty() ? 0 : observed(points.front())->slack.size();
@@ -395,7 +406,7 @@ class KernelStaged : public Strategy {
         const Observation& o = *observed(points[i]);
         raw[i] = c < o.slack.size() ? o.slack[c] : std::numeric_limits<double>::quiet_NaN();
       }
-      m.slacks.push_back(fit_figure(space_, n_levels_, points, raw, true));
+      m.slacks.push_back(fit_figure(n_levels_, levels, raw, true));
     }
     m.valid = true;
     return m;
@@ -403,12 +414,12 @@ class KernelStaged : public Strategy {
 
   // Probability that every constraint holds at p (independent Gaussian predictions of the
   // fitted slacks; a constraint without a model holds with probability 1).
-  double feasibility(const Models& m, std::size_t p) const {
+  double feasibility(const Models& m, const PointLevels& p) const {
     double pof = 1;
     for (const FigureModel& s : m.slacks) {
       if (!s.valid) continue;
-      const double mu = s.model.predict(space_, n_levels_, p);
-      const double sd = s.predicted_sd(space_, n_levels_, p);
+      const double mu = s.model.predict(p);
+      const double sd = s.predicted_sd(p);
       pof *= sd > 1e-12 ? normal_cdf(-mu / sd) : (mu <= 0 ? 1.0 : 0.0);
     }
     return pof;
@@ -516,14 +527,15 @@ class KernelStaged : public Strategy {
     double best_score = -1;
     std::vector<std::size_t> best;
     for (std::size_t p : pool) {
-      const double pof = feasibility(models, p);
+      const PointLevels levels = point_levels(space_, n_levels_, p);
+      const double pof = feasibility(models, levels);
       double gain = pof;  // no feasible point yet: the likeliest feasible per unit cost
       if (std::isfinite(f_best)) {
         double sd = 0;
         for (std::size_t k = 0; k < m; ++k) {
           const FigureModel& f = models.objectives[k];
-          z[k] = (f.model.predict(space_, n_levels_, p) - f.lo) / scale(k);
-          sd += weight[k] * f.predicted_sd(space_, n_levels_, p) / scale(k);
+          z[k] = (f.model.predict(levels) - f.lo) / scale(k);
+          sd += weight[k] * f.predicted_sd(levels) / scale(k);
         }
         gain *= expected_improvement(f_best, tchebycheff(weight, z), sd);
       }
@@ -638,9 +650,10 @@ class KernelStaged : public Strategy {
         const double f_best = f ? f->fitted(measured_value(*observed(e), 0), false) : 0;
         for (std::size_t q : variations) {
           double gain = 1;
-          if (f && std::isfinite(f_best))
-            gain = expected_improvement(f_best, f->model.predict(space_, n_levels_, q),
-                                        f->predicted_sd(space_, n_levels_, q));
+          if (f && std::isfinite(f_best)) {
+            const PointLevels levels = point_levels(space_, n_levels_, q);
+            gain = expected_improvement(f_best, f->model.predict(levels), f->predicted_sd(levels));
+          }
           const double score = gain / cost(q);
           if (score > best_score * (1 + 1e-12) + 1e-300) {
             best_score = score;
@@ -666,6 +679,8 @@ class KernelStaged : public Strategy {
   std::size_t n_proposed_sets_ = 0, n_evaluations_ = 0;
   std::vector<std::size_t> design_;
   std::vector<std::size_t> told_;
+  /// told_levels' memo, by point (node-based: references stay valid).
+  mutable std::unordered_map<std::size_t, PointLevels> told_levels_;
   std::unordered_set<std::size_t> told_mark_;
   std::unordered_map<std::size_t, std::size_t> replaced_by_;   // dead design set -> replacement
   std::unordered_map<std::size_t, std::size_t> replacements_;  // per group

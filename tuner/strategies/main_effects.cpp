@@ -15,6 +15,15 @@ std::vector<std::size_t> dimension_levels(const SearchSpace& space) {
   return n;
 }
 
+PointLevels point_levels(const SearchSpace& space, const std::vector<std::size_t>& n_levels,
+                         std::size_t point) {
+  const std::vector<int> c = space.coords(point);
+  PointLevels l(n_levels.size());
+  for (std::size_t d = 0; d < n_levels.size(); ++d)
+    l[d] = c[d] < 0 ? n_levels[d] - 1 : std::size_t(c[d]);
+  return l;
+}
+
 std::size_t MainEffects::level(const SearchSpace& space, const std::vector<std::size_t>& n_levels,
                                std::size_t point, std::size_t d) {
   const int c = space.coord(point, d);
@@ -23,42 +32,56 @@ std::size_t MainEffects::level(const SearchSpace& space, const std::vector<std::
 
 double MainEffects::predict(const SearchSpace& space, const std::vector<std::size_t>& n_levels,
                             std::size_t point) const {
-  const std::vector<int>& c = space.coords(point);
+  return predict(point_levels(space, n_levels, point));
+}
+
+double MainEffects::predict(const PointLevels& levels) const {
   double v = mean;
-  for (std::size_t d = 0; d < n_levels.size(); ++d)
-    v += effect[d][c[d] < 0 ? n_levels[d] - 1 : std::size_t(c[d])];
+  for (std::size_t d = 0; d < effect.size(); ++d) v += effect[d][levels[d]];
   return v;
 }
 
+namespace {
+// Each point's levels, computed once (the space's coordinates of the points).
+struct LevelRows {
+  std::vector<PointLevels> rows;
+  std::vector<const PointLevels*> pointers;
+  LevelRows(const SearchSpace& space, const std::vector<std::size_t>& n_levels,
+            const std::vector<std::size_t>& points) {
+    rows.reserve(points.size());
+    for (std::size_t p : points) rows.push_back(point_levels(space, n_levels, p));
+    for (const PointLevels& r : rows) pointers.push_back(&r);
+  }
+};
+}  // namespace
+
 MainEffects fit_main_effects(const SearchSpace& space, const std::vector<std::size_t>& n_levels,
                              const std::vector<std::size_t>& points, const std::vector<double>& y) {
+  return fit_main_effects(n_levels, LevelRows(space, n_levels, points).pointers, y);
+}
+
+MainEffects fit_main_effects(const std::vector<std::size_t>& n_levels,
+                             const std::vector<const PointLevels*>& levels,
+                             const std::vector<double>& y) {
   MainEffects m;
   m.effect.resize(n_levels.size());
   for (std::size_t d = 0; d < n_levels.size(); ++d) m.effect[d].assign(n_levels[d], 0.0);
-  if (points.empty()) return m;
+  if (levels.empty()) return m;
   m.mean = std::accumulate(y.begin(), y.end(), 0.0) / double(y.size());
   std::vector<double> residual(y.size());
   for (std::size_t i = 0; i < y.size(); ++i) residual[i] = y[i] - m.mean;
-  // Each point's levels once (a generated space computes a point's coordinates per call).
-  const std::size_t n_dims = n_levels.size();
-  std::vector<std::size_t> levels(points.size() * n_dims);
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    const std::vector<int> c = space.coords(points[i]);
-    for (std::size_t d = 0; d < n_dims; ++d)
-      levels[i * n_dims + d] = c[d] < 0 ? n_levels[d] - 1 : std::size_t(c[d]);
-  }
   for (int sweep = 0; sweep < kBackfitSweeps; ++sweep)
     for (std::size_t d = 0; d < n_levels.size(); ++d) {
       std::vector<double> sum(n_levels[d], 0.0), count(n_levels[d], 0.0);
-      for (std::size_t i = 0; i < points.size(); ++i) {
-        const std::size_t l = levels[i * n_dims + d];
+      for (std::size_t i = 0; i < levels.size(); ++i) {
+        const std::size_t l = (*levels[i])[d];
         sum[l] += residual[i] + m.effect[d][l];
         count[l] += 1;
       }
       std::vector<double> next(n_levels[d]);
       for (std::size_t l = 0; l < next.size(); ++l) next[l] = sum[l] / (count[l] + kEffectShrink);
-      for (std::size_t i = 0; i < points.size(); ++i) {
-        const std::size_t l = levels[i * n_dims + d];
+      for (std::size_t i = 0; i < levels.size(); ++i) {
+        const std::size_t l = (*levels[i])[d];
         residual[i] += m.effect[d][l] - next[l];
       }
       m.effect[d] = std::move(next);
@@ -74,17 +97,33 @@ double FigureModel::fitted(double raw, bool slack) const {
 
 double FigureModel::predicted_sd(const SearchSpace& space, const std::vector<std::size_t>& n_levels,
                                  std::size_t point) const {
+  return predicted_sd(point_levels(space, n_levels, point));
+}
+
+double FigureModel::predicted_sd(const PointLevels& levels) const {
   double spread = 1;
-  const std::vector<int> c = space.coords(point);
-  for (std::size_t d = 0; d < n_levels.size(); ++d)
-    spread += 1 / (count[d][c[d] < 0 ? n_levels[d] - 1 : std::size_t(c[d])] + kEffectShrink);
+  for (std::size_t d = 0; d < count.size(); ++d)
+    spread += 1 / (count[d][levels[d]] + kEffectShrink);
   return residual_sd * std::sqrt(spread);
 }
 
 FigureModel fit_figure(const SearchSpace& space, const std::vector<std::size_t>& n_levels,
                        const std::vector<std::size_t>& candidates, const std::vector<double>& raw,
                        bool slack) {
-  std::vector<std::size_t> points;
+  std::vector<std::size_t> finite;  // only the points that enter the fit need their levels
+  std::vector<double> finite_raw;
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    if (std::isfinite(raw[i])) {
+      finite.push_back(candidates[i]);
+      finite_raw.push_back(raw[i]);
+    }
+  return fit_figure(n_levels, LevelRows(space, n_levels, finite).pointers, finite_raw, slack);
+}
+
+FigureModel fit_figure(const std::vector<std::size_t>& n_levels,
+                       const std::vector<const PointLevels*>& candidates,
+                       const std::vector<double>& raw, bool slack) {
+  std::vector<const PointLevels*> points;
   std::vector<double> y;
   bool positive = true;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
@@ -99,17 +138,15 @@ FigureModel fit_figure(const SearchSpace& space, const std::vector<std::size_t>&
   for (double& v : y) v = positive ? std::log(v) : (slack ? v - 1 : v);
   f.lo = *std::min_element(y.begin(), y.end());
   f.hi = *std::max_element(y.begin(), y.end());
-  f.model = fit_main_effects(space, n_levels, points, y);
+  f.model = fit_main_effects(n_levels, points, y);
   f.valid = true;
   f.count.resize(n_levels.size());
   for (std::size_t d = 0; d < n_levels.size(); ++d) f.count[d].assign(n_levels[d], 0.0);
   double ss = 0;
   for (std::size_t i = 0; i < points.size(); ++i) {
-    const double r = y[i] - f.model.predict(space, n_levels, points[i]);
+    const double r = y[i] - f.model.predict(*points[i]);
     ss += r * r;
-    const std::vector<int> c = space.coords(points[i]);
-    for (std::size_t d = 0; d < n_levels.size(); ++d)
-      f.count[d][c[d] < 0 ? n_levels[d] - 1 : std::size_t(c[d])] += 1;
+    for (std::size_t d = 0; d < n_levels.size(); ++d) f.count[d][(*points[i])[d]] += 1;
   }
   f.residual_sd = std::sqrt(ss / double(points.size()));
   return f;

@@ -27,6 +27,13 @@ inline constexpr double kParegoAugment = 0.05;
 /// a coordinate of -1).
 std::vector<std::size_t> dimension_levels(const SearchSpace& space);
 
+/// A point's level on every dimension (n_levels[d] - 1 where dimension d does not apply):
+/// what the models below read of a point. Computed once per point by a caller that predicts
+/// or fits often (a generated space computes coordinates per call).
+using PointLevels = std::vector<std::size_t>;
+PointLevels point_levels(const SearchSpace& space, const std::vector<std::size_t>& n_levels,
+                         std::size_t point);
+
 /// prediction = mean + sum over dimensions d of effect[d][level of the point on d].
 struct MainEffects {
   double mean = 0;
@@ -36,6 +43,8 @@ struct MainEffects {
                            std::size_t point, std::size_t d);
   double predict(const SearchSpace& space, const std::vector<std::size_t>& n_levels,
                  std::size_t point) const;
+  /// The same from the point's levels (point_levels).
+  double predict(const PointLevels& levels) const;
 };
 
 /// Backfitting of y (one value per point) over the dimensions of space: each of
@@ -43,6 +52,10 @@ struct MainEffects {
 /// of its levels, shrunk by kEffectShrink. points and y have the same size.
 MainEffects fit_main_effects(const SearchSpace& space, const std::vector<std::size_t>& n_levels,
                              const std::vector<std::size_t>& points, const std::vector<double>& y);
+/// The same from each point's levels (levels[i] of point i, as point_levels gives them).
+MainEffects fit_main_effects(const std::vector<std::size_t>& n_levels,
+                             const std::vector<const PointLevels*>& levels,
+                             const std::vector<double>& y);
 
 /// The model of one figure over the points where it is finite. log_space: fitted on the
 /// logarithm (every value positive: times and errors multiply across a kernel's schedule and
@@ -66,6 +79,8 @@ struct FigureModel {
   /// level adds one residual variance).
   double predicted_sd(const SearchSpace& space, const std::vector<std::size_t>& n_levels,
                       std::size_t point) const;
+  /// The same from the point's levels (point_levels).
+  double predicted_sd(const PointLevels& levels) const;
 };
 
 /// Fits a figure from (point, raw value) pairs; non-finite values are left out. slack: the
@@ -73,6 +88,10 @@ struct FigureModel {
 FigureModel fit_figure(const SearchSpace& space, const std::vector<std::size_t>& n_levels,
                        const std::vector<std::size_t>& points, const std::vector<double>& raw,
                        bool slack);
+/// The same from each point's levels (levels[i] of point i, as point_levels gives them).
+FigureModel fit_figure(const std::vector<std::size_t>& n_levels,
+                       const std::vector<const PointLevels*>& levels,
+                       const std::vector<double>& raw, bool slack);
 
 /// Objective k of o as measured: Observation::values, or where the caller gave none, the
 /// objective unless the constraint rule replaced it (then NaN).
