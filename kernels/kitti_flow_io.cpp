@@ -14,30 +14,16 @@
 #include <vector>
 
 #include "kernels/metrics.hpp"
+#include "kernels/png_support.hpp"
 
 namespace flowtune {
 namespace {
 
-// libpng reports errors by longjmp: the functions that call setjmp hold only trivially
-// destructible locals and call nothing but libpng between setjmp and the jump (as
-// kernels/png_io.cpp); buffers and the FILE live in their callers.
-
-struct PngError {
-  char message[256] = "unknown libpng error";
-};
-
-void on_error(png_structp png, png_const_charp message) {
-  auto* err = static_cast<PngError*>(png_get_error_ptr(png));
-  if (err != nullptr) std::snprintf(err->message, sizeof err->message, "%s", message);
-  png_longjmp(png, 1);
-}
-
-void on_warning(png_structp, png_const_charp) {}
-
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
+// The setjmp rule of kernels/png_support.hpp holds for every function below that calls setjmp.
+using png_support::FilePtr;
+using png_support::on_error;
+using png_support::on_warning;
+using png_support::PngError;
 
 struct Header {
   png_uint_32 width = 0, height = 0;
@@ -97,14 +83,7 @@ std::uint16_t encode(float value) {
 }  // namespace
 
 FlowField read_kitti_flow_png(const std::string& path, const ImageLimits& limits) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw std::runtime_error(path + ": is a directory, not a KITTI flow file");
-  FilePtr file(std::fopen(path.c_str(), "rb"));
-  if (!file) throw std::runtime_error(path + ": cannot open (" + std::strerror(errno) + ")");
-  unsigned char sig[8] = {};
-  if (std::fread(sig, 1, 8, file.get()) != 8 || png_sig_cmp(sig, 0, 8) != 0)
-    throw std::runtime_error(path + ": not a PNG file");
+  FilePtr file = png_support::open_png_for_reading(path, "KITTI flow file");
   PngError err;
   png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &err, &on_error, &on_warning);
   if (!png) throw std::runtime_error(path + ": libpng could not start");

@@ -12,30 +12,17 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "kernels/png_support.hpp"
+
 namespace flowtune {
 
 namespace {
 
-// libpng reports errors by longjmp. The functions that call setjmp below hold only trivially
-// destructible locals and call nothing but libpng between setjmp and the jump, so no C++
-// destructor is ever skipped; C++ objects (buffers, the FILE guard) live in their callers.
-
-struct PngError {
-  char message[256] = "unknown libpng error";
-};
-
-void on_png_error(png_structp png, png_const_charp message) {
-  auto* err = static_cast<PngError*>(png_get_error_ptr(png));
-  if (err != nullptr) std::snprintf(err->message, sizeof err->message, "%s", message);
-  png_longjmp(png, 1);
-}
-
-void on_png_warning(png_structp, png_const_charp) {}
-
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
+// The setjmp rule of kernels/png_support.hpp holds for every function below that calls setjmp.
+using png_support::FilePtr;
+using png_support::PngError;
+constexpr auto on_png_error = &png_support::on_error;
+constexpr auto on_png_warning = &png_support::on_warning;
 
 struct ReadHeader {
   png_uint_32 width = 0, height = 0;
@@ -158,13 +145,7 @@ Image read_png_gray(const std::string& path) {
 }
 
 Image read_png_gray(const std::string& path, const ImageLimits& limits) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) fail(path, "is a directory, not a PNG file");
-  FilePtr file(std::fopen(path.c_str(), "rb"));
-  if (!file) fail(path, std::string("cannot open: ") + std::strerror(errno));
-  png_byte signature[8];
-  if (std::fread(signature, 1, 8, file.get()) != 8 || png_sig_cmp(signature, 0, 8) != 0)
-    fail(path, "not a PNG file (bad signature)");
+  FilePtr file = png_support::open_png_for_reading(path, "PNG file");
 
   PngError err;
   png_structp png =
