@@ -27,7 +27,8 @@ std::string pruned_csv(const ReportModel& model);
 std::string failures_csv(const ReportModel& model);
 
 /// pareto.csv: per front of model.fronts its configs by rank (front "<objectives>" and, with
-/// energy, "time_energy"), then the cross-algorithm fronts (front "cross_<objectives>").
+/// energy, "time_energy" and the three-objective "time_ms_energy_mj_<metric>"), then the
+/// cross-algorithm fronts (front "cross_<objectives>").
 std::string pareto_csv(const ReportModel& model);
 
 namespace detail {

@@ -33,6 +33,9 @@ std::string pareto_csv(const ReportModel& model) {
     for (const Objective& o : f.objectives) name += (name.empty() ? "" : "_") + o.name;
     out += front_rows(name, f.dataset, f.front);
     out += front_rows("time_energy", f.dataset, f.time_energy);
+    std::string three;
+    for (const Objective& o : f.three_objectives) three += (three.empty() ? "" : "_") + o.name;
+    out += front_rows(three, f.dataset, f.three_objective_front);
   }
   for (const CrossFront& f : model.cross) {
     std::string name = "cross";

@@ -15,9 +15,17 @@ DatasetFront make_dataset_front(const std::string& dataset, const db::WorkloadRo
   f.objectives = objectives_of(f.workload, f.measured);
   f.front = pareto_configs(f.measured, f.objectives);
   for (const auto& mc : f.measured) f.has_energy = f.has_energy || mc.measurement.energy_mj;
-  if (f.has_energy)
-    f.time_energy = pareto_configs(f.measured, {resolve_objective(f.workload, "time"),
-                                                resolve_objective(f.workload, "energy")});
+  if (f.has_energy) {
+    const Objective time = resolve_objective(f.workload, "time");
+    const Objective energy = resolve_objective(f.workload, "energy");
+    f.time_energy = pareto_configs(f.measured, {time, energy});
+    for (const Objective& o : f.objectives)
+      if (o.name != time.name && o.name != energy.name) {
+        f.three_objectives = {time, energy, o};
+        f.three_objective_front = pareto_configs(f.measured, f.three_objectives);
+        break;
+      }
+  }
   return f;
 }
 

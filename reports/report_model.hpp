@@ -26,6 +26,11 @@ struct DatasetFront {
   bool has_energy = false;                   ///< some measurement has energy_mj
   /// Over (time_ms, energy_mj) when has_energy, else empty.
   std::vector<db::MeasuredConfig> time_energy;
+  /// The paper's three objectives when has_energy and `objectives` holds one besides time and
+  /// energy (the accuracy metric, e.g. aepe): time_ms, energy_mj and that one; else empty.
+  std::vector<Objective> three_objectives;
+  /// The front over three_objectives, sorted (configs without energy are never on it).
+  std::vector<db::MeasuredConfig> three_objective_front;
 };
 
 /// The fronts of `measured` (all of one dataset) over the objectives of `workload`.

@@ -26,6 +26,11 @@ std::string workload_front_md(const DatasetFront& f, const std::string& svg_file
     s << "\n### Pareto front: time vs energy (" << f.time_energy.size() << " configs)\n\n"
       << sections::front_table_md(f.time_energy, f.workload);
   }
+  if (!f.three_objective_front.empty()) {
+    s << "\n### Pareto front: " << sections::axes_text(f.three_objectives) << " ("
+      << f.three_objective_front.size() << " configs, those with energy)\n\n"
+      << sections::front_table_md(f.three_objective_front, f.workload);
+  }
   s << sections::best_config_md(f) << sections::budget_md(f);
   return s.str();
 }
@@ -60,7 +65,13 @@ std::string dataset_html(const DatasetView& v, std::size_t board_index, std::siz
          "sensor reading: no sensor on this board, or the run stopped before the front's "
          "energy pass).</p>\n";
   s << "<h4>Pareto front: " << xml_escape(axes) << " (" << d.front.size() << " configs)</h4>\n"
-    << sections::front_table_html(d, pick_id) << "</section>\n";
+    << sections::front_table_html(d, pick_id);
+  if (!d.three_objective_front.empty())
+    s << "<h4 class=\"three-objectives\">Pareto front: "
+      << xml_escape(sections::axes_text(d.three_objectives)) << " ("
+      << d.three_objective_front.size() << " configs, those with energy)</h4>\n"
+      << sections::front_table_html(d, d.three_objective_front, pick_id);
+  s << "</section>\n";
   return s.str();
 }
 

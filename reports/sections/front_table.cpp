@@ -53,6 +53,11 @@ std::string front_table_md(const std::vector<db::MeasuredConfig>& front, const d
 }
 
 std::string front_table_html(const DatasetFront& d, std::int64_t pick_id) {
+  return front_table_html(d, d.front, pick_id);
+}
+
+std::string front_table_html(const DatasetFront& d, const std::vector<db::MeasuredConfig>& front,
+                             std::int64_t pick_id) {
   using detail::xml_escape;
   const std::set<std::string> varying = varying_params(d.measured);
   const std::vector<std::string> labels = distinct_labels(d.measured);
@@ -60,7 +65,7 @@ std::string front_table_html(const DatasetFront& d, std::int64_t pick_id) {
   for (std::size_t i = 0; i < d.measured.size(); ++i)
     label_of[d.measured[i].measurement_id] = labels[i];
   // The pick first when it is off the front (e.g. the least energy of a time-accuracy front).
-  std::vector<db::MeasuredConfig> rows = d.front;
+  std::vector<db::MeasuredConfig> rows = front;
   if (pick_id && std::none_of(rows.begin(), rows.end(), [&](const db::MeasuredConfig& mc) {
         return mc.measurement_id == pick_id;
       }))

@@ -63,6 +63,10 @@ std::string item_images_html(const db::MeasuredConfig& mc);
 /// first when it is not on the front; labels are distinct_labels over d.measured; with
 /// energy, also power W.
 std::string front_table_html(const DatasetFront& d, std::int64_t pick_id = 0);
+/// The same table of the configs of `front` (another front of d, e.g. its
+/// three_objective_front) instead of d.front.
+std::string front_table_html(const DatasetFront& d, const std::vector<db::MeasuredConfig>& front,
+                             std::int64_t pick_id);
 
 /// Markdown "Best config per objective" of f: per front objective (and energy when
 /// measured) the config select_config picks, or n/a with the reason.
