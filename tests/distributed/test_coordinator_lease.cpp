@@ -123,6 +123,18 @@ TEST_P(CoordinatorLeaseTest, SecondCoordinatorRefusedKilledCoordinatorResumesThe
   // SIGKILL the coordinator: its local worker goes with it, the external ones stay.
   kill(first, SIGKILL);
   EXPECT_EQ(wait_exit(first), 128 + SIGKILL);
+  // A point whose measurement ended in the killed coordinator's local worker before that
+  // worker stored it is lost with it and measured again after the restart: the points that had
+  // ended but were not in the store once the coordinator was dead may end twice; every other
+  // point ends exactly once.
+  std::set<std::string> unstored_at_kill;
+  {
+    std::set<std::string> stored;
+    for (const db::MeasuredConfig& mc : db::Repository(s).measured("host"))
+      stored.insert(mc.config.key);
+    for (const auto& [key, n] : measured_ends(log_path_))
+      if (!stored.count(key)) unstored_at_kill.insert(key);
+  }
   std::map<std::int64_t, db::TaskRow> held;  // tasks the external workers hold
   {
     db::Repository repo(s);
@@ -150,7 +162,7 @@ TEST_P(CoordinatorLeaseTest, SecondCoordinatorRefusedKilledCoordinatorResumesThe
 
   const std::map<std::string, int> ends = measured_ends(log_path_);
   EXPECT_EQ(ends.size(), kSpaceSize);
-  for (const auto& [key, n] : ends) EXPECT_EQ(n, 1) << key;
+  for (const auto& [key, n] : ends) EXPECT_LE(n, unstored_at_kill.count(key) ? 2 : 1) << key;
   expect_each_point_stored_once(s);
   const db::Repository repo(s, db::OpenMode::read_only);
   ASSERT_EQ(repo.runs().size(), 1u);  // the same run, not a new one
