@@ -164,6 +164,9 @@ MeasureResult measure_config(const Workload& workload, const db::ConfigRow& conf
                              const InputSet& inputs, EnergySensor* sensor,
                              const MeasureOptions& options) {
   if (g_measurer) return g_measurer(workload, config, inputs, sensor, options);
+  // One solver per point: the next point's frame buffers come from the ones this point frees
+  // (variants/buffer_retention.hpp) instead of the driver's allocation and release.
+  if (buffer_retention() == 0) set_buffer_retention(kMeasureBufferRetentionBytes);
   MeasureResult r;
   std::string stage = "compile";
   try {

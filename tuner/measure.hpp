@@ -2,6 +2,7 @@
 // the workload's metrics of one config on an input set.
 #pragma once
 
+#include <cstddef>
 #include <exception>
 #include <optional>
 #include <string>
@@ -9,6 +10,7 @@
 
 #include "boards/energy_sensor.hpp"
 #include "db/repository.hpp"
+#include "variants/buffer_retention.hpp"
 #include "workloads/workload.hpp"
 
 namespace flowtune {
@@ -33,6 +35,12 @@ struct MeasureOptions {
   int picture_max_side = 128;
 };
 
+/// The cap on freed GPU buffers kept for the next point (set_buffer_retention, variants/
+/// buffer_retention.hpp) that measure_config sets when the process has none: 1 GiB, ten times
+/// the frame buffers of the 8 Middlebury sequences at their three sizes (about 35 MB a 640 x
+/// 480 size in f32), and at most 1/32 of a 32 GB Jetson's shared memory.
+constexpr std::size_t kMeasureBufferRetentionBytes = std::size_t(1) << 30;
+
 /// Half-width of a 95% confidence interval of the median of samples, relative to the median.
 /// n >= 6: distribution-free, from the order statistics of ranks n/2 -+ 0.98 sqrt(n) (the
 /// normal approximation of the binomial; Conover, "Practical nonparametric statistics", 3rd
@@ -52,7 +60,7 @@ struct MeasurePhases {
   double pictures_s = 0;   ///< Runner::pictures (the report's images of the first item)
   double warmup_s = 0;     ///< further untimed executions
   double timed_s = 0;      ///< the timed windows
-  double teardown_s = 0;   ///< the runner's destruction (device and page-locked memory freed)
+  double teardown_s = 0;   ///< the runner's destruction (graphs destroyed, buffers kept or freed)
   double protocol_s = 0;   ///< a worker's request decoding and answer encoding around the rest
   MeasurePhases& operator+=(const MeasurePhases& o);
   double total_s() const;
@@ -78,7 +86,8 @@ std::string classify_failure(const std::exception& e);
 /// the worker process. Never throws for a failure of the config: a throw while building is
 /// a "compile" failure (allocation failures excepted), while running classify_failure's
 /// class; Cancelled gives cancelled. A test binary may replace the measuring with
-/// set_config_measurer (measure_config then calls it instead).
+/// set_config_measurer (measure_config then calls it instead). Turns the process's buffer
+/// retention on (kMeasureBufferRetentionBytes) when it is off.
 MeasureResult measure_config(const Workload& workload, const db::ConfigRow& config,
                              const InputSet& inputs, EnergySensor* sensor,
                              const MeasureOptions& options);

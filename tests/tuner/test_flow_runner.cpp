@@ -1,8 +1,10 @@
 // The TV-L1 workload's runner (workloads/tvl1/flow_runner.hpp) over a recording solver (a test
 // double, here only): before an item's first run it sizes the item's flow and page-locks
 // exactly the two frames and the flow's two planes (n floats each), once per item, and
-// compute_into then writes that very storage; the locks go with the runner; score() needs a
-// completed run and measures against the ground truth (oracle: flow_error on the same flow).
+// compute_into then writes that very storage; the next runner on the same set gets that
+// storage and those locks back without asking again, and the locks go with the set; score()
+// needs a completed run and measures against the ground truth (oracle: flow_error on the same
+// flow).
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -64,16 +66,16 @@ SequenceSet two_sequences() {
 }
 
 TEST(FlowRunner, LocksEachItemsFramesAndFlowOnceAndWritesTheLockedFlow) {
-  const SequenceSet set = two_sequences();
-  Log log;
+  Log log;  // before the set: the set's kept locks count into it when the set goes
+  auto set = std::make_unique<SequenceSet>(two_sequences());
   {
-    auto runner = make_flow_runner(std::make_unique<RecordingSolver>(log, false), set);
+    auto runner = make_flow_runner(std::make_unique<RecordingSolver>(log, false), *set);
     EXPECT_THROW(runner->score(0), std::logic_error);
     for (std::size_t item : {0, 0, 1, 0, 1}) runner->run(item);
     ASSERT_EQ(log.locked.size(), 8u);  // 4 per item, at its first run only
     ASSERT_EQ(log.written.size(), 5u);
     for (std::size_t item = 0; item < 2; ++item) {
-      const Sequence& s = set.sequence(item);
+      const Sequence& s = set->sequence(item);
       const std::size_t bytes = s.i0.size() * sizeof(float);
       const auto* lock = &log.locked[4 * item];
       // The item's first run is written[0] (item 0) or written[2] (item 1).
@@ -89,7 +91,7 @@ TEST(FlowRunner, LocksEachItemsFramesAndFlowOnceAndWritesTheLockedFlow) {
     EXPECT_EQ(log.written[4], log.written[2]);
     EXPECT_EQ(log.released, 0);
 
-    const Sequence& s = set.sequence(1);
+    const Sequence& s = set->sequence(1);
     FlowField want(s.i0.width, s.i0.height);
     for (std::size_t i = 0; i < want.size(); ++i) {
       want.u[i] = 1.f;
@@ -100,7 +102,39 @@ TEST(FlowRunner, LocksEachItemsFramesAndFlowOnceAndWritesTheLockedFlow) {
     EXPECT_EQ(score.at("aepe"), e.aepe);
     EXPECT_EQ(score.at("aae_deg"), e.aae_deg);
   }
-  EXPECT_EQ(log.released, 8);  // every lock with the runner
+  EXPECT_EQ(log.released, 0);  // the set keeps the outputs and their locks
+  {
+    // A second runner (another point) on the same set: no lock asked, the same storage.
+    const std::vector<std::pair<const float*, const float*>> first = {log.written[0],
+                                                                      log.written[2]};
+    auto runner = make_flow_runner(std::make_unique<RecordingSolver>(log, false), *set);
+    EXPECT_THROW(runner->score(1), std::logic_error);  // the kept flow is not this runner's
+    runner->run(1);
+    runner->run(0);
+    EXPECT_EQ(log.locked.size(), 8u);
+    EXPECT_EQ(log.written[5], first[1]);
+    EXPECT_EQ(log.written[6], first[0]);
+  }
+  EXPECT_EQ(log.released, 0);
+  set.reset();
+  EXPECT_EQ(log.released, 8);  // every lock with the set
+}
+
+TEST(FlowRunner, ASolverWithADeviceLocksWhatASolverWithoutOneLeftUnlocked) {
+  Log log;
+  auto set = std::make_unique<SequenceSet>(two_sequences());
+  make_flow_runner(std::make_unique<RecordingSolver>(log, true), *set)->run(0);
+  EXPECT_EQ(log.locked.size(), 4u);
+  {
+    auto runner = make_flow_runner(std::make_unique<RecordingSolver>(log, false), *set);
+    runner->run(0);
+    ASSERT_EQ(log.locked.size(), 8u);  // the four null locks asked again
+    for (int k = 0; k < 4; ++k) EXPECT_EQ(log.locked[4 + k], log.locked[k]);
+  }
+  make_flow_runner(std::make_unique<RecordingSolver>(log, true), *set)->run(0);
+  EXPECT_EQ(log.locked.size(), 8u);  // now locked: nothing asked
+  set.reset();
+  EXPECT_EQ(log.released, 4);
 }
 
 TEST(FlowRunner, ASolverWithoutPageLocksIsAskedOncePerItem) {

@@ -12,22 +12,20 @@ namespace flowtune::cuda {
 
 OwnedBuffer::OwnedBuffer(std::size_t bytes, Memory memory) : memory_(memory) {
   if (bytes == 0) return;
-  if (memory == Memory::device)
-    check_frame(cudaMalloc(&p_, bytes), "cudaMalloc");
-  else if (memory == Memory::pinned)
-    check_frame(cudaMallocHost(&p_, bytes), "cudaMallocHost");
-  else if (!(p_ = std::calloc(bytes, 1)))
-    throw std::bad_alloc();
+  if (memory == Memory::host) {
+    if (!(p_ = std::calloc(bytes, 1))) throw std::bad_alloc();
+    return;
+  }
+  check_frame(pool_allocate(&p_, bytes, memory),
+              memory == Memory::device ? "cudaMalloc" : "cudaMallocHost");
 }
 
 void OwnedBuffer::release() noexcept {
   if (!p_) return;
-  if (memory_ == Memory::device)
-    cudaFree(p_);
-  else if (memory_ == Memory::pinned)
-    cudaFreeHost(p_);
-  else
+  if (memory_ == Memory::host)
     std::free(p_);
+  else
+    pool_free(p_, memory_);
   p_ = nullptr;
 }
 

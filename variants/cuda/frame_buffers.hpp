@@ -10,16 +10,16 @@
 #include <vector>
 
 #include "kernels/tvl1_params.hpp"
+#include "variants/cuda/buffer_pool.hpp"
 #include "variants/cuda/device_fields.hpp"
 #include "variants/cuda/frame_check.hpp"
 
 namespace flowtune::cuda {
 
-/// Where a buffer lives: device memory, pinned host memory, or plain host memory (emulation).
-enum class Memory { device, pinned, host };
-
-/// An owned untyped buffer (cudaMalloc, cudaMallocHost or calloc, freed by the matching call).
-/// Throws std::runtime_error when the CUDA allocation fails, std::bad_alloc when calloc does.
+/// An owned untyped buffer: device or pinned host memory from the caching allocator
+/// (buffer_pool.hpp: cudaMalloc / cudaMallocHost, or a kept block of a destroyed solver), or
+/// plain host memory (calloc, zeroed). Device and pinned memory are not zeroed. Throws
+/// std::runtime_error when the CUDA allocation fails, std::bad_alloc when calloc does.
 class OwnedBuffer {
  public:
   OwnedBuffer() = default;

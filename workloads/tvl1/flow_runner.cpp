@@ -23,23 +23,36 @@ class FlowRunner final : public Runner {
   FlowRunner(std::unique_ptr<FlowSolver> solver, const SequenceSet& inputs)
       : solver_(std::move(solver)),
         inputs_(inputs),
-        last_(inputs.size()),
-        locks_(inputs.size()),
+        out_(inputs.size()),
+        checked_(inputs.size(), 0),
         ran_(inputs.size(), 0) {}
+  ~FlowRunner() override {
+    try {
+      for (std::size_t item = 0; item < out_.size(); ++item)
+        inputs_.keep_output(item, std::move(out_[item]));
+    } catch (...) {  // no memory to keep them: the outputs are freed with the runner instead
+    }
+  }
+  FlowRunner(const FlowRunner&) = delete;
+  FlowRunner& operator=(const FlowRunner&) = delete;
+
   void run(std::size_t item) override {
     const Sequence& s = inputs_.sequence(item);
     // Into the item's kept flow: after its first run no allocation (and no page faults)
     // inside the timed call.
-    FlowField& flow = last_.at(item);
-    if (locks_.at(item).empty()) lock_item(s, flow, locks_[item]);
+    if (!checked_.at(item)) {
+      if (!out_[item]) out_[item] = inputs_.take_output(item);
+      lock_item(s, *out_[item]);
+      checked_[item] = 1;
+    }
     ran_.at(item) = 0;
-    solver_->compute_into(s.i0, s.i1, flow);
+    solver_->compute_into(s.i0, s.i1, out_[item]->flow);
     ran_[item] = 1;
   }
   std::map<std::string, double> score(std::size_t item) override {
     const Sequence& s = inputs_.sequence(item);
     if (!ran_.at(item)) throw std::logic_error("score before a completed run on " + s.name);
-    const FlowField& flow = last_[item];
+    const FlowField& flow = out_[item]->flow;
     std::map<std::string, double> out;
     try {
       if (s.has_ground_truth()) {
@@ -66,10 +79,11 @@ class FlowRunner final : public Runner {
   std::vector<OutputPicture> pictures(std::size_t item, int max_side) override {
     const Sequence& s = inputs_.sequence(item);
     if (!ran_.at(item)) return {};
-    if (s.has_ground_truth()) return flow_output_pictures(last_[item], s.ground_truth, max_side);
+    if (s.has_ground_truth())
+      return flow_output_pictures(out_[item]->flow, s.ground_truth, max_side);
     if (!s.has_reference()) return {};
     // Without ground truth: the flow and the reference flow, on the reference's colour scale.
-    std::vector<OutputPicture> out = flow_output_pictures(last_[item], s.reference, max_side);
+    std::vector<OutputPicture> out = flow_output_pictures(out_[item]->flow, s.reference, max_side);
     for (OutputPicture& p : out)
       if (p.kind == "ground_truth") p.kind = "reference";
     out.erase(std::remove_if(out.begin(), out.end(),
@@ -82,23 +96,31 @@ class FlowRunner final : public Runner {
   /// The item's frames and its flow (sized first, so that compute_into keeps its storage)
   /// page-locked for a solver with a device (FlowSolver::page_lock): its host API then moves
   /// them by DMA, and the time measured is a frame of a caller whose buffers are page-locked,
-  /// as a camera pipeline capturing into page-locked memory. CPU solvers lock nothing.
-  void lock_item(const Sequence& s, FlowField& flow, std::vector<std::shared_ptr<void>>& locks) {
+  /// as a camera pipeline capturing into page-locked memory. CPU solvers lock nothing. An
+  /// output kept by an earlier runner (SequenceSet::keep_output) is sized and keeps its locks:
+  /// only a range still unlocked (an earlier solver without a device) is asked for again.
+  void lock_item(const Sequence& s, KeptItemOutput& out) {
     const std::size_t n = s.i0.size(), bytes = n * sizeof(float);
-    flow.width = s.i0.width;
-    flow.height = s.i0.height;
-    flow.u.resize(n);
-    flow.v.resize(n);
-    locks = {solver_->page_lock(s.i0.data.data(), bytes),
-             solver_->page_lock(s.i1.data.data(), bytes), solver_->page_lock(flow.u.data(), bytes),
-             solver_->page_lock(flow.v.data(), bytes)};
+    FlowField& flow = out.flow;
+    if (out.locks.size() != 4 || flow.u.size() != n || flow.v.size() != n) {
+      out.locks.clear();  // unlocks before the storage can move
+      flow.width = s.i0.width;
+      flow.height = s.i0.height;
+      flow.u.resize(n);
+      flow.v.resize(n);
+      out.locks.resize(4);
+    }
+    const void* ranges[4] = {s.i0.data.data(), s.i1.data.data(), flow.u.data(), flow.v.data()};
+    for (int k = 0; k < 4; ++k)
+      if (!out.locks[std::size_t(k)])
+        out.locks[std::size_t(k)] = solver_->page_lock(ranges[k], bytes);
   }
 
   std::unique_ptr<FlowSolver> solver_;
   const SequenceSet& inputs_;
-  std::vector<FlowField> last_;
-  std::vector<std::vector<std::shared_ptr<void>>> locks_;  ///< per item, after its first run
-  std::vector<char> ran_;  ///< per item: its last run completed (its flow is a result)
+  std::vector<std::unique_ptr<KeptItemOutput>> out_;  ///< per item, from its first run
+  std::vector<char> checked_;  ///< per item: its output taken and locked by this runner
+  std::vector<char> ran_;      ///< per item: its last run completed (its flow is a result)
 };
 
 }  // namespace

@@ -14,7 +14,10 @@ namespace flowtune {
 /// call allocates nothing. Before an item's first run its flow is sized and its two frames and
 /// flow planes are page-locked through FlowSolver::page_lock (a GPU solver then uploads and
 /// downloads them by DMA: what is timed is a frame of a caller with page-locked buffers, as a
-/// camera pipeline capturing into page-locked memory); the locks live as long as the runner.
+/// camera pipeline capturing into page-locked memory). The runner takes each item's output
+/// (flow storage and locks) from `inputs` and gives it back when destroyed
+/// (SequenceSet::take_output / keep_output): the next runner on the same inputs neither
+/// allocates nor page-locks again, and the locks live as long as `inputs`.
 /// score(i): where the pair has ground truth, aepe (px) and aae_deg (deg) of the last flow
 /// against it (Baker et al. 2011, eq. 2 and 1), with fl_all (%, KITTI 2015's outlier rate) on
 /// KITTI and epe_noc (px, the non-occluded pixels) on MPI-Sintel; where it has a reference flow
