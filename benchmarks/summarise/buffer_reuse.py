@@ -6,22 +6,11 @@ measured, points/s in the first minute and after it (measurement times from the 
 run's start), and the measuring time per point by phase (the shares `tune` printed times the
 measuring share of its wall clock, over the points). Python standard library only.
 Usage: python3 -m benchmarks.summarise buffer-reuse FOLDER"""
-import datetime, lzma, os, re, sqlite3, sys, tempfile
+import lzma, os, re, sys
+
+from benchmarks.summarise._store import open_db as open_store, seconds_of
 
 folder = sys.argv[1]
-
-
-def open_db(tag):
-    path = tempfile.mktemp(suffix=".db")
-    with open(path, "wb") as f:
-        f.write(lzma.open(f"{folder}/main_job_{tag}.db.xz").read())
-    return sqlite3.connect(path)
-
-
-def seconds_of(stamp):
-    """Seconds since the epoch of an ISO 8601 UTC stamp of the DB ("2026-12-02T06:26:18.444Z")."""
-    return datetime.datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%S.%fZ").replace(
-        tzinfo=datetime.timezone.utc).timestamp()
 
 
 tags = [t for t in ("before", "after") if os.path.exists(f"{folder}/main_job_{t}.log.xz")]
@@ -29,7 +18,7 @@ print("| run | points | points in the first minute | points/s in it | points/s a
 print("|---|---|---|---|---|---|---|---|---|")
 phases = {}
 for tag in tags:
-    db = open_db(tag)
+    db = open_store(folder, tag)
     start = seconds_of(db.execute("select min(started_at) from runs").fetchone()[0])
     times = [seconds_of(t) - start for (t,) in db.execute("select measured_at from measurements")]
     end = max(times) if times else 0

@@ -4,16 +4,15 @@ benchmarks/run main-job in that folder (the DBs and logs it wrote on the GPU mac
 run tag (cold, warm, eight: the 8 Middlebury sequences), its throughput from the DB's measurement
 times, and the picks of the main job's requests. Python standard library only.
 Usage: python3 -m benchmarks.summarise main-job [folder]   (default results/main-job/h200/2026-11-24)"""
-import json, lzma, re, sqlite3, sys, tempfile
+import json, lzma, re, sys
+
+from benchmarks.summarise import _store
 
 folder = sys.argv[1] if len(sys.argv) > 1 else "results/main-job/h200/2026-11-24"
 
 
 def open_db(tag):
-    path = tempfile.mktemp(suffix=".db")
-    with open(path, "wb") as f:
-        f.write(lzma.open(f"{folder}/main_job_{tag}.db.xz").read())
-    return sqlite3.connect(path)
+    return _store.open_db(folder, tag)
 
 
 def points(db):
@@ -83,11 +82,7 @@ for tag in tags:
 print()
 
 
-def seconds_of(stamp):
-    """Seconds since the epoch of an ISO 8601 UTC stamp of the DB ("2026-12-02T06:26:18.444Z")."""
-    import datetime
-    return datetime.datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%S.%fZ").replace(
-        tzinfo=datetime.timezone.utc).timestamp()
+seconds_of = _store.seconds_of
 
 
 # Throughput: points measured in the first minute of the run and after it (measurement times

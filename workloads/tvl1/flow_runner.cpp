@@ -21,11 +21,7 @@ namespace {
 class FlowRunner final : public Runner {
  public:
   FlowRunner(std::unique_ptr<FlowSolver> solver, const SequenceSet& inputs)
-      : solver_(std::move(solver)),
-        inputs_(inputs),
-        out_(inputs.size()),
-        checked_(inputs.size(), 0),
-        ran_(inputs.size(), 0) {}
+      : solver_(std::move(solver)), inputs_(inputs), out_(inputs.size()), ran_(inputs.size(), 0) {}
   ~FlowRunner() override {
     try {
       for (std::size_t item = 0; item < out_.size(); ++item)
@@ -40,10 +36,9 @@ class FlowRunner final : public Runner {
     const Sequence& s = inputs_.sequence(item);
     // Into the item's kept flow: after its first run no allocation (and no page faults)
     // inside the timed call.
-    if (!checked_.at(item)) {
-      if (!out_[item]) out_[item] = inputs_.take_output(item);
+    if (!out_.at(item)) {
+      out_[item] = inputs_.take_output(item);
       lock_item(s, *out_[item]);
-      checked_[item] = 1;
     }
     ran_.at(item) = 0;
     solver_->compute_into(s.i0, s.i1, out_[item]->flow);
@@ -118,9 +113,9 @@ class FlowRunner final : public Runner {
 
   std::unique_ptr<FlowSolver> solver_;
   const SequenceSet& inputs_;
-  std::vector<std::unique_ptr<KeptItemOutput>> out_;  ///< per item, from its first run
-  std::vector<char> checked_;  ///< per item: its output taken and locked by this runner
-  std::vector<char> ran_;      ///< per item: its last run completed (its flow is a result)
+  /// Per item from its first run: its output, taken from inputs_ and locked by this runner.
+  std::vector<std::unique_ptr<KeptItemOutput>> out_;
+  std::vector<char> ran_;  ///< per item: its last run completed (its flow is a result)
 };
 
 }  // namespace
