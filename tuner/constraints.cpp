@@ -37,6 +37,12 @@ ConstraintCheck check_constraints(const Board& board, const Variant& variant, co
   return check_kernel_constraints(board, variant, config, source);
 }
 
+bool kernel_rules_allow(const Workload& workload, const Config& config) {
+  const Variant* variant = find_workload_variant(workload, config.variant);
+  if (!variant || !variant->checks_ignore_params()) return true;
+  return !variant->invalid_reason(config);
+}
+
 ConstraintCheck check_kernel_constraints(const Board& board, const Variant& variant,
                                          const Config& config, ResourceSource source) {
   ConstraintCheck out;

@@ -13,6 +13,8 @@
 
 namespace flowtune {
 
+class Workload;
+
 /// Bytes per element pair of the Shared_pipeline buffers: 8 for float2 (f32), 4 for half2
 /// (f16 and mixed, which store f16). Throws std::invalid_argument for another precision.
 int qfloat_bytes(const std::string& precision);
@@ -56,6 +58,13 @@ ConstraintCheck check_constraints(const Board& board, const Variant& variant, co
 ConstraintCheck check_kernel_constraints(const Board& board, const Variant& variant,
                                          const Config& config,
                                          ResourceSource source = ResourceSource::build);
+
+/// True unless the variant's own rules reject config's kernel config (Variant::invalid_reason),
+/// for a variant whose checks ignore the parameters (Variant::checks_ignore_params: the answer
+/// is then the same for every config of that variant, precision and tunables). A variant
+/// the workload lacks, or whose checks read the parameters, is allowed here: the full check
+/// (check_constraints) decides. No build, no exception; a few microseconds per config.
+bool kernel_rules_allow(const Workload& workload, const Config& config);
 
 /// Where the resources of the kernel configs checked so far came from, for the line that says
 /// so: `table` (the committed NVRTC reports), `built` (an NVRTC build here for the board's

@@ -13,6 +13,7 @@
 #include "select/hypervolume.hpp"
 #include "select/pareto.hpp"
 #include "tuner/constraint_domination.hpp"
+#include "tuner/constraints.hpp"
 #include "tuner/model_estimate.hpp"
 #include "tuner/resources_json.hpp"
 #include "tuner/screening.hpp"
@@ -268,6 +269,11 @@ ReplayResult replay(const RecordedSpace& rs, const ReplayOptions& options) {
   const double threshold = result.optimum + options.within * std::abs(result.optimum);
 
   const SearchSpace space(rs.configs);
+  const Workload* workload = nullptr;  // the recorded workload, where this build has it
+  try {
+    workload = &find_workload(rs.workload);
+  } catch (const std::exception&) {
+  }
   std::vector<std::string> kernel_set(n);
   for (std::size_t i = 0; i < n; ++i) kernel_set[i] = rs.configs[i].label();
   for (std::size_t s = 0; s < options.seeds; ++s) {
@@ -276,6 +282,10 @@ ReplayResult replay(const RecordedSpace& rs, const ReplayOptions& options) {
     so.budget = options.budget_s > 0 ? rs.n_evaluable() : options.budget;
     so.n_objectives = m;
     so.prior = rs.prior;
+    if (workload)
+      so.kernel_set_allowed = [workload, &rs](std::size_t p) {
+        return kernel_rules_allow(*workload, rs.configs[p]);
+      };
     std::unique_ptr<Strategy> strategy = make_strategy(result.strategy, space, so);
     std::unique_ptr<Screening> screening;
     if (options.multi_fidelity) screening = std::make_unique<Screening>(3);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <random>
@@ -54,6 +55,12 @@ struct StrategyOptions {
   /// build threads, ~3.7 s each), a measurement of the two bundled pairs a few tenths of a
   /// second (4 points/s once builds were cached).
   double kernel_build_cost = 10;
+  /// False for a point whose kernel config (variant, precision, tunables) the variant's own
+  /// rules reject before any build (Variant::invalid_reason, for a variant whose checks ignore
+  /// the parameters: one answer per kernel set); empty = every point allowed. A strategy that
+  /// picks kernel sets (kernel_staged) draws them among the allowed ones, so that a variant
+  /// and precision whose centre set breaks a rule still gets a set that runs.
+  std::function<bool(std::size_t point)> kernel_set_allowed;
 };
 
 /// A search strategy over a SearchSpace. The caller alternates ask() and tell() for the point

@@ -14,6 +14,7 @@
 #include "boards/gpu_clocks.hpp"
 #include "db/store_url.hpp"
 #include "select/config_rows.hpp"
+#include "tuner/constraints.hpp"
 #include "tuner/coordinator_lease.hpp"
 #include "tuner/environment.hpp"
 #include "tuner/fixed_params.hpp"
@@ -160,6 +161,10 @@ void make_strategy(TuneSession& s, const TuneOptions& options, std::ostream& log
   so.seed = options.seed;
   so.n_objectives = s.objectives.size();
   so.kernel_build_cost = s.board.target == "cuda" ? so.kernel_build_cost : 0;
+  // The variant's rules, known without a build: kernel sets are drawn among those that run.
+  so.kernel_set_allowed = [&s](std::size_t p) {
+    return kernel_rules_allow(*s.workload, s.space[p]);
+  };
   const bool needs_all_checks =
       choose_strategy(options.strategy, s.space.size(), s.objectives.size()) == "model_guided" ||
       options.budget_fraction > 0;

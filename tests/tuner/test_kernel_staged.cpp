@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <set>
 
 #include "tuner/replay.hpp"
@@ -142,6 +143,69 @@ TEST(KernelStaged, ItsRefinementVariesTunablesAndVariantOnly) {
       }
       EXPECT_TRUE(varies_a_measured_point) << "proposal " << e;
     }
+  }
+}
+
+// The variant x precision groups that have a measured point among the first n asks, when
+// the points for which reject() holds are told as pruned (and allowed, when given, is the
+// strategy's kernel_set_allowed).
+std::set<std::vector<int>> groups_measured_early(
+    const SearchSpace& space, std::uint64_t seed, std::size_t n,
+    const std::function<bool(const std::vector<int>&)>& reject,
+    const std::function<bool(std::size_t)>& allowed, std::vector<std::size_t>* asked) {
+  StrategyOptions so;
+  so.seed = seed;
+  so.budget = 400;
+  so.kernel_set_allowed = allowed;
+  auto s = make_strategy("kernel_staged", space, so);
+  std::set<std::vector<int>> groups;
+  for (std::size_t e = 0; e < n; ++e) {
+    const auto p = s->ask();
+    if (!p) break;
+    asked->push_back(*p);
+    const std::vector<int>& c = space.coords(*p);
+    if (reject(c)) {
+      s->tell({*p, Outcome::pruned, {}, {}, {}});
+      continue;
+    }
+    const double t = frame_time(c);
+    s->tell({*p, Outcome::measured, {t}, {t}, {}});
+    groups.insert({c[kVariant], c[kPrecision]});
+  }
+  return groups;
+}
+
+TEST(KernelStaged, DrawsItsKernelSetsAmongThoseTheRulesAllow) {
+  // Only block 3 with depth 2 is allowed (one set of 12 per group; the centre of the
+  // tunables, block 1-2 and depth 1, is not): no other set is ever proposed, and every
+  // variant x precision is measured within the design (3 rows per initial set).
+  const SearchSpace space = staged_space();
+  auto rule = [&](std::size_t p) {
+    const std::vector<int>& c = space.coords(p);
+    return c[kBlock] == 3 && c[kDepth] == 2;
+  };
+  for (std::uint64_t seed : {1, 2, 3, 4, 5}) {
+    SCOPED_TRACE(seed);
+    std::vector<std::size_t> asked;
+    const auto groups = groups_measured_early(
+        space, seed, 18, [](const std::vector<int>&) { return false; }, rule, &asked);
+    EXPECT_EQ(groups.size(), 4u);
+    groups_measured_early(
+        space, seed, 300, [](const std::vector<int>&) { return false; }, rule, &asked);
+    for (std::size_t p : asked) EXPECT_TRUE(rule(p)) << "point " << p;
+  }
+}
+
+TEST(KernelStaged, MovesARejectedDesignRowToAnotherSetOfItsGroup) {
+  // Every set at depth 1 (the centre depth, so every group's first set) is pruned by a check
+  // the strategy cannot know before it asks (a resource limit): each rejected design row moves
+  // to another set of its variant and precision, so every group is measured within 40 asks.
+  const SearchSpace space = staged_space();
+  auto pruned = [](const std::vector<int>& c) { return c[kDepth] == 1; };
+  for (std::uint64_t seed : {1, 2, 3, 4, 5}) {
+    SCOPED_TRACE(seed);
+    std::vector<std::size_t> asked;
+    EXPECT_EQ(groups_measured_early(space, seed, 40, pruned, {}, &asked).size(), 4u);
   }
 }
 

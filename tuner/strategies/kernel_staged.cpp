@@ -4,8 +4,12 @@
 // algorithm parameters and the precision alone (ARCHITECTURE.md, "Numerics contract"). So:
 // 1. Kernel sets first, few of them: per variant and precision the kernel set the model prior
 //    ranks fastest (StrategyOptions::prior; without one, the centre of its tunables' values,
-//    the centre point of a factorial design), plus kDiversitySets random others; a balanced
-//    design of the algorithm dimensions over them (every value of every parameter once).
+//    the centre point of a factorial design), plus kDiversitySets random others, all among the
+//    sets the variant's rules allow (StrategyOptions::kernel_set_allowed); a balanced design
+//    of the algorithm dimensions over them (every value of every parameter once, and at least
+//    kRowsPerSet rows per set). A row whose point is pruned or fails on a
+//    set with no measurement moves to another set of its variant and precision, so that every
+//    variant and precision is measured early.
 // 2. Cost-aware model-based search (SMBO, Hutter, Hoos and Leyton-Brown 2011, sec. 3) with the
 //    main-effects surrogate of every objective and constraint (tuner/strategies/main_effects):
 //    the acquisition is expected improvement per unit cost (Snoek, Larochelle and Adams 2012,
@@ -98,6 +102,15 @@ class KernelStaged : public Strategy {
 
  protected:
   std::optional<std::size_t> propose() override {
+    while (!retry_.empty()) {
+      const std::size_t p = retry_.back();
+      retry_.pop_back();
+      const std::optional<std::size_t> q = retarget(p, true);
+      if (q && !seen(*q)) {
+        design_rows_.insert(*q);
+        return take(*q);
+      }
+    }
     while (!design_.empty()) {
       std::size_t p = design_.back();
       design_.pop_back();
@@ -106,7 +119,10 @@ class KernelStaged : public Strategy {
         if (!q) continue;
         p = *q;
       }
-      if (!seen(p)) return take(p);
+      if (!seen(p)) {
+        design_rows_.insert(p);
+        return take(p);
+      }
     }
     if (refining()) {
       if (const std::optional<std::size_t> p = refinement_candidate()) return take(*p);
@@ -125,12 +141,14 @@ class KernelStaged : public Strategy {
       ++sets_[k].measured;
     } else {
       ++sets_[k].rejected;
+      if (sets_[k].measured == 0 && design_rows_.count(o.point)) retry_.push_back(o.point);
     }
     if (o.outcome != Outcome::pruned) ++n_evaluations_;
   }
 
  private:
   static constexpr std::size_t kDiversitySets = 2;  // initial kernel sets beyond one a group
+  static constexpr std::size_t kRowsPerSet = 3;     // design rows per initial kernel set, at least
   static constexpr std::size_t kReplacements = 16;  // dead design sets replaced, per group
   // The shares of random and local proposals are additive_surrogate's (chosen there by replay).
   static constexpr double kExplore = 0.05;        // share of random proposals
@@ -148,6 +166,7 @@ class KernelStaged : public Strategy {
 
   struct KernelSet {
     std::size_t group = 0;  // the variant and precision
+    bool allowed = true;    // the variant's rules allow it (StrategyOptions::kernel_set_allowed)
     bool proposed = false;  // a point of it was proposed (its build is paid)
     std::size_t measured = 0, rejected = 0;
   };
@@ -167,6 +186,7 @@ class KernelStaged : public Strategy {
       for (std::size_t d : group_dims_) key.push_back(c[d]);
       const auto g = group_index.emplace(std::move(key), group_index.size());
       sets_[k].group = g.first->second;
+      if (options_.kernel_set_allowed) sets_[k].allowed = options_.kernel_set_allowed(first);
       if (g.second) group_representative_.push_back(first);
     }
     n_groups_ = group_index.size();
@@ -178,7 +198,7 @@ class KernelStaged : public Strategy {
     return space_.kernel_set_member(set, i);
   }
   bool dead(std::size_t set) const {
-    return sets_[set].measured == 0 && sets_[set].rejected >= kDeadAfter;
+    return !sets_[set].allowed || (sets_[set].measured == 0 && sets_[set].rejected >= kDeadAfter);
   }
 
   // Per group (variant x precision) the set the prior ranks fastest (the mean log prior over
@@ -208,6 +228,7 @@ class KernelStaged : public Strategy {
     for (auto& t : tie) t = rng_();
     std::vector<long> best(n_groups_, -1);
     for (std::size_t k = 0; k < sets_.size(); ++k) {
+      if (!sets_[k].allowed) continue;
       long& b = best[sets_[k].group];
       if (b < 0 || std::make_pair(score[k], tie[k]) <
                        std::make_pair(score[std::size_t(b)], tie[std::size_t(b)]))
@@ -217,7 +238,8 @@ class KernelStaged : public Strategy {
       if (b >= 0) initial_.push_back(std::size_t(b));
     std::vector<std::size_t> others;
     for (std::size_t k = 0; k < sets_.size(); ++k)
-      if (std::find(initial_.begin(), initial_.end(), k) == initial_.end()) others.push_back(k);
+      if (sets_[k].allowed && std::find(initial_.begin(), initial_.end(), k) == initial_.end())
+        others.push_back(k);
     std::shuffle(others.begin(), others.end(), rng_);
     for (std::size_t i = 0; i < std::min(kDiversitySets, others.size()); ++i)
       initial_.push_back(others[i]);
@@ -229,7 +251,7 @@ class KernelStaged : public Strategy {
   void initial_design() {
     if (initial_.empty()) return;
     const auto& dims = space_.dimensions();
-    std::size_t rows = initial_.size();
+    std::size_t rows = kRowsPerSet * initial_.size();
     std::vector<std::vector<int>> order(dims.size());
     for (std::size_t d : free_dims_) {
       order[d].resize(dims[d].labels.size());
@@ -252,13 +274,14 @@ class KernelStaged : public Strategy {
   // A design row whose set died (its points pruned or failed: many tunable combinations of
   // a default space break a scheme's rule) moves to a live set of the same variant and
   // precision: the set that replaced it, else one drawn at random among those not proposed
-  // (up to kReplacements per group, so that a group whose sets all fail ends). The row keeps
-  // its algorithm coordinates; nullopt when no replacement is left.
-  std::optional<std::size_t> retarget(std::size_t p) {
+  // (up to kReplacements per group, so that a group whose sets all fail ends). With rejected
+  // (the row's own point was pruned or failed) a set with a rejection and no measurement is
+  // replaced too. The row keeps its algorithm coordinates; nullopt when no replacement is left.
+  std::optional<std::size_t> retarget(std::size_t p, bool rejected = false) {
     std::size_t k = set_of(p);
     for (auto it = replaced_by_.find(k); it != replaced_by_.end(); it = replaced_by_.find(k))
       k = it->second;
-    if (dead(k)) {
+    if (dead(k) || (rejected && sets_[k].measured == 0 && sets_[k].rejected > 0)) {
       const std::size_t group = sets_[k].group;
       if (replacements_[group] >= kReplacements) return std::nullopt;
       std::vector<std::size_t> pool;
@@ -485,7 +508,7 @@ class KernelStaged : public Strategy {
       std::uniform_int_distribution<std::size_t> pick(0, space_.size() - 1);
       for (std::size_t i = 0; i < kOutsideCandidates; ++i) {
         const std::size_t p = pick(rng_);
-        if (!seen(p) && !sets_[set_of(p)].proposed) out.push_back(p);
+        if (!seen(p) && !sets_[set_of(p)].proposed && sets_[set_of(p)].allowed) out.push_back(p);
       }
     }
     return out;
@@ -678,6 +701,8 @@ class KernelStaged : public Strategy {
   std::vector<std::size_t> initial_, proposed_sets_;
   std::size_t n_proposed_sets_ = 0, n_evaluations_ = 0;
   std::vector<std::size_t> design_;
+  std::unordered_set<std::size_t> design_rows_;  // the design's points proposed (and retries)
+  std::vector<std::size_t> retry_;  // design rows rejected on a set with no measurement
   std::vector<std::size_t> told_;
   /// told_levels' memo, by point (node-based: references stay valid).
   mutable std::unordered_map<std::size_t, PointLevels> told_levels_;
