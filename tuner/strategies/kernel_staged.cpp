@@ -139,6 +139,10 @@ class KernelStaged : public Strategy {
     const std::size_t k = set_of(o.point);
     if (o.outcome == Outcome::measured) {
       ++sets_[k].measured;
+      if (usable(o.point)) {
+        ++n_usable_;
+        add_to_front(o.point);
+      }
     } else {
       ++sets_[k].rejected;
       if (sets_[k].measured == 0 && design_rows_.count(o.point)) retry_.push_back(o.point);
@@ -163,6 +167,7 @@ class KernelStaged : public Strategy {
   static constexpr std::size_t kScheduleCycle = 400;
   static constexpr std::size_t kRefineElite = 3;
   static constexpr std::size_t kDeadAfter = 2;  // failed or pruned points, none measured
+  static constexpr double kRefitGrowth = 0.02;  // growth of the usable points that refits
 
   struct KernelSet {
     std::size_t group = 0;  // the variant and precision
@@ -390,11 +395,7 @@ class KernelStaged : public Strategy {
   bool usable(std::size_t p) const {
     return usable_observation(observed(p), options_.n_objectives);
   }
-  std::size_t n_usable() const {
-    std::size_t n = 0;
-    for (std::size_t p : told_) n += usable(p);
-    return n;
-  }
+  std::size_t n_usable() const { return n_usable_; }
 
   struct Models {
     std::vector<FigureModel> objectives, slacks;
@@ -406,6 +407,22 @@ class KernelStaged : public Strategy {
     if (it == told_levels_.end())
       it = told_levels_.emplace(p, point_levels(space_, n_levels_, p)).first;
     return it->second;
+  }
+
+  // The models of the usable points told so far, refitted when their count has grown by
+  // kRefitGrowth since the last fit (at least one point): a fit is a pass of backfitting over
+  // every point per objective and constraint, so refitting on every ask made the strategy's
+  // cost grow with the square of the points told; a model of 2% fewer points predicts the same
+  // ranking within its noise, and the incumbent and the front are always the told ones.
+  const Models& models() const {
+    const std::size_t n = n_usable();
+    if (!models_fitted_ ||
+        double(n) >= double(models_at_) + std::max(1.0, kRefitGrowth * double(models_at_))) {
+      models_ = fit_models();
+      models_at_ = n;
+      models_fitted_ = true;
+    }
+    return models_;
   }
 
   Models fit_models() const {
@@ -456,29 +473,26 @@ class KernelStaged : public Strategy {
   }
 
   // The measured front: non-dominated objectives (Deb's rule already in them) among the usable
-  // points; for one objective the incumbent.
-  std::vector<std::size_t> front() const {
-    std::vector<std::size_t> out;
-    for (std::size_t p : told_) {
-      if (!usable(p)) continue;
-      const Observation& a = *observed(p);
-      bool dominated = false;
-      for (std::size_t q : told_) {
-        if (q == p || !usable(q)) continue;
-        const Observation& b = *observed(q);
-        bool all = true, one = false;
-        for (std::size_t k = 0; k < options_.n_objectives; ++k) {
-          all = all && b.objectives[k] <= a.objectives[k];
-          one = one || b.objectives[k] < a.objectives[k];
-        }
-        if (all && one) {
-          dominated = true;
-          break;
-        }
-      }
-      if (!dominated) out.push_back(p);
+  // points, in the order told; for one objective the incumbents. Kept as points are told.
+  const std::vector<std::size_t>& front() const { return front_; }
+
+  // a dominates b: no objective worse, one better.
+  bool dominates(const Observation& a, const Observation& b) const {
+    bool one = false;
+    for (std::size_t k = 0; k < options_.n_objectives; ++k) {
+      if (a.objectives[k] > b.objectives[k]) return false;
+      one = one || a.objectives[k] < b.objectives[k];
     }
-    return out;
+    return one;
+  }
+  void add_to_front(std::size_t p) {
+    const Observation& o = *observed(p);
+    for (std::size_t q : front_)
+      if (dominates(*observed(q), o)) return;
+    front_.erase(std::remove_if(front_.begin(), front_.end(),
+                                [&](std::size_t q) { return dominates(o, *observed(q)); }),
+                 front_.end());
+    front_.push_back(p);
   }
 
   // Candidates of a model-based proposal: unseen points of the live proposed sets (all of
@@ -515,7 +529,7 @@ class KernelStaged : public Strategy {
   }
 
   std::optional<std::size_t> best_candidate(bool local) {
-    const Models models = fit_models();
+    const Models& models = this->models();
     if (!models.valid) return random_active();
     const std::size_t m = options_.n_objectives;
     const std::vector<double> weight = parego_weights(m, rng_);
@@ -659,7 +673,7 @@ class KernelStaged : public Strategy {
   std::optional<std::size_t> refinement_candidate() {
     const std::vector<std::size_t> ranked = ranked_for_refinement();
     if (ranked.empty()) return std::nullopt;
-    const Models models = fit_models();
+    const Models& models = this->models();
     const std::size_t elite =
         std::max(kRefineElite, options_.n_objectives > 1 ? front().size() : 0);
     for (std::size_t start = 0; start < ranked.size(); start += elite) {
@@ -707,6 +721,11 @@ class KernelStaged : public Strategy {
   /// told_levels' memo, by point (node-based: references stay valid).
   mutable std::unordered_map<std::size_t, PointLevels> told_levels_;
   std::unordered_set<std::size_t> told_mark_;
+  std::size_t n_usable_ = 0;        // measured points with every objective
+  std::vector<std::size_t> front_;  // front(), kept as points are told
+  mutable Models models_;           // models(), fitted at models_at_ usable points
+  mutable std::size_t models_at_ = 0;
+  mutable bool models_fitted_ = false;
   std::unordered_map<std::size_t, std::size_t> replaced_by_;   // dead design set -> replacement
   std::unordered_map<std::size_t, std::size_t> replacements_;  // per group
 };
