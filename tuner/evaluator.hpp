@@ -100,10 +100,11 @@ std::unique_ptr<Evaluator> make_in_process_evaluator(const EvaluationContext& co
 
 /// Measures in a worker process of this executable (tuner/worker.hpp): a crash, a fault or a
 /// hang (beyond config_timeout_s) fails that config only, and a fresh worker takes the next.
-/// capacity() is 2: the worker measures one point while the caller prepares (builds) the
-/// next, which is handed over the moment the first is collected, so the GPU waits for no
-/// build the caller could do ahead. With clock control allowed it is 1 (each point's clock
-/// is set around its own measurement).
+/// capacity() is 3: two points wait in the worker's pipe (it starts the second the moment it
+/// answers the first) and a third is queued while the caller records, asks and builds, so the
+/// GPU waits for none of the caller's work that takes less than a point. Each outcome's busy_s
+/// is the worker's own time for the point. With clock control allowed it is 1 (each point's
+/// clock is set around its own measurement).
 std::unique_ptr<Evaluator> make_worker_process_evaluator(const EvaluationContext& context);
 
 /// Settings of the store-dispatched evaluator.

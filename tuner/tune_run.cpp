@@ -225,8 +225,9 @@ std::string activity_text(const TuneSession& s) {
 }
 
 // "timed runs 23%, first runs 4%, ...": the measuring side's time by phase, as shares of the
-// time it spent measuring; "other" is what the phases leave out: starting a worker, the pipe,
-// and an answer's wait for the tuner to collect it. Empty when no phase was reported.
+// time it spent measuring; "other" is what the phases leave out: the waits for points that
+// failed (a worker answers its points with its own time, phases included), and in this process
+// the evaluator's own steps around a measurement. Empty when no phase was reported.
 std::string measuring_phases_text(const TuneSession& s) {
   const MeasurePhases& p = s.measuring_phases;
   if (p.total_s() <= 0 || s.measuring_s <= 0) return "";

@@ -184,6 +184,7 @@ void WorkerProcess::stop(int sig) {
   to_worker_ = from_worker_ = -1;
   past_builds_ += child_builds_;
   child_builds_ = {};
+  sent_at_.clear();  // the requests behind the one answered are lost with the worker
 }
 
 KernelBuildCounts WorkerProcess::kernel_builds() const {
@@ -200,28 +201,32 @@ WorkerResult WorkerProcess::measure(const WorkerRequest& request, double timeout
 }
 
 bool WorkerProcess::send(const WorkerRequest& request, WorkerResult* failure) {
-  if (sent_) throw std::logic_error("WorkerProcess::send: the previous answer was not received");
   if (pid_ <= 0) start();
   const std::string line = worker_request_json(request) + "\n";
   std::signal(SIGPIPE, SIG_IGN);
   if (write(to_worker_, line.data(), line.size()) != static_cast<ssize_t>(line.size())) {
+    if (!sent_at_.empty()) return false;  // the oldest one's receive() reads what happened
     stop(SIGKILL);
     *failure = WorkerResult{};
     failure->failure_class = "environment";
     failure->message = "cannot send the request to the worker";
     return false;
   }
-  sent_ = true;
-  sent_at_ = std::chrono::steady_clock::now();
+  sent_at_.push_back(std::chrono::steady_clock::now());
   return true;
 }
 
 WorkerResult WorkerProcess::receive(double timeout_s, const std::function<bool()>& stop_requested) {
-  if (!sent_) throw std::logic_error("WorkerProcess::receive: no request was sent");
-  sent_ = false;
+  if (sent_at_.empty()) throw std::logic_error("WorkerProcess::receive: no request was sent");
   WorkerResult result;
   using clock = std::chrono::steady_clock;
-  const auto start_time = sent_at_;
+  // The worker starts a request when it has answered the one before (and the tuner has
+  // read that answer no earlier than this).
+  const auto start_time = std::max(sent_at_.front(), answered_at_);
+  const auto answered = [&] {
+    answered_at_ = clock::now();
+    last_wait_s_ = std::chrono::duration<double>(answered_at_ - start_time).count();
+  };
   for (;;) {
     const auto nl = pending_.find('\n');
     if (nl != std::string::npos) {
@@ -232,6 +237,8 @@ WorkerResult WorkerProcess::receive(double timeout_s, const std::function<bool()
         continue;
       }
       const nlohmann::json answer = nlohmann::json::parse(text);
+      sent_at_.pop_front();
+      answered();
       if (answer.contains("builds")) child_builds_ = parse_builds(answer.at("builds"));
       if (answer.contains("ok")) {
         result.ok = true;
@@ -249,12 +256,14 @@ WorkerResult WorkerProcess::receive(double timeout_s, const std::function<bool()
       return result;
     }
     if (stop_requested && stop_requested()) {
+      answered();
       stop(SIGTERM);
       result.cancelled = true;
       return result;
     }
     const double elapsed = std::chrono::duration<double>(clock::now() - start_time).count();
     if (timeout_s > 0 && elapsed > timeout_s) {
+      answered();
       stop(SIGKILL);
       result.failure_class = "timeout";
       result.message = "no result after " + std::to_string(int(timeout_s)) +
@@ -270,6 +279,8 @@ WorkerResult WorkerProcess::receive(double timeout_s, const std::function<bool()
       continue;
     }
     // EOF: the worker died (crash, abort, killed).
+    answered();
+    sent_at_.clear();
     int status = 0;
     waitpid(pid_, &status, 0);
     close(to_worker_);

@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <deque>
 #include <functional>
 #include <string>
 
@@ -62,12 +63,24 @@ class WorkerProcess {
                        const std::function<bool()>& stop_requested);
   /// measure() in two halves, so that the caller works (builds the next point's kernels)
   /// while the worker measures: send() starts the worker if needed and hands it the request;
-  /// it returns false (and fills *failure) when the request cannot be sent. receive() waits
-  /// for the answer of the request sent, as measure() does; the timeout counts from send().
+  /// it returns false (and fills *failure) when the request cannot be sent. send() may be
+  /// called again before receive(): the worker reads its requests in order, so the next one
+  /// waits in its pipe and starts the moment the one before is answered, whenever the caller
+  /// collects that answer. receive() waits for the answer of the oldest request sent, as
+  /// measure() does; its timeout counts from the later of its send() and the receipt of the
+  /// answer before it. A worker that fails, dies, times out or is stopped loses the requests
+  /// sent behind the one answered: outstanding() then drops to 0, and the caller sends them
+  /// again (to a new worker). A send that finds the worker dead while older requests are
+  /// outstanding returns false without a failure: their receive() tells what happened.
   bool send(const WorkerRequest& request, WorkerResult* failure);
   WorkerResult receive(double timeout_s, const std::function<bool()>& stop_requested);
   /// A request was sent and its answer not yet received.
-  bool busy() const { return sent_; }
+  bool busy() const { return !sent_at_.empty(); }
+  /// Requests sent to the running worker and not yet answered.
+  std::size_t outstanding() const { return sent_at_.size(); }
+  /// Seconds from the start of the request last received (the later of its send and the
+  /// receipt of the answer before it) to the receipt of its answer.
+  double last_wait_s() const { return last_wait_s_; }
   /// Pid of the running worker, or 0.
   pid_t pid() const { return pid_; }
   /// The kernel builds of every worker this object started (each answer carries its
@@ -80,8 +93,10 @@ class WorkerProcess {
   pid_t pid_ = 0;
   int to_worker_ = -1, from_worker_ = -1;
   std::string pending_;  ///< bytes read past the last answer line
-  bool sent_ = false;    ///< a request awaits its answer
-  std::chrono::steady_clock::time_point sent_at_;
+  /// When each outstanding request was sent, oldest first.
+  std::deque<std::chrono::steady_clock::time_point> sent_at_;
+  std::chrono::steady_clock::time_point answered_at_;  ///< receipt of the last answer
+  double last_wait_s_ = 0;
   KernelBuildCounts child_builds_;  ///< the running worker's counts (its last answer)
   KernelBuildCounts past_builds_;   ///< the counts of the workers that ended
 };
