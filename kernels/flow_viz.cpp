@@ -33,10 +33,24 @@ const std::vector<std::array<std::uint8_t, 3>>& middlebury_color_wheel() {
   return wheel;
 }
 
+namespace {
+
+// The wheel's colours over 255, as flow_color divides them (the same doubles, computed once).
+const std::vector<std::array<double, 3>>& unit_color_wheel() {
+  static const std::vector<std::array<double, 3>> unit = [] {
+    std::vector<std::array<double, 3>> out;
+    for (const auto& c : middlebury_color_wheel()) out.push_back({c[0] / 255.0, c[1] / 255.0, c[2] / 255.0});
+    return out;
+  }();
+  return unit;
+}
+
+}  // namespace
+
 std::array<std::uint8_t, 3> flow_color(double u, double v) {
-  const auto& wheel = middlebury_color_wheel();
+  const auto& wheel = unit_color_wheel();
   const int ncols = static_cast<int>(wheel.size());
-  const double pi = std::acos(-1.0);
+  const double pi = 3.14159265358979323846;  // std::acos(-1.0), the nearest double to pi
   const double rad = std::sqrt(u * u + v * v);
   const double a = std::atan2(-v, -u) / pi;         // in [-1, 1]
   const double fk = (a + 1.0) / 2.0 * (ncols - 1);  // in [0, ncols - 1]
@@ -45,8 +59,8 @@ std::array<std::uint8_t, 3> flow_color(double u, double v) {
   const double f = fk - k0;
   std::array<std::uint8_t, 3> out{};
   for (int c = 0; c < 3; ++c) {
-    const double col0 = wheel[std::size_t(k0)][std::size_t(c)] / 255.0;
-    const double col1 = wheel[std::size_t(k1)][std::size_t(c)] / 255.0;
+    const double col0 = wheel[std::size_t(k0)][std::size_t(c)];
+    const double col1 = wheel[std::size_t(k1)][std::size_t(c)];
     double col = (1 - f) * col0 + f * col1;
     if (rad <= 1)
       col = 1 - rad * (1 - col);

@@ -23,10 +23,6 @@ void check_same_shape(const char* who, const FlowField& estimate, const FlowFiel
 
 }  // namespace
 
-bool is_known_flow(float u, float v) {
-  return std::isfinite(u) && std::isfinite(v) && std::fabs(u) <= 1e9f && std::fabs(v) <= 1e9f;
-}
-
 std::size_t known_flow_pixels(const FlowField& flow) {
   std::size_t n = 0;
   for (std::size_t i = 0; i < flow.u.size() && i < flow.v.size(); ++i)

@@ -9,8 +9,12 @@
 namespace flowtune {
 
 /// True when a ground-truth flow vector is known: both components finite and |u|, |v| <= 1e9
-/// (the Middlebury .flo convention stores unknown flow as 1e10-ish values or NaN).
-bool is_known_flow(float u, float v);
+/// (the Middlebury .flo convention stores unknown flow as 1e10-ish values or NaN). Inline: the
+/// scoring and the pictures call it per pixel (a NaN fails both comparisons, an infinity the
+/// bound, so the bound alone is the finiteness test).
+inline bool is_known_flow(float u, float v) {
+  return (u >= -1e9f && u <= 1e9f) && (v >= -1e9f && v <= 1e9f);
+}
 
 /// The pixels of `flow` whose vector is known (is_known_flow): 0 for a ground truth that could
 /// score nothing.
