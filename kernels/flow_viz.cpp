@@ -39,7 +39,8 @@ namespace {
 const std::vector<std::array<double, 3>>& unit_color_wheel() {
   static const std::vector<std::array<double, 3>> unit = [] {
     std::vector<std::array<double, 3>> out;
-    for (const auto& c : middlebury_color_wheel()) out.push_back({c[0] / 255.0, c[1] / 255.0, c[2] / 255.0});
+    for (const auto& c : middlebury_color_wheel())
+      out.push_back({c[0] / 255.0, c[1] / 255.0, c[2] / 255.0});
     return out;
   }();
   return unit;

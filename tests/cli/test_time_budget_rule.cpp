@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -138,6 +139,30 @@ TEST_F(TuneTimeBudget, APointPastTheBudgetIsCancelledNotFailed) {
   tune(10, "--time-budget 0 --max-evals 1");
   EXPECT_EQ(rc_, 0) << out_;
   EXPECT_EQ(db::Repository(db_).measured("host").size(), 1u) << out_;
+}
+
+// The run's last activity line: the shares of the wall clock add up to 100% (rounding aside),
+// the measuring share is at least the sleeps' (12 points of 200 ms in the worker process) over
+// the process's wall time, and the rate lies between 12 points over that wall time and one
+// point per 200 ms.
+TEST_F(TuneTimeBudget, TheWallClockSharesAddUpAndTheRateIsThePoints) {
+  const double wall_s = tune(200, "--max-evals 12");
+  ASSERT_EQ(rc_, 0) << out_;
+  const std::size_t at = out_.find("the wall clock: measuring ");
+  ASSERT_NE(at, std::string::npos) << out_;
+  int measuring = -1, builds = -1, idle = -1;
+  double rate = -1;
+  ASSERT_EQ(std::sscanf(out_.c_str() + at,
+                        "the wall clock: measuring %d%%, waiting for builds %d%%, otherwise idle "
+                        "%d%%, %lf points/s",
+                        &measuring, &builds, &idle, &rate),
+            4)
+      << out_.substr(at, 200);
+  EXPECT_NEAR(measuring + builds + idle, 100, 2) << out_.substr(at, 200);
+  EXPECT_GE(measuring, int(100 * 12 * 0.2 / wall_s) - 1)
+      << wall_s << " s: " << out_.substr(at, 200);
+  EXPECT_LE(rate, 1 / 0.2 + 0.05) << out_.substr(at, 200);
+  EXPECT_GE(rate, 12 / wall_s - 0.05) << wall_s << " s: " << out_.substr(at, 200);
 }
 
 }  // namespace
