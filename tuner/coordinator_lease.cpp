@@ -118,7 +118,10 @@ db::Repository with_retry_limit(const std::string& storage, double seconds) {
 }  // namespace
 
 CoordinatorLease::CoordinatorLease(const std::string& storage, std::int64_t run_id, double lease_s)
-    : repo_(with_retry_limit(storage, lease_s / 3)), thread_([this, run_id, lease_s] {
+    : repo_(with_retry_limit(storage, lease_s / 3)),
+      run_id_(run_id),
+      lease_s_(lease_s),
+      thread_([this, run_id, lease_s] {
         std::unique_lock<std::mutex> lock(mutex_);
         while (!done_) {
           cv_.wait_for(lock, std::chrono::duration<double>(lease_s / 3), [this] { return done_; });
@@ -133,6 +136,17 @@ CoordinatorLease::CoordinatorLease(const std::string& storage, std::int64_t run_
           }
         }
       }) {}
+
+bool CoordinatorLease::lost_now() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (lost_ || done_) return lost_;
+  try {
+    if (!repo_.renew_coordinator(run_id_, repo_.store_now_s(), lease_s_)) lost_ = true;
+  } catch (const std::exception&) {
+    // The store is away: the beats decide, as during the run.
+  }
+  return lost_;
+}
 
 void CoordinatorLease::stop() {
   {

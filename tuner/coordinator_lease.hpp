@@ -51,6 +51,10 @@ class CoordinatorLease {
   CoordinatorLease& operator=(const CoordinatorLease&) = delete;
 
   bool lost() const { return lost_.load(); }
+  /// lost() after a renewal made now (a store that cannot answer leaves it as the last beat
+  /// found it): the check before the run is ended, since a process stopped and woken up may
+  /// reach the end of its loop before its next beat runs.
+  bool lost_now();
   /// After the run ended (end_run): renewals stop finding a running run; not "lost".
   void stop();
 
@@ -60,6 +64,8 @@ class CoordinatorLease {
   std::condition_variable cv_;
   bool done_ = false;
   std::atomic<bool> lost_{false};
+  std::int64_t run_id_ = 0;
+  double lease_s_ = 0;
   std::thread thread_;
 };
 

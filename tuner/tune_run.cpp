@@ -439,7 +439,7 @@ TuneSummary run_tuning(const TuneOptions& requested, std::ostream& log) {
   // Another process took the coordinator role over (this one was stopped, or cut off from
   // the store, for longer than --lease-s): the run is its now, nothing of it is touched.
   const auto throw_if_lost = [&] {
-    if (run_lost())
+    if (s.lease && s.lease->lost_now())
       throw std::runtime_error(s.repo->path() + ": run " + std::to_string(s.summary.run_id) +
                                ": another process took this run over or closed it (this process "
                                "kept no lease for --lease-s " +
