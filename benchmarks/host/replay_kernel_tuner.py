@@ -51,7 +51,6 @@ Usage: python replay_kernel_tuner.py DB (--budget N | --time-budget S) --seeds 2
 Prints a header and one Markdown row per strategy; on a bad DB or argument exits non-zero with
 a message naming the file or the option.
 """
-import argparse
 import json
 import math
 import multiprocessing
@@ -268,24 +267,13 @@ def _job(args):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("db")
-    ap.add_argument("--budget", type=int, default=0, help="distinct points per seed")
-    ap.add_argument("--time-budget", type=float, default=0.0,
-                    help="measuring seconds per seed, charged as `tune replay --time-budget`")
-    ap.add_argument("--seeds", type=int, default=20)
-    ap.add_argument("--first-seed", type=int, default=1)
+    ap = rec.replay_arguments(__doc__.splitlines()[0])
     ap.add_argument("--strategy", action="append",
                     help=f"a Kernel Tuner strategy (repeatable; default {', '.join(STRATEGIES[:5])})")
-    ap.add_argument("--metric", default="aepe")
-    ap.add_argument("--pick", action="append", default=[])
-    ap.add_argument("--within", type=float, default=0.05)
-    ap.add_argument("--jobs", type=int, default=1, help="runs at once")
     ap.add_argument("--cache-dir", help="where the cache files go (default: a temporary folder)")
     ap.add_argument("--max-calls", type=int, default=0,
                     help="cost-function calls per run at most, repeats included (default 20x "
                          "the points the budget buys)")
-    ap.add_argument("--note", action="append", default=[], help="a line added to the header")
     a = ap.parse_args()
     wall_start = time.perf_counter()
     if (a.budget > 0) == (a.time_budget > 0):

@@ -328,22 +328,29 @@ def _init_worker(state):
     _WORKER.update(state)
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def replay_arguments(description):
+    """The options every peer replay takes (the recording, its budget, seeds, picks, --jobs,
+    --note), as `tune replay` names them; the caller adds its own."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("db")
     ap.add_argument("--budget", type=int, default=0, help="distinct points per seed")
     ap.add_argument("--time-budget", type=float, default=0.0,
                     help="measuring seconds per seed, charged as `tune replay --time-budget`")
     ap.add_argument("--seeds", type=int, default=20)
     ap.add_argument("--first-seed", type=int, default=1)
-    ap.add_argument("--sampler", action="append", help="tpe (default), gp and/or random")
     ap.add_argument("--metric", default="aepe")
     ap.add_argument("--pick", action="append", default=[])
     ap.add_argument("--within", type=float, default=0.05)
-    ap.add_argument("--jobs", type=int, default=1, help="seeds run at once")
+    ap.add_argument("--jobs", type=int, default=1, help="runs at once")
+    ap.add_argument("--note", action="append", default=[], help="a line added to the header")
+    return ap
+
+
+def main():
+    ap = replay_arguments(__doc__.splitlines()[0])
+    ap.add_argument("--sampler", action="append", help="tpe (default), gp and/or random")
     ap.add_argument("--max-trials", type=int, default=0,
                     help="trials per seed at most (default 20x the points the budget buys)")
-    ap.add_argument("--note", action="append", default=[], help="a line added to the header")
     ap.add_argument("--check-memo", type=int, default=0, metavar="TRIALS",
                     help="only check that memoise_tpe_split() leaves TPE's first TRIALS "
                          "trials of seed --first-seed as they are; exits 1 if not")
