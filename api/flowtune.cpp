@@ -3,7 +3,9 @@
 // and simd_fused always, the CUDA variants (NVRTC + the GPU frame pipeline) when built with CUDA.
 #include "flowtune/flowtune.hpp"
 
+#include <memory>
 #include <stdexcept>
+#include <vector>
 
 #include "kernels/metrics.hpp"
 #include "kernels/png_io.hpp"
@@ -47,6 +49,52 @@ const FlowVariant* deployed_variant(const std::string& name) {
 
 TunedConfig read_tuned_config(const std::string& header_path) {
   return read_tuned_header(header_path);
+}
+
+TunedConfig read_tuned_config(const std::string& header_path, const std::string& board, int width,
+                              int height) {
+  return read_tuned_header(header_path, board, width, height);
+}
+
+struct Tvl1SizedSolver::Entries {
+  std::string path;
+  std::vector<TunedHeaderEntry> all;                 // the board's entries
+  std::vector<std::unique_ptr<Tvl1Solver>> solvers;  // one per entry, built when first used
+  std::size_t index_for(int width, int height) const {
+    const TunedHeaderEntry& e = select_tuned_entry(all, all.front().board, width, height, path);
+    return std::size_t(&e - all.data());
+  }
+};
+
+Tvl1SizedSolver::Tvl1SizedSolver(const std::string& header_path, const std::string& board)
+    : entries_(std::make_unique<Entries>()) {
+  entries_->path = header_path;
+  const std::vector<TunedHeaderEntry> all = read_tuned_header_entries(header_path);
+  // The board's entries (select_tuned_entry's errors for a missing or ambiguous board).
+  const std::string chosen = select_tuned_entry(all, board, 1, 1, header_path).board;
+  for (const TunedHeaderEntry& e : all)
+    if (e.board == chosen) entries_->all.push_back(e);
+  entries_->solvers.resize(entries_->all.size());
+}
+
+Tvl1SizedSolver::~Tvl1SizedSolver() = default;
+Tvl1SizedSolver::Tvl1SizedSolver(Tvl1SizedSolver&&) noexcept = default;
+Tvl1SizedSolver& Tvl1SizedSolver::operator=(Tvl1SizedSolver&&) noexcept = default;
+
+void Tvl1SizedSolver::compute(const Image& i0, const Image& i1, FlowField& flow) {
+  const std::size_t k = entries_->index_for(i0.width, i0.height);
+  if (!entries_->solvers[k])
+    entries_->solvers[k] = std::make_unique<Tvl1Solver>(entries_->all[k].config);
+  entries_->solvers[k]->compute(i0, i1, flow);
+}
+
+const TunedConfig& Tvl1SizedSolver::config_for(int width, int height) const {
+  return entries_->all[entries_->index_for(width, height)].config;
+}
+
+std::pair<int, int> Tvl1SizedSolver::tuned_size_for(int width, int height) const {
+  const TunedHeaderEntry& e = entries_->all[entries_->index_for(width, height)];
+  return {e.width, e.height};
 }
 
 FlowField compute_flow(const Image& i0, const Image& i1, const TunedConfig& config) {

@@ -18,6 +18,7 @@
 #include "select/multi_board_header.hpp"
 #include "select/text_file.hpp"
 #include "select/tuned_header.hpp"
+#include "workloads/frame_size.hpp"
 
 namespace flowtune::cli {
 
@@ -65,7 +66,7 @@ Request request_of_last_run(const db::Repository& repo, const std::string& board
 
 int run_export(const std::vector<std::string>& raw_args) {
   bool json = false;
-  std::vector<std::string> boards;
+  std::vector<std::string> boards, resolutions;
   std::string objective = "time", out, format = "header", workload;
   StoreArgs store{"flowtune.db", ""};
   SelectionArgs selection;
@@ -84,6 +85,10 @@ int run_export(const std::vector<std::string>& raw_args) {
       "header (the tuned header) | t4 (T4 results, schema 1.0.0) | kt-cache (Kernel Tuner "
       "cache file, which its simulation mode replays); see interop/KERNEL_TUNER.md")(
       "output,o", po::value(&out)->required(), "file to write (folders created)")(
+      "resolution", po::value(&resolutions)->composing(),
+      "export the config tuned at this frame size (WIDTHxHEIGHT, as `tune --resolution` "
+      "measured it; repeat for one header of several sizes, whose for_size() and `tune flow "
+      "--tuned` pick the size nearest to the frames)")(
       "workload", po::value(&workload),
       "export the measurements of this workload (`tune params` lists them); needed when the "
       "dataset holds measurements of several");
@@ -109,22 +114,51 @@ int run_export(const std::vector<std::string>& raw_args) {
   const std::string board = boards.front();
   if (boards.size() > 1 && (format != "header" || json))
     throw UsageError("several --board: only for a header (--format header, no --json)");
+  for (const std::string& r : resolutions) {
+    try {
+      parse_resolution(r);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--resolution: ") + e.what());
+    }
+  }
+  if (!resolutions.empty() && (format != "header" || json))
+    throw UsageError("--resolution: only for a header (--format header, no --json)");
+  if (!resolutions.empty() && !selection.dataset.empty())
+    throw UsageError("--resolution picks the dataset measured at that size: not with --dataset");
   const std::string db_path = store_path(store, vm, "tune export");
   const db::Repository repo(db_path, db::OpenMode::read_only);
-  if (boards.size() > 1) {
+  if (boards.size() > 1 || !resolutions.empty()) {
     const std::vector<Constraint> constraints = selection.constraints();
     std::vector<BoardChoice> choices;
     Objective o;
+    // No --resolution: each board's dataset as select_for_export chooses it, native size.
+    const std::vector<std::string> sizes =
+        resolutions.empty() ? std::vector<std::string>{""} : resolutions;
     for (const std::string& b : boards) {
       const Board profile = load_board(b);
-      const ExportSelection sel =
-          select_for_export(repo, b, objective, selection.dataset, constraints, workload);
-      o = sel.objective;
-      choices.push_back({b, profile.target == "cuda" ? profile.cc_major : 0,
-                         profile.target == "cuda" ? profile.cc_minor : 0, sel.config});
+      for (const std::string& size : sizes) {
+        const std::string dataset =
+            size.empty() ? selection.dataset : dataset_at_resolution(repo, b, size);
+        const ExportSelection sel =
+            select_for_export(repo, b, objective, dataset, constraints, workload);
+        o = sel.objective;
+        BoardChoice c{b, profile.target == "cuda" ? profile.cc_major : 0,
+                      profile.target == "cuda" ? profile.cc_minor : 0, sel.config};
+        if (!size.empty()) {
+          const Resolution r = parse_resolution(size);
+          c.width = r.width;
+          c.height = r.height;
+        }
+        choices.push_back(std::move(c));
+      }
     }
     write_text_file(out, multi_board_header_text(choices, o));
-    std::cout << "wrote " << out << " (" << boards.size() << " boards)\n";
+    std::cout << "wrote " << out << " (" << boards.size() << " board"
+              << (boards.size() > 1 ? "s" : "")
+              << (resolutions.empty() ? ""
+                                      : ", " + std::to_string(resolutions.size()) + " size" +
+                                            (resolutions.size() > 1 ? "s" : ""))
+              << ")\n";
     return 0;
   }
   if (format != "header") {

@@ -110,6 +110,30 @@ void check_output_extensions(const Workload::FileRun& run) {
                      "flow itself: -o NAME.flo)");
 }
 
+// The config of a tuned header for the board asked for; in a header tuned at several sizes
+// (tune export --resolution), the size nearest to the first input frame's.
+Config tuned_config(const std::string& header, const std::string& board,
+                    const Workload::FileRun& run) {
+  const std::vector<TunedHeaderEntry> entries = read_tuned_header_entries(header);
+  int width = 0, height = 0;
+  int sized = 0;
+  for (const TunedHeaderEntry& e : entries) sized += e.width > 0;
+  if (sized > 1) {
+    // Every entry of a header is of one workload (tune export exports one).
+    const Resolution r = find_workload(entries.front().config.workload).input_size(run);
+    width = r.width;
+    height = r.height;
+  }
+  const TunedHeaderEntry& e = select_tuned_entry(entries, board, width, height, header);
+  if (e.width > 0)
+    std::cerr << "tuned config of " << e.board << " at " << e.width << "x" << e.height
+              << (width > 0 ? " (nearest to the frames' " + std::to_string(width) + "x" +
+                                  std::to_string(height) + ")"
+                            : std::string())
+              << "\n";
+  return e.config;
+}
+
 }  // namespace
 
 int run_flow(const std::vector<std::string>& args) {
@@ -163,7 +187,7 @@ int run_flow(const std::vector<std::string>& args) {
                          " cannot be combined with it");
   }
   const Config config =
-      tuned.empty() ? config_from_options(space) : read_tuned_header(tuned, tuned_board);
+      tuned.empty() ? config_from_options(space) : tuned_config(tuned, tuned_board, run);
   const Workload& workload = find_workload(config.workload);
   if (auto why = workload.check_params(config)) throw std::runtime_error(*why);
   const Variant* variant = find_workload_variant(workload, config.variant);

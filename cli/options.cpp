@@ -16,6 +16,7 @@
 #include "db/repository.hpp"
 #include "db/store_url.hpp"
 #include "variants/config.hpp"
+#include "workloads/frame_size.hpp"
 
 namespace flowtune::cli {
 
@@ -106,6 +107,15 @@ InputOptions InputArgs::to_input_options() const {
   o.stride = stride;
   o.max_frames = max_frames;
   o.reference_metrics = reference_metrics;
+  if (!resolution.empty()) {
+    try {
+      const Resolution r = parse_resolution(resolution);
+      o.resolution_width = r.width;
+      o.resolution_height = r.height;
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--resolution: ") + e.what());
+    }
+  }
   return o;
 }
 
@@ -132,7 +142,12 @@ po::options_description input_options(InputArgs& a, unsigned parts) {
         "optical flow footage: read the first N frames only (0 = all)")(
         "reference-metrics", po::bool_switch(&a.reference_metrics),
         "optical flow: also score against the reference flow (its ref_ metrics and the "
-        "photometric error) on inputs with ground truth; footage always is");
+        "photometric error) on inputs with ground truth; footage always is")(
+        "resolution", po::value(&a.resolution),
+        "optical flow: resample every pair to WIDTHxHEIGHT (e.g. 1280x720, the camera's size) "
+        "before measuring: frames bicubic (Gaussian pre-filter when shrinking), ground truth "
+        "nearest with its vectors scaled; measurements at a size are a dataset of their own "
+        "(key ...@WxH)");
   if (parts & kInputMaxPixels)
     desc.add_options()("max-pixels", po::value(&a.max_pixels)->default_value(a.max_pixels),
                        "largest input image read, width x height (0 = 64 Mpx); larger files "

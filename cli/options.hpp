@@ -87,8 +87,9 @@ struct InputArgs {
   int stride = 1;                  ///< --stride
   int max_frames = 0;              ///< --max-frames
   bool reference_metrics = false;  ///< --reference-metrics
+  std::string resolution;          ///< --resolution WxH ("" = each pair's own size)
   /// data_dir, the items split at commas, max_pixels and the footage options (UsageError for
-  /// --stride < 1 or --max-frames < 0).
+  /// --stride < 1, --max-frames < 0 or a --resolution that is not WxH).
   InputOptions to_input_options() const;
 };
 

@@ -46,6 +46,9 @@ void print_pick(const TuneOptions& o, const TuneSummary& summary) {
     export_command += " --max " + c.name + "=" + shortest_decimal(c.max);
     request += ", " + c.name + " <= " + shortest_decimal(c.max);
   }
+  if (o.inputs.resolution_width > 0)
+    export_command += " --resolution " + std::to_string(o.inputs.resolution_width) + "x" +
+                      std::to_string(o.inputs.resolution_height);
   export_command += " -o tuned_" + o.board + ".h";
   try {
     const db::Repository repo(o.db_path, db::OpenMode::read_only);

@@ -101,6 +101,23 @@ ExportSelection select_for_export(const db::Repository& repo, const std::string&
   return {best, o};
 }
 
+std::string dataset_at_resolution(const db::Repository& repo, const std::string& board,
+                                  const std::string& size) {
+  std::set<std::string> sizes;
+  for (const std::string& d : repo.datasets(board)) {  // most measurements first
+    const std::size_t at = d.rfind('@');
+    if (at == std::string::npos) continue;
+    const std::size_t end = d.find('+', at);
+    const std::string s =
+        d.substr(at + 1, end == std::string::npos ? std::string::npos : end - at - 1);
+    if (s == size) return d;
+    sizes.insert(s);
+  }
+  throw std::runtime_error(repo.path() + ": board '" + board + "' has no measurements at " + size +
+                           " (tune --resolution " + size + " measures them; sizes " +
+                           "measured: " + (sizes.empty() ? "none" : joined(sizes)) + ")");
+}
+
 void export_tuned_header(const db::Repository& repo, const std::string& board,
                          const std::string& objective, const std::string& out_path,
                          const std::string& dataset, const std::vector<Constraint>& constraints,

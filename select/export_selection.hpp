@@ -29,6 +29,13 @@ ExportSelection select_for_export(const db::Repository& repo, const std::string&
                                   const std::vector<Constraint>& constraints = {},
                                   const std::string& workload = "");
 
+/// The dataset of `board` measured at frame size `size` ("1280x720", `tune --resolution`): the
+/// one of its datasets whose key ends in "@<size>" (or holds "@<size>+", a footage key with
+/// its reference) with the most measurements. Throws std::runtime_error naming the DB and the
+/// sizes the board was measured at when there is none.
+std::string dataset_at_resolution(const db::Repository& repo, const std::string& board,
+                                  const std::string& size);
+
 /// select_for_export, then its tuned_header_text written to out_path (parent folders
 /// created). Same errors, and std::runtime_error naming out_path when it cannot be written.
 void export_tuned_header(const db::Repository& repo, const std::string& board,

@@ -20,7 +20,8 @@ nlohmann::json inputs_json(const InputOptions& o) {
           {"pairs", o.pairs},
           {"stride", o.stride},
           {"max_frames", o.max_frames},
-          {"reference_metrics", o.reference_metrics}};
+          {"reference_metrics", o.reference_metrics},
+          {"resolution", {o.resolution_width, o.resolution_height}}};
 }
 
 nlohmann::json request_object(const WorkerRequest& r) {
@@ -62,6 +63,10 @@ WorkerRequest parse_worker_request(const std::string& text) {
     r.inputs.stride = in.value("stride", 1);
     r.inputs.max_frames = in.value("max_frames", 0);
     r.inputs.reference_metrics = in.value("reference_metrics", false);
+    if (in.contains("resolution")) {
+      r.inputs.resolution_width = in.at("resolution").at(0).get<int>();
+      r.inputs.resolution_height = in.at("resolution").at(1).get<int>();
+    }
     const nlohmann::json& m = req.at("measure");
     r.measure.warmup_rounds = m.at("warmup_rounds").get<int>();
     r.measure.min_rounds = m.at("min_rounds").get<int>();

@@ -16,6 +16,7 @@
 
 #include "variants/config.hpp"
 #include "variants/variant.hpp"
+#include "workloads/frame_size.hpp"
 #include "workloads/param_dimension.hpp"
 
 namespace flowtune {
@@ -144,6 +145,9 @@ struct InputOptions {
   /// Score against the reference output as well where the inputs have ground truth (inputs
   /// without ground truth always are: ref_<metric>, MetricSpec).
   bool reference_metrics = false;
+  /// Optical flow: every pair resampled to resolution_width x resolution_height before it is
+  /// measured (workloads/tvl1/resolution.hpp); 0 x 0 = each pair's own size.
+  int resolution_width = 0, resolution_height = 0;
   /// Where a loader says what takes long (e.g. computing reference outputs), one line a call;
   /// empty = nowhere. Not sent to worker processes.
   std::function<void(const std::string&)> progress;
@@ -205,6 +209,13 @@ class Workload {
   /// (with the metrics when a reference is given). Throws std::runtime_error naming the file
   /// and the problem; the default throws "not supported by this workload".
   virtual std::string run_on_files(const Config& config, const FileRun& run) const;
+  /// The frame size of run's inputs, width x height (optical flow: the first frame's), so
+  /// that a header tuned at several sizes runs the nearest; 0 x 0 where inputs have no frame
+  /// size (the default). Throws std::runtime_error naming a file that cannot be read.
+  virtual Resolution input_size(const FileRun& run) const {
+    (void)run;
+    return {};
+  }
 
   /// The spec of parameter `name`, or nullptr.
   const ParamSpec* find_param(const std::string& name) const;

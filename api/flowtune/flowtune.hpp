@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "kernels/image.hpp"    // flowtune::Image (grayscale, [0, 255]), flowtune::FlowField
 #include "variants/config.hpp"  // flowtune::Config
@@ -54,6 +55,15 @@ TunedConfig parse_tuned_config(const std::string& json);
 /// `// flowtune-config:` line, as `tune flow --tuned` does). Throws std::runtime_error
 /// naming the file when it cannot be read, has no such line, or the line is malformed.
 TunedConfig read_tuned_config(const std::string& header_path);
+
+/// The config of a tuned header for `board` ("" = the header's only board) and frames of
+/// width x height: in a header tuned at several sizes (`tune export --resolution`, lines
+/// `// flowtune-config[<board>@<W>x<H>]:`) the size nearest to the frames' (the pixel count
+/// decides: |ln(pixel ratio)| + 1e-3 |ln(aspect ratio)|); a header of one config returns it
+/// whatever the size. Throws std::runtime_error naming the file as read_tuned_config does, and
+/// when the board is missing or ambiguous (the message lists the header's boards and sizes).
+TunedConfig read_tuned_config(const std::string& header_path, const std::string& board, int width,
+                              int height);
 
 /// TV-L1 flow I0 -> I1 with `config`, exactly as `tune flow --tuned` computes it (the same
 /// solver of config.variant: for "kokkos_global" pyramid, warpings and Kokkos iterations in
@@ -133,6 +143,33 @@ class Tvl1Solver {
  private:
   TunedConfig config_;
   std::unique_ptr<FlowSolver> solver_;
+};
+
+/// The configs of a header tuned at several frame sizes, each run where it fits: compute()
+/// picks the config tuned nearest to the frames' size (read_tuned_config's rule) and keeps one
+/// Tvl1Solver per config used, built at its first frame, so a stream that changes size (a
+/// camera mode switch) changes config without rebuilding one already used. Not thread-safe.
+class Tvl1SizedSolver {
+ public:
+  /// Reads every config of `board` ("" = the header's only board) in header_path; nothing is
+  /// built yet. Throws std::runtime_error naming the file for a header that cannot be read or
+  /// has no config of that board.
+  Tvl1SizedSolver(const std::string& header_path, const std::string& board = "");
+  ~Tvl1SizedSolver();
+  Tvl1SizedSolver(Tvl1SizedSolver&&) noexcept;
+  Tvl1SizedSolver& operator=(Tvl1SizedSolver&&) noexcept;
+
+  /// Tvl1Solver::compute with the config tuned nearest to i0's size (same errors).
+  void compute(const Image& i0, const Image& i1, FlowField& flow);
+  /// The config compute() runs for frames of width x height.
+  const TunedConfig& config_for(int width, int height) const;
+  /// The frame size the config of config_for(width, height) was tuned at (0 x 0 = the inputs'
+  /// own sizes), as {width, height}.
+  std::pair<int, int> tuned_size_for(int width, int height) const;
+
+ private:
+  struct Entries;
+  std::unique_ptr<Entries> entries_;
 };
 
 /// As above on two PNG files (read as grayscale with BT.601 luma, like `tune flow`).

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <flowtune/flowtune.hpp>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -74,6 +75,64 @@ TEST(Tvl1Solver, HostApiEqualsComputeFlowAndReusesTheCallersBuffer) {
   }
   EXPECT_THROW(solver.compute(i0, flowtune::Image(4, 4)), std::invalid_argument);
   EXPECT_THROW(flowtune::Tvl1Solver(config_of("nope", "f32", {})), std::invalid_argument);
+}
+
+/// The JSON of a config as `tune export` writes it into a header's config line.
+std::string config_json(const flowtune::TunedConfig& c) {
+  std::string j = "{\"clock_mhz\":0,\"params\":{";
+  for (const auto& [name, value] : c.params)
+    j += (j.back() == '{' ? "\"" : ",\"") + name + "\":" + std::to_string(value);
+  j += "},\"precision\":\"" + c.precision + "\",\"tunables\":{";
+  for (const auto& [name, value] : c.tunables)
+    j += (j.back() == '{' ? "\"" : ",\"") + name + "\":" + std::to_string(value);
+  return j + "},\"variant\":\"" + c.variant + "\",\"workload\":\"tvl1\"}";
+}
+
+// A header tuned at two sizes: each frame size runs the config tuned nearest to it (by pixel
+// count), with the flow of a Tvl1Solver of that config bit for bit; a header without the
+// board asked for is refused naming the file.
+TEST(Tvl1SizedSolver, EachFrameSizeRunsTheConfigTunedNearestToIt) {
+  auto small = config_of("kokkos_global", "f32", {{"tile_x", 16}, {"tile_y", 4}});
+  auto large = config_of("kokkos_global", "f32", {{"tile_x", 32}, {"tile_y", 4}});
+  small.params["iterations"] = 5;
+  large.params["iterations"] = 20;
+  const std::string header =
+      (std::filesystem::temp_directory_path() / "flowtune_test_api_sized.h").string();
+  {
+    std::ofstream out(header);
+    out << "// flowtune-config[host@160x120]: " << config_json(small) << "\n"
+        << "// flowtune-config[host@640x480]: " << config_json(large) << "\n";
+  }
+  flowtune::Tvl1SizedSolver sized(header);
+  // 200x150 is 1.56x the pixels of 160x120 and 0.098x those of 640x480.
+  EXPECT_EQ(sized.tuned_size_for(200, 150), std::make_pair(160, 120));
+  EXPECT_EQ(sized.tuned_size_for(584, 388), std::make_pair(640, 480));
+  EXPECT_EQ(sized.config_for(584, 388).params.at("iterations"), 20);
+  EXPECT_EQ(flowtune::read_tuned_config(header, "host", 200, 150).params.at("iterations"), 5);
+  const auto i0 = flowtune::read_png_gray(pair_file("frame10.png"));
+  const auto i1 = flowtune::read_png_gray(pair_file("frame11.png"));
+  flowtune::Image c0(200, 150), c1(200, 150);  // a 200x150 crop of RubberWhale
+  for (int y = 0; y < 150; ++y)
+    for (int x = 0; x < 200; ++x) {
+      c0.at(x, y) = i0.at(x + 100, y + 100);
+      c1.at(x, y) = i1.at(x + 100, y + 100);
+    }
+  flowtune::FlowField crop_flow, full_flow;
+  sized.compute(c0, c1, crop_flow);
+  sized.compute(i0, i1, full_flow);
+  const flowtune::FlowField crop_ref = flowtune::Tvl1Solver(small).compute(c0, c1);
+  const flowtune::FlowField full_ref = flowtune::Tvl1Solver(large).compute(i0, i1);
+  EXPECT_TRUE(crop_flow.u == crop_ref.u && crop_flow.v == crop_ref.v);
+  EXPECT_TRUE(full_flow.u == full_ref.u && full_flow.v == full_ref.v);
+  try {
+    flowtune::Tvl1SizedSolver none(header, "h200");
+    ADD_FAILURE() << "a board the header does not hold was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(header), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("host@160x120, host@640x480"), std::string::npos)
+        << e.what();
+  }
+  std::filesystem::remove(header);
 }
 
 /// RubberWhale rounded to 8 bits: bytes with rows `stride` apart (padding 255, which would

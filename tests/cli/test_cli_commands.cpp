@@ -232,6 +232,44 @@ TEST_F(CliCommands, OneHeaderForSeveralBoards) {
       << no_board.output;
 }
 
+// Tuned at two frame sizes on real frames (RubberWhale resampled), exported as one header:
+// each size is a dataset of its own, and `tune flow --tuned` runs the size nearest to its
+// frames (584x388: ln(226592 / 24576) = 2.22 to 192x128 against 3.61 to 96x64).
+TEST_F(CliCommands, TunedAtTwoResolutionsOneHeaderRunsTheNearestSize) {
+  const std::string db = path("sized.db");
+  for (const char* size : {"96x64", "192x128"}) {
+    const Result r = tune(std::string("--board host --in-process --variant kokkos_global "
+                                      "--sequences RubberWhale --max-evals 2 --resolution ") +
+                          size + " --db " + db);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find(std::string("middlebury:RubberWhale@") + size), std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find(std::string("--resolution ") + size + " -o tuned_host.h"),
+              std::string::npos)
+        << r.output;
+  }
+  const Result ex = tune("export --db " + db + " --board host --resolution 96x64 --resolution " +
+                         "192x128 -o " + path("sized.h"));
+  ASSERT_EQ(ex.exit_code, 0) << ex.output;
+  std::ifstream in(path("sized.h"));
+  const std::string h((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_NE(h.find("// flowtune-config[host@96x64]: "), std::string::npos);
+  EXPECT_NE(h.find("// flowtune-config[host@192x128]: "), std::string::npos);
+  const Result missing =
+      tune("export --db " + db + " --board host --resolution 640x480 -o " + path("none.h"));
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.output.find("sizes measured: 192x128, 96x64"), std::string::npos)
+      << missing.output;
+  EXPECT_FALSE(fs::exists(path("none.h")));
+  EXPECT_EQ(tune("--board host --resolution 96 --db " + path("bad.db")).exit_code, 2);
+  const std::string seq = std::string(FLOWTUNE_TEST_REPO_DATA) + "/middlebury/RubberWhale/";
+  const Result run = tune("flow " + seq + "frame10.png " + seq + "frame11.png --tuned " +
+                          path("sized.h") + " -o " + path("sized.flo"));
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("at 192x128 (nearest to the frames' 584x388)"), std::string::npos)
+      << run.output;
+}
+
 TEST_F(CliCommands, KernelTunerExportImportAndReplayRoundTrip) {
   const Result ex = tune("export --db " + path("k.db") + " --board h200 --format kt-cache -o " +
                          path("kt/cache.json"));

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "select/export_selection.hpp"
+#include "select/multi_board_header.hpp"
 #include "select/tuned_header.hpp"
 #include "select/tuned_header_reader.hpp"
 #include "variants/kernel_defines.hpp"
@@ -350,6 +351,75 @@ TEST(TunedHeader, ExportNeedsMeasurementsAndAWritablePath) {
     ADD_FAILURE();
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find(bad), std::string::npos) << e.what();
+  }
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace flowtune::reports
+
+namespace flowtune::reports {
+namespace {
+
+// One header tuned at several frame sizes: the reader and the header's for_size() pick the
+// size nearest to the frames' by pixel count (distances worked out by hand below).
+TEST(SizedHeader, ReaderAndHeaderCodePickTheNearestTunedSize) {
+  EXPECT_NEAR(tuned_size_distance(1280, 720, 640, 360), std::log(4.0), 1e-12);
+  // 320x240 for 640x360: a third of the pixels, aspect 4:3 against 16:9 (ratio 3/4).
+  EXPECT_NEAR(tuned_size_distance(320, 240, 640, 360), std::log(3.0) + 1e-3 * std::log(4.0 / 3),
+              1e-12);
+  EXPECT_TRUE(std::isinf(tuned_size_distance(0, 0, 640, 360)));
+  const fs::path dir =
+      fs::temp_directory_path() / ("flowtune_test_sized_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  auto small = make_mc(1, 10, 0.5), large = make_mc(2, 20, 0.3);
+  const auto gpu = cuda_mc("global", "f32", {{"block_x", 32}, {"block_y", 8}});
+  small.config.params["iterations"] = 11;
+  large.config.params["iterations"] = 22;
+  std::vector<BoardChoice> choices = {{"host", 0, 0, small, 320, 240},
+                                      {"host", 0, 0, large, 1280, 720},
+                                      {"h200", 9, 0, gpu, 1280, 720}};
+  {
+    std::ofstream out(dir / "sized.h");
+    out << multi_board_header_text(choices, resolve_objective(flow_workload(), "time"));
+  }
+  const std::string header = (dir / "sized.h").string();
+  const std::vector<TunedHeaderEntry> entries = read_tuned_header_entries(header);
+  ASSERT_EQ(entries.size(), 3u);
+  EXPECT_EQ(entries[1].board, "host");
+  EXPECT_EQ(entries[1].width, 1280);
+  EXPECT_EQ(entries[1].height, 720);
+  // 640x360: ln 3 to 320x240 against ln 4 to 1280x720; 1000x600: ln 7.8 against ln 1.536.
+  EXPECT_EQ(read_tuned_header(header, "host", 640, 360).params.at("iterations"), 11);
+  EXPECT_EQ(read_tuned_header(header, "host", 1000, 600).params.at("iterations"), 22);
+  EXPECT_EQ(read_tuned_header(header, "h200", 10, 10).variant, "global");
+  EXPECT_THROW(read_tuned_header(header, "host"), std::runtime_error);  // size needed
+  try {
+    read_tuned_header(header, "", 640, 360);
+    ADD_FAILURE() << "two boards, none chosen";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("host@320x240, host@1280x720, h200@1280x720"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(
+      multi_board_header_text({choices[0], choices[0]}, resolve_objective(flow_workload(), "time")),
+      std::invalid_argument);
+  if (std::system("c++ --version > /dev/null 2>&1") == 0) {
+    std::ofstream(dir / "use.cpp")
+        << "#include \"sized.h\"\n#include <cstring>\n"
+           "int main() {\n"
+           "  const auto* a = flowtune::tuned::for_size(0, 0, 640, 360);\n"
+           "  const auto* b = flowtune::tuned::for_size(0, 0, 1000, 600);\n"
+           "  const auto* g = flowtune::tuned::for_size(9, 0, 64, 64);\n"
+           "  return a && a->width == 320 && b && b->width == 1280 && g &&\n"
+           "         !std::strcmp(g->board, \"h200\") && !flowtune::tuned::for_size(7, 2, 64, 64) "
+           "&&\n"
+           "         flowtune::tuned::host_1280x720::kIterations == 22 ? 0 : 1;\n}\n";
+    const std::string cmd = "c++ -std=c++17 -Wall -Wextra -Wpedantic -Werror " +
+                            (dir / "use.cpp").string() + " -o " + (dir / "use").string() + " && " +
+                            (dir / "use").string();
+    EXPECT_EQ(std::system(cmd.c_str()), 0);
   }
   fs::remove_all(dir);
 }

@@ -103,6 +103,10 @@ class ApspWorkload : public Workload {
     return {};
   }
   std::unique_ptr<InputSet> load_inputs(const InputOptions& options) const override {
+    if (options.resolution_width || options.resolution_height)
+      throw std::invalid_argument(
+          "--resolution resamples optical-flow frames; apsp's graphs "
+          "have no resolution (size them with --items random:N)");
     return std::make_unique<ApspInputSet>(options.items.empty() ? apsp::default_items()
                                                                 : options.items);
   }

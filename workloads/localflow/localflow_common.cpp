@@ -9,6 +9,7 @@
 #include "workloads/localflow/localflow_workload.hpp"
 #include "workloads/tvl1/flow_files.hpp"
 #include "workloads/tvl1/flow_output_pictures.hpp"
+#include "workloads/tvl1/resolution.hpp"
 #include "workloads/tvl1/sequence_set.hpp"
 #include "workloads/tvl1/sequences.hpp"
 
@@ -64,8 +65,11 @@ const std::vector<MetricSpec>& metrics() {
 
 std::unique_ptr<InputSet> load_inputs(const InputOptions& o) {
   if (o.max_pixels > 0) set_default_image_limits({o.max_pixels});
-  return std::make_unique<SequenceSet>(
-      load_sequences(o.data_dir.empty() ? default_data_dir() : o.data_dir, o.items));
+  FlowDataset d;
+  d.sequences = load_sequences(o.data_dir.empty() ? default_data_dir() : o.data_dir, o.items);
+  d.key = dataset_key(d.sequences);
+  resample_dataset(d, Resolution{o.resolution_width, o.resolution_height});
+  return std::make_unique<SequenceSet>(std::move(d));
 }
 
 std::unique_ptr<Runner> make_runner(std::unique_ptr<FlowSolver> solver, const InputSet& inputs) {

@@ -8,6 +8,7 @@
 #include "workloads/tvl1/benchmark_datasets.hpp"
 #include "workloads/tvl1/footage.hpp"
 #include "workloads/tvl1/reference_flow.hpp"
+#include "workloads/tvl1/resolution.hpp"
 
 namespace flowtune {
 namespace fs = std::filesystem;
@@ -133,6 +134,7 @@ FlowDataset load_flow_dataset(const InputOptions& o) {
                                (d.sequences.size() > 5 ? ", ..." : "") + ")");
     }
   }
+  resample_dataset(d, Resolution{o.resolution_width, o.resolution_height});
   if (!d.has_ground_truth() || o.reference_metrics) {
     const Config ref = reference_config();
     const auto on_compute = [&](const std::string& pair) {

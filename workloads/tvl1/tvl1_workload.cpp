@@ -121,6 +121,11 @@ class Tvl1Workload final : public Workload {
     if (!set) throw std::invalid_argument("tvl1: the input set is not a TV-L1 sequence set");
     return make_flow_runner(solver_for(config), *set);
   }
+  Resolution input_size(const FileRun& run) const override {
+    if (run.inputs.empty()) return {};
+    const Image frame = read_png_gray(run.inputs[0]);
+    return {frame.width, frame.height};
+  }
   std::string run_on_files(const Config& config, const FileRun& run) const override {
     if (run.max_pixels > 0) set_default_image_limits({run.max_pixels});
     const FlowRunFiles files = read_flow_run_files(name(), run);
