@@ -9,6 +9,11 @@ The C++ core of the repository (the deployment library ``flowtune::tvl1`` of ``a
 * :func:`read_png` -- a PNG as a grayscale frame, as ``tune flow`` reads it.
 * :func:`read_flo`, :func:`write_flo` -- Middlebury ``.flo`` files (Baker et al. 2011).
 * :func:`colour` -- the Middlebury colour-wheel picture of a flow (Baker et al. 2011, fig. 2).
+* :class:`Solver` -- the same flow with the solver built once and kept across frames (video):
+  buffers, NVRTC build and CUDA Graphs reused; a header tuned at several sizes runs the size
+  nearest to each frame's.
+* :func:`tune`, :func:`export`, :func:`report` -- the tuner itself (the ``tune`` command line):
+  a run returning its Pareto front as a DataFrame, the tuned header, the HTML report.
 * :func:`open_db` -- a tuning DB (SQLite file or ``postgresql://`` URL), read-only, as
   pandas DataFrames.
 
@@ -29,9 +34,15 @@ import numpy as np
 
 from . import _flowtune
 from .database import Database, open_db
+from .tuning import export, find_tune_binary, report, tune
 
 __all__ = [
     "flow",
+    "Solver",
+    "tune",
+    "export",
+    "report",
+    "find_tune_binary",
     "read_png",
     "read_flo",
     "write_flo",
@@ -169,6 +180,63 @@ def flow(
     if a.shape != b.shape:
         raise ValueError(f"flow: frames of different shapes {a.shape} and {b.shape}")
     return _flowtune._flow(a, b, cfg)
+
+
+class Solver:
+    """TV-L1 flow with a tuned config, the solver built once and kept across frames.
+
+    :func:`flow` builds a solver per call (its buffers, its NVRTC build of the kernels, its
+    CUDA Graph); a ``Solver`` builds it at the first frame and reuses it, so a loop over a
+    video pays the set-up once: ``solver = Solver(tuned="tuned.h"); for a, b in pairs:
+    f = solver(a, b)``. The flow equals :func:`flow`'s bit for bit.
+
+    Parameters
+    ----------
+    tuned : path, optional
+        A header written by ``tune export``. A header tuned at several frame sizes
+        (``tune export --resolution A --resolution B``) runs, for each frame, the config tuned
+        at the size nearest to the frame's (the pixel count decides), one solver kept per
+        config used.
+    config : dict or str, optional
+        The config itself (as :func:`flow` takes it). Exactly one of ``tuned`` and ``config``.
+    board : str
+        With ``tuned``: the board of a header exported for several boards.
+
+    Frames are H x W arrays of uint8 or float32 (anything ``numpy.asarray`` takes: the array
+    interface, the buffer protocol), intensities in [0, 255]. Not thread-safe: one Solver per
+    thread. Raises as :func:`flow` does (``ValueError`` for bad frames or configs,
+    ``RuntimeError`` for an unreadable header, no GPU for a CUDA variant, an NVRTC failure).
+    """
+
+    def __init__(self, tuned: Optional[PathLike] = None, config: Union[None, str, Mapping] = None,
+                 board: str = ""):
+        if (tuned is None) == (config is None):
+            raise ValueError("Solver: give exactly one of tuned= (a header from `tune export`) "
+                             "and config=")
+        if tuned is not None:
+            self._solver = _flowtune._Solver(os.fspath(tuned), board)
+        else:
+            self._solver = _flowtune._Solver(_config_json(None, config, board))
+
+    def __call__(self, i0: Any, i1: Any) -> np.ndarray:
+        """The flow i0 -> i1 as an (H, W, 2) float32 array (u right, v down, in pixels)."""
+        a = _frame(i0, "i0")
+        b = _frame(i1, "i1")
+        if a.shape != b.shape:
+            raise ValueError(f"Solver: frames of different shapes {a.shape} and {b.shape}")
+        return self._solver.compute(a, b)
+
+    compute = __call__
+
+    def config_for(self, height: int, width: int) -> dict:
+        """The config (a dict, as :func:`read_tuned_config` returns) run for H x W frames."""
+        return self._solver.config_for(width, height)
+
+    def tuned_size_for(self, height: int, width: int) -> tuple:
+        """The (height, width) the config for H x W frames was tuned at; (0, 0) for a config
+        tuned at its inputs' own sizes."""
+        w, h = self._solver.tuned_size_for(width, height)
+        return (h, w)
 
 
 def read_png(path: PathLike) -> np.ndarray:

@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <utility>
 #include <stdexcept>
 #include <string>
 
@@ -82,6 +84,39 @@ FloatArray flow(const FloatArray& i0, const FloatArray& i1, const std::string& c
   return from_flow(f);
 }
 
+/// A flow solver kept across frames: one config (Tvl1Solver) or every size of a header tuned
+/// at several (Tvl1SizedSolver); its buffers, NVRTC build and CUDA Graphs are reused.
+class Solver {
+ public:
+  explicit Solver(const std::string& config_json)
+      : one_(std::make_unique<Tvl1Solver>(parse_tuned_config(config_json))) {}
+  Solver(const std::string& header, const std::string& board)
+      : sized_(std::make_unique<Tvl1SizedSolver>(header, board)) {}
+  FloatArray compute(const FloatArray& i0, const FloatArray& i1) {
+    const Image a = to_image(i0, "i0");
+    const Image b = to_image(i1, "i1");
+    {
+      py::gil_scoped_release release;
+      if (one_)
+        one_->compute(a, b, flow_);
+      else
+        sized_->compute(a, b, flow_);
+    }
+    return from_flow(flow_);
+  }
+  py::dict config_for(int width, int height) const {
+    return config_dict(one_ ? one_->config() : sized_->config_for(width, height));
+  }
+  std::pair<int, int> tuned_size_for(int width, int height) const {
+    return one_ ? std::pair<int, int>{0, 0} : sized_->tuned_size_for(width, height);
+  }
+
+ private:
+  std::unique_ptr<Tvl1Solver> one_;
+  std::unique_ptr<Tvl1SizedSolver> sized_;
+  FlowField flow_;  // kept: the solver writes into its storage frame after frame
+};
+
 py::array_t<std::uint8_t> colour(const FloatArray& flow, double max_flow) {
   const FlowField f = to_flow(flow);
   const std::vector<std::uint8_t> rgb = flow_to_rgb(f, max_flow);
@@ -121,6 +156,16 @@ void bind_flow(py::module_& m) {
       "_write_flo",
       [](const std::string& path, const FloatArray& flow) { write_flo(path, to_flow(flow)); },
       py::arg("path"), py::arg("flow"), "Writes H x W x 2 float32 as a Middlebury .flo file.");
+  py::class_<Solver>(m, "_Solver", "A TV-L1 solver kept across frames (api: Tvl1Solver).")
+      .def(py::init<const std::string&>(), py::arg("config_json"))
+      .def(py::init<const std::string&, const std::string&>(), py::arg("header"),
+           py::arg("board"))
+      .def("compute", &Solver::compute, py::arg("i0"), py::arg("i1"),
+           "Flow (H x W x 2 float32, px) of two H x W float32 frames.")
+      .def("config_for", &Solver::config_for, py::arg("width"), py::arg("height"),
+           "The config run for frames of width x height, as a dict.")
+      .def("tuned_size_for", &Solver::tuned_size_for, py::arg("width"), py::arg("height"),
+           "The (width, height) the config for such frames was tuned at; (0, 0) = own size.");
   m.def("_colour", &colour, py::arg("flow"), py::arg("max_flow") = 0.0,
         "Middlebury colour-wheel image (H x W x 3 uint8) of an H x W x 2 flow.");
   m.def("_flow_color", &flow_color, py::arg("u"), py::arg("v"),
