@@ -205,6 +205,8 @@ def device_ms():
 TARGETS = [
     ("paper_f16", "paper protocol 2048^2, best f16 (shared_pipeline depth 5): target <= 0.025 ns/px", None),
     ("paper_f32", "paper protocol 2048^2, best f32 (shared_pipeline depth 5): target <= 0.040 ns/px", None),
+    ("paper_f32_staged", "paper protocol 2048^2, the same f32 strip with its ring filled by cp.async "
+     "(staging=1): target <= 0.040 ns/px", None),
     ("paper_global_f32", "paper protocol 2048^2, global f32 (the memory-roof reference)", None),
     ("frame_default", "default frame (3 scales x 1 warping x 10 iterations): target <= 0.15 ms device-pointer API", "default"),
     ("frame_opencv", "frame at OpenCV's accuracy (5 scales x 0.8, 5 warpings x 20 iterations): target <= 0.6 ms host API", "opencv_accuracy"),

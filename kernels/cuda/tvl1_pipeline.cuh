@@ -34,8 +34,19 @@
 // border the fake border is the real one (numerics contract), so the results are exact
 // everywhere. Output strips are FT_W - 2 FT_DEPTH columns wide.
 //
+// Staging (FT_STAGING, shared ring only). 0: the row that enters the ring next is loaded into
+// registers a step ahead and written into its line when it enters (LDG, then STS). 1: it is
+// copied from global memory straight into its ring line with cp.async (sm_80 and newer, f32 and
+// mixed: the ring keeps the fields' own layout there), issued a step ahead and waited for
+// (cp.async.wait_all, then the step's barrier) when it enters: no registers hold the row in
+// flight and no instruction moves it through them. mixed's 2-byte rho_c is below cp.async's
+// smallest copy (4 bytes) and keeps the register path. The copy lands in a line that must be
+// free a step ahead: with skew 1 that is one more ring line (FT_DEPTH + 2); with skew 2 the
+// line of row t+1 is already free during step t. Same data in the same lines: the same flow.
+//
 // Ring memory: 4 pair planes (u, p1, p2, grad) and one scalar plane (rho_c) of kRingLines
-// (= FT_SKEW * FT_DEPTH + FT_ROWS_PER_THREAD) lines x FT_W elements: ring_bytes = 4.5 * Qfloat *
+// (= FT_SKEW * FT_DEPTH + FT_ROWS_PER_THREAD, + 1 with FT_STAGING and skew 1) lines x FT_W
+// elements: ring_bytes = 4.5 * Qfloat *
 // FT_W * kRingLines, Qfloat = sizeof(Store2) (8 for float2, 4 for half2). Eq. 4 of the paper counts
 // 6 pairs per pixel line; this schedule needs 4.5 (the data term of a line is loaded once with it).
 //
@@ -44,7 +55,8 @@
 // Defines: FT_W (strip width = ring line width, > 2 FT_DEPTH), FT_PARTS (columns per thread;
 // FT_W / FT_PARTS threads, a multiple of 32), FT_DEPTH (maximum iterations per launch, >= 1),
 // FT_STRIP_H (output rows per block), FT_SKEW (1 or 2, see above), one FT_PRECISION_*;
-// optional FT_ROWS_PER_THREAD (rows per thread and step, default 1; > 1 needs FT_SKEW = 1).
+// optional FT_ROWS_PER_THREAD (rows per thread and step, default 1; > 1 needs FT_SKEW = 1) and
+// FT_STAGING (0 default, 1: cp.async; needs rows per thread 1, f32 or mixed, a shared ring).
 #pragma once
 
 #include "tvl1_math.cuh"
@@ -64,6 +76,15 @@
 #if FT_ROWS_PER_THREAD < 1 || (FT_SKEW == 2 && FT_ROWS_PER_THREAD != 1)
 #error "FT_ROWS_PER_THREAD must be >= 1, and 1 with FT_SKEW = 2"
 #endif
+#if !defined(FT_STAGING)
+#define FT_STAGING 0
+#endif
+#if FT_STAGING != 0 && (FT_ROWS_PER_THREAD != 1 || defined(FT_PRECISION_F16))
+#error "FT_STAGING = 1 needs FT_ROWS_PER_THREAD = 1 and f32 or mixed"
+#endif
+#if FT_STAGING != 0 && defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#error "FT_STAGING = 1 needs cp.async (sm_80 and newer)"
+#endif
 #if FT_DEPTH < 1 || FT_W <= 2 * FT_DEPTH || FT_STRIP_H < 1
 #error "pipeline needs FT_DEPTH >= 1, FT_W > 2 * FT_DEPTH and FT_STRIP_H >= 1"
 #endif
@@ -72,8 +93,9 @@ namespace ft {
 
 /// Rows each thread updates per pipeline step and half-step (register blocking, skew 1).
 constexpr int kRows = FT_ROWS_PER_THREAD;
-/// Ring lines: FT_DEPTH + kRows (skew 1) or 2 FT_DEPTH + 1 (skew 2), see the file comment.
-constexpr int kRingLines = FT_SKEW * FT_DEPTH + kRows;
+/// Ring lines: FT_DEPTH + kRows (skew 1; + 1 with FT_STAGING) or 2 FT_DEPTH + 1 (skew 2), see
+/// the file comment.
+constexpr int kRingLines = FT_SKEW * FT_DEPTH + kRows + (FT_STAGING != 0 && FT_SKEW == 1 ? 1 : 0);
 /// Output columns of one strip.
 constexpr int kStripOutW = FT_W - 2 * FT_DEPTH;
 
@@ -92,6 +114,27 @@ constexpr int kColumns = FT_W / kPixelsPerColumn;
 /// wider than the block is processed in parts, paper sec. 3.3).
 constexpr int kThreads = kColumns / FT_PARTS;
 static_assert(kColumns % FT_PARTS == 0, "FT_PARTS must divide the strip's thread columns");
+
+#if FT_STAGING
+/// cp.async of one T (4, 8 or 16 bytes, aligned) from global src to shared dst; zero-filled
+/// when !valid (no byte of src is read then, src only has to be a global address).
+template <typename T>
+__device__ __forceinline__ void copy_async(T* dst, const T* src, bool valid) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16, "cp.async copies 4, 8 or 16 B");
+  const unsigned shared = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(shared), "l"(src),
+               "n"(int(sizeof(T))), "r"(valid ? int(sizeof(T)) : 0)
+               : "memory");
+}
+/// Ends the copies issued so far as one group.
+__device__ __forceinline__ void copy_async_commit() {
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+/// Waits for every copy this thread issued (then a barrier makes them visible to the block).
+__device__ __forceinline__ void copy_async_wait_all() {
+  asm volatile("cp.async.wait_all;\n" ::: "memory");
+}
+#endif
 
 /// The fields a pipeline reads and writes, and where this block works.
 struct PipelineArgs {
@@ -176,6 +219,39 @@ struct RowOps {
       ring_rho_c[i] = next[j][c].rho_c;
     }
   }
+#if FT_STAGING
+  /// rho_c through cp.async where it is at least cp.async's smallest copy (f32's float);
+  /// mixed's __half goes through a register (slot 0 of next).
+  static constexpr bool kRhoAsync = sizeof(Store1) >= 4;
+  /// Issues the copies of row r straight into ring line `line` (zeros outside the image).
+  __device__ __forceinline__ void stage(int r, int line) {
+#pragma unroll
+    for (int c = 0; c < FT_PARTS; ++c) {
+      const bool in = col[c].in_image;
+      const int g = in ? r * a.width + col[c].x : 0;
+      const int i = index(line, c);
+      copy_async(ring_u + i, a.u + g, in);
+      copy_async(ring_p1 + i, a.p1 + g, in);
+      copy_async(ring_p2 + i, a.p2 + g, in);
+      copy_async(ring_grad + i, a.grad + g, in);
+      if constexpr (kRhoAsync) {
+        copy_async(ring_rho_c + i, a.rho_c + g, in);
+      } else {
+        next[0][c].rho_c = in ? a.rho_c[g] : Store1();
+      }
+    }
+    copy_async_commit();
+  }
+  /// The row staged last is in ring line `line` (this thread's part of it; the barrier that
+  /// follows makes the whole line visible).
+  __device__ __forceinline__ void land(int line) {
+    copy_async_wait_all();
+    if constexpr (!kRhoAsync) {
+#pragma unroll
+      for (int c = 0; c < FT_PARTS; ++c) ring_rho_c[index(line, c)] = next[0][c].rho_c;
+    }
+  }
+#endif
   /// New u at ring index i of thread column c; p above it at ring index ia (top: first row
   /// of the strip, p = 0); zero = M::zero().
   __device__ __forceinline__ M::V u_at(int i, int ia, int c, bool top, M::V zero) const {
@@ -517,14 +593,26 @@ __device__ __forceinline__ void pipeline_strip(void* ring_memory, const Pipeline
     return l < 0 ? l + kRingLines : l;
   };
 
+#if FT_STAGING
+  // Ring line of row t, advanced with t (modular indexing without a division per access).
+  int line_t = r0 % kRingLines;
+  rows.stage(r0, line_t);
+#else
   rows.fetch(r0, 0);
   // Ring line of row t, advanced with t (modular indexing without a division per access).
   int line_t = r0 % kRingLines;
+#endif
 #if FT_SKEW == 1 && FT_ROWS_PER_THREAD == 1
   for (int t = r0; t < r1 + depth; ++t) {
     if (t < r1) {  // row t enters the ring; the load of row t+1 is issued now
+#if FT_STAGING
+      // Row t+1's line held row t-depth-1, stored last step after the last read of it.
+      rows.land(line_t);
+      if (t + 1 < r1) rows.stage(t + 1, line_t + 1 == kRingLines ? 0 : line_t + 1);
+#else
       rows.put(line_t, 0);
       if (t + 1 < r1) rows.fetch(t + 1, 0);
+#endif
     }
     __syncthreads();
 #pragma unroll
@@ -596,10 +684,19 @@ __device__ __forceinline__ void pipeline_strip(void* ring_memory, const Pipeline
     line_t = line_ahead(line_t, kRows);
   }
 #else  // FT_SKEW == 2 (FT_ROWS_PER_THREAD == 1)
+#if FT_STAGING
+  rows.land(line_t);
+#else
   rows.put(line_t, 0);
   if (r0 + 1 < r1) rows.fetch(r0 + 1, 0);
+#endif
   __syncthreads();
   for (int t = r0; t < r1 + 2 * depth - 1; ++t) {
+#if FT_STAGING
+    // Row t+1 goes to the line of row t-2 FT_DEPTH, final and stored last step: no update of
+    // this step touches it, so its copy overlaps the step's two phases.
+    if (t + 1 < r1) rows.stage(t + 1, line_t + 1 == kRingLines ? 0 : line_t + 1);
+#endif
     // Phase u: iteration k on row t-2k+2 (p above it on row t-2k+1), all k at once.
 #pragma unroll
     for (int k = 1; k <= FT_DEPTH; ++k) {
@@ -620,8 +717,12 @@ __device__ __forceinline__ void pipeline_strip(void* ring_memory, const Pipeline
     store_row(t - 2 * depth + 1, line_back(line_t, 2 * depth - 1));
     const int line_next = line_t + 1 == kRingLines ? 0 : line_t + 1;
     if (t + 1 < r1) {
+#if FT_STAGING
+      rows.land(line_next);
+#else
       rows.put(line_next, 0);
       if (t + 2 < r1) rows.fetch(t + 2, 0);
+#endif
     }
     __syncthreads();
     line_t = line_next;

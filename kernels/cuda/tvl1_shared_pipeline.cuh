@@ -2,7 +2,8 @@
 // over lines of tvl1_pipeline.cuh with its ring of FT_DEPTH + 1 lines in dynamic shared
 // memory (ft::kRingBytes per block; above 48 KiB it needs the opt-in, FT_OPTIN = 1).
 // Defines: FT_W, FT_DEPTH, FT_STRIP_H, FT_PARTS, FT_OPTIN (0/1, used by the host only), one
-// FT_PRECISION_*.
+// FT_PRECISION_*; optional FT_SKEW, FT_ROWS_PER_THREAD and FT_STAGING (1: the ring filled by
+// cp.async, sm_80 and newer; tvl1_pipeline.cuh).
 #pragma once
 
 #include "tvl1_pipeline.cuh"

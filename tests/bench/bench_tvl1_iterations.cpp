@@ -31,6 +31,7 @@
 #include "variants/cuda/cuda_driver.hpp"
 #include "variants/cuda/cuda_variant.hpp"
 #include "variants/cuda/device_fields.hpp"
+#include "variants/variant.hpp"
 
 using flowtune::Config;
 using namespace flowtune::cuda;
@@ -202,6 +203,11 @@ int main(int argc, char** argv) {
       for (const std::string p : {"f32", "f16", "mixed"})
         for (const auto& t : s.tunables) {
           const Config c = protocol_config(s.variant, p, t);
+          // A tunable the precision or the GPU lacks (staging=1: f16, below sm_80) is no run.
+          const flowtune::Variant* variant = flowtune::find_variant(c.variant);
+          if (variant == nullptr || variant->invalid_reason(c) ||
+              arch_invalid_reason(c.variant, c, current_device_arch()))
+            continue;
           auto* b = benchmark::RegisterBenchmark(
                         (c.label() + " " + std::to_string(n)).c_str(),
                         [c, n](benchmark::State& st) { bench_schedule(st, c, n); })

@@ -38,7 +38,7 @@ struct Sweep {
 };
 
 /// The sweep of every CUDA variant (global, shared_fusion, shared_pipeline, global_pipeline):
-/// block shapes, pipeline widths, depths, skews, strips and register blocking.
+/// block shapes, pipeline widths, depths, skews, strips, register blocking and cp.async staging.
 inline std::vector<Sweep> sweeps() {
   // shared_pipeline skew 1 with rows_per_thread (register blocking); optin set below.
   const auto blocked = [](int w, int depth, int strip_h, int rows) {
@@ -49,6 +49,12 @@ inline std::vector<Sweep> sweeps() {
                                       {"strip_h", strip_h},
                                       {"optin", 0},
                                       {"rows_per_thread", rows}};
+  };
+  // shared_pipeline with its ring filled by cp.async (staging=1: sm_80+, f32 and mixed).
+  const auto staged = [](int w, int parts, int depth, int skew, int strip_h) {
+    return std::map<std::string, int>{{"w", w},       {"parts", parts},     {"depth", depth},
+                                      {"skew", skew}, {"strip_h", strip_h}, {"optin", 0},
+                                      {"staging", 1}};
   };
   // global_pipeline w=128 depth=5 strip_h=32 skew 1 with rows_per_thread.
   const auto global_blocked = [](int rows) {
@@ -95,7 +101,18 @@ inline std::vector<Sweep> sweeps() {
         blocked(256, 5, 32, 2),
         blocked(256, 5, 32, 4),
         blocked(128, 10, 32, 2),
-        blocked(128, 10, 32, 4)}},
+        blocked(128, 10, 32, 4),
+        // cp.async staging on the strips above (f16 refuses it: not registered).
+        staged(128, 1, 5, 1, 16),
+        staged(128, 1, 5, 1, 32),
+        staged(128, 1, 5, 1, 64),
+        staged(256, 1, 5, 1, 32),
+        staged(128, 1, 5, 2, 32),
+        staged(128, 1, 5, 2, 64),
+        staged(256, 2, 5, 2, 32),
+        staged(256, 1, 8, 1, 32),
+        staged(128, 1, 10, 1, 32),
+        staged(256, 1, 10, 1, 32)}},
       {"global_pipeline",
        {{{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 32}},
         {{"w", 128}, {"parts", 1}, {"depth", 5}, {"skew", 1}, {"strip_h", 64}},

@@ -120,6 +120,8 @@ int main(int argc, char** argv) {
         if (!seen.insert(key).second) continue;
         const Row row{w->name(), v->name(), c.precision, tunables_text(c)};
         for (const auto& arch : archs) {
+          // A config the arch cannot run (staging=1 below sm_80) has no build there.
+          if (flowtune::cuda::arch_invalid_reason(v->name(), c, arch)) continue;
           try {
             emit(row, arch, v->resources(c, arch));
           } catch (const std::exception& e) {

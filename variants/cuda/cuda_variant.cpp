@@ -27,8 +27,10 @@ std::vector<std::string> nvrtc_defines(const Config& config) {
   // out of the scheme's build, so configs that differ only in them share one compile.
   // rows_per_thread = 1 is the kernel's default (absent = 1): left out, so that configs with
   // it and without it (from before it) share one compile of one kernel.
+  // staging = 0 likewise (the kernel's default).
   for (const auto& [name, value] : config.tunables)
-    if (!is_level_threshold(name) && !(name == rows_per_thread_domain().name && value == 1))
+    if (!is_level_threshold(name) && !(name == rows_per_thread_domain().name && value == 1) &&
+        !(name == staging_domain().name && value == 0))
       defines.push_back(kernel_define(name, value));
   return defines;
 }
@@ -80,6 +82,7 @@ std::optional<std::string> CudaVariant::invalid_reason(const Config& config) con
     if (it == config.tunables.end()) {
       if (resident) continue;  // absent = 0 (resident_px_domain)
       if (domain.name == rows_per_thread_domain().name) continue;  // absent = 1
+      if (domain.name == staging_domain().name) continue;          // absent = 0
       return name() + ": tunable '" + domain.name + "' missing";
     }
     // Positive, or 0 where the domain has 0 (a switch such as optin) or 0 means off.
@@ -115,11 +118,26 @@ std::vector<KernelResources> with_launch_shape(std::vector<KernelResources> kern
   return kernels;
 }
 
+void check_async_copy(const std::string& variant, const Config& config, const std::string& arch) {
+  if (auto why = arch_invalid_reason(variant, config, arch)) throw std::invalid_argument(*why);
+}
+
 }  // namespace
+
+std::optional<std::string> arch_invalid_reason(const std::string& variant, const Config& config,
+                                               const std::string& arch) {
+  // cp.async (the pipelines' staging=1): compute capability 8.0 or newer.
+  if (staging_of(config) == 1 && arch.size() > 3 && arch.compare(0, 3, "sm_") == 0 &&
+      std::stoi(arch.substr(3)) < 80)
+    return variant + ": staging=1 needs cp.async, which " + arch +
+           " lacks (compute capability 8.0 or newer)";
+  return std::nullopt;
+}
 
 std::vector<KernelResources> CudaVariant::resources(const Config& config,
                                                     const std::string& arch) const {
   if (auto why = invalid_reason(config)) throw std::invalid_argument(*why);
+  check_async_copy(name(), config, arch);
   const auto build = nvrtc_build(device_source_of(name()), nvrtc_defines(config), arch);
   std::vector<KernelResources> out = with_launch_shape(build->resources, launch_shape(config));
   // The persistent levels' kernel (persistent_levels.hpp) runs on the board too: the
@@ -141,6 +159,7 @@ std::vector<KernelResources> CudaVariant::resources(const Config& config,
 std::optional<std::vector<KernelResources>> CudaVariant::table_resources(
     const Config& config, const std::string& arch) const {
   if (auto why = invalid_reason(config)) throw std::invalid_argument(*why);
+  check_async_copy(name(), config, arch);
   const ResourceTable& table = ResourceTable::committed();
   const auto* rows = table.find(name(), config.precision, build_tunables_text(config), arch);
   if (!rows) return std::nullopt;

@@ -123,12 +123,13 @@ const CudaVariant* find_tvl1_cuda_scheme(const std::string& name);
 /// rows_per_thread lines of w elements, i.e. 4.5 * Qfloat * w * (skew * depth +
 /// rows_per_thread) with Qfloat 8 (f32) or 4 (f16, mixed). Romera et al. 2023 eq. 4 (skew 1,
 /// one row per thread) counts 6 pairs per pixel line (tuner/constraints.hpp); this schedule
-/// needs 4.5. Example: f32, w = 128, depth = 5, skew = 1: 27648 bytes. Throws
+/// needs 4.5. staging = 1 with skew 1 adds one line (the row copied in by cp.async a step
+/// ahead). Example: f32, w = 128, depth = 5, skew = 1: 27648 bytes (32256 with staging). Throws
 /// std::invalid_argument for an unknown precision, a skew other than 1 or 2, or
 /// rows_per_thread < 1 (or != 1 with skew 2).
 int pipeline_ring_bytes(const std::string& precision, int w, int depth, int skew,
-                        int rows_per_thread = 1);
-/// The same for a pipeline config (tunables w, depth, skew, rows_per_thread).
+                        int rows_per_thread = 1, int staging = 0);
+/// The same for a pipeline config (tunables w, depth, skew, rows_per_thread, staging).
 int pipeline_ring_bytes(const Config& config);
 /// The pipelines' register blocking: `rows_per_thread`, the rows each thread updates per
 /// pipeline step and half-step (FT_ROWS_PER_THREAD in kernels/cuda/tvl1_pipeline.cuh; more
@@ -138,6 +139,18 @@ int pipeline_ring_bytes(const Config& config);
 TunableDomain rows_per_thread_domain();
 /// config's rows_per_thread, 1 when absent.
 int rows_per_thread_of(const Config& config);
+/// shared_pipeline's staging of the ring (kernels/cuda/tvl1_pipeline.cuh, FT_STAGING): 0 = the
+/// next row through registers (LDG, then STS), 1 = cp.async straight into the ring (sm_80 and
+/// newer, f32 and mixed, rows_per_thread 1; one more ring line with skew 1). Absent = 0, the
+/// same kernel (left out of the build's defines and of the resource table's key).
+TunableDomain staging_domain();
+/// config's staging, 0 when absent.
+int staging_of(const Config& config);
+/// Why config cannot run on arch ("sm_XY") though it is valid elsewhere: staging=1 below
+/// sm_80 (no cp.async). nullopt when it can (persistent_px's cooperative launch is checked by
+/// resources()).
+std::optional<std::string> arch_invalid_reason(const std::string& variant, const Config& config,
+                                               const std::string& arch);
 /// Pixels per thread column of the pipelines: 2 in f16 (half2 across two adjacent pixels,
 /// MathF16Pair in kernels/cuda/tvl1_math.cuh), 1 in f32 and mixed.
 int pixels_per_thread_column(const std::string& precision);

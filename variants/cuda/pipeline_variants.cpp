@@ -7,7 +7,8 @@
 // tvl1_pipeline.cuh), strip_h (output rows per block), rows_per_thread (register blocking:
 // rows each thread updates per step, skew 1 only; absent = 1, the same kernel) and, for
 // shared_pipeline, optin (1 = opt in to more than 48 KiB of shared memory per block, Volta
-// and newer).
+// and newer) and staging (1 = the ring filled by cp.async, sm_80 and newer, f32 and mixed,
+// rows_per_thread 1; absent = 0, the same kernel).
 #include <stdexcept>
 #include <string>
 
@@ -18,7 +19,7 @@
 namespace flowtune::cuda {
 
 int pipeline_ring_bytes(const std::string& precision, int w, int depth, int skew,
-                        int rows_per_thread) {
+                        int rows_per_thread, int staging) {
   if (skew != 1 && skew != 2)
     throw std::invalid_argument("pipeline_ring_bytes: skew must be 1 or 2, got " +
                                 std::to_string(skew));
@@ -28,7 +29,18 @@ int pipeline_ring_bytes(const std::string& precision, int w, int depth, int skew
         "2), got " +
         std::to_string(rows_per_thread));
   const int pair = storage_of(precision) == Storage::f32 ? 8 : 4;
-  return (4 * pair + pair / 2) * w * (skew * depth + rows_per_thread);
+  // cp.async staging with skew 1 needs the line of the next row free a step ahead: one more.
+  const int extra = staging != 0 && skew == 1 ? 1 : 0;
+  return (4 * pair + pair / 2) * w * (skew * depth + rows_per_thread + extra);
+}
+
+TunableDomain staging_domain() {
+  return {"staging", {0, 1}};
+}
+
+int staging_of(const Config& config) {
+  const auto it = config.tunables.find(staging_domain().name);
+  return it == config.tunables.end() ? 0 : it->second;
 }
 
 TunableDomain rows_per_thread_domain() {
@@ -50,7 +62,7 @@ int pipeline_threads(const Config& c) {
 
 int pipeline_ring_bytes(const Config& c) {
   return pipeline_ring_bytes(c.precision, c.tunable("w"), c.tunable("depth"), c.tunable("skew"),
-                             rows_per_thread_of(c));
+                             rows_per_thread_of(c), staging_of(c));
 }
 
 namespace {
@@ -86,8 +98,8 @@ class SharedPipelineVariant final : public CudaVariant {
   std::vector<TunableDomain> tunables() const override {
     return {{"w", {64, 128, 256, 512}}, {"parts", {1, 2}},         {"depth", {2, 3, 5, 8}},
             {"skew", {1, 2}},           {"strip_h", {16, 32, 64}}, {"optin", {0, 1}},
-            rows_per_thread_domain(),   resident_px_domain(),      tiled_px_domain(),
-            persistent_px_domain()};
+            rows_per_thread_domain(),   staging_domain(),          resident_px_domain(),
+            tiled_px_domain(),          persistent_px_domain()};
   }
   LaunchShape launch_shape(const Config& c) const override {
     return {pipeline_threads(c), pipeline_ring_bytes(c)};
@@ -102,6 +114,16 @@ class SharedPipelineVariant final : public CudaVariant {
     const int bytes = pipeline_ring_bytes(c);
     if (c.tunable("optin") > 1)
       return name() + ": optin must be 0 or 1, got " + std::to_string(c.tunable("optin"));
+    const int staging = staging_of(c);
+    if (staging < 0 || staging > 1)
+      return name() + ": staging must be 0 or 1, got " + std::to_string(staging);
+    if (staging == 1 && c.precision == "f16")
+      return name() +
+             ": staging=1 (cp.async) needs f32 or mixed: the f16 ring holds pixel pairs "
+             "transposed from the fields' layout, which a byte copy cannot do";
+    if (staging == 1 && rows_per_thread_of(c) != 1)
+      return name() + ": staging=1 (cp.async) needs rows_per_thread=1, got " +
+             std::to_string(rows_per_thread_of(c));
     if (c.tunable("optin") == 1 && bytes <= kDefaultSharedPerBlock)
       return name() + ": optin=1 adds nothing, the ring needs " + std::to_string(bytes) +
              " bytes <= 48 KiB (same kernel as optin=0)";

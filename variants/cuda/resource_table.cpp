@@ -43,7 +43,8 @@ bool is_resource_neutral(const std::string& tunable) {
 std::string build_tunables_text(const Config& config) {
   std::string out;
   for (const auto& [name, value] : config.tunables)
-    if (!is_resource_neutral(name))
+    // staging = 0 is the kernel without the tunable (the table's builds from before it).
+    if (!is_resource_neutral(name) && !(name == staging_domain().name && value == 0))
       out += (out.empty() ? "" : " ") + name + "=" + std::to_string(value);
   return out;
 }

@@ -29,7 +29,8 @@ bool is_resource_neutral(const std::string& tunable);
 
 /// The tunables that can change config's kernel resources, as "name=value" in name order
 /// separated by one space ("block_x=16 block_y=2"): every tunable but the resource-neutral
-/// ones. The table's key, with the variant, precision and arch.
+/// ones and staging = 0 (the kernel without that tunable). The table's key, with the variant,
+/// precision and arch.
 std::string build_tunables_text(const Config& config);
 
 /// NVRTC resource reports keyed by (variant, precision, build tunables, arch), each the
