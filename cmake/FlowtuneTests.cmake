@@ -35,6 +35,15 @@ function(flowtune_add_gtest target)
   endif()
   add_executable(${target} ${arg_SOURCES})
   target_link_libraries(${target} PRIVATE ${arg_LINK} GTest::gtest_main flowtune_warnings)
+  # Several test files per compiler run (FLOWTUNE_TEST_UNITY_BATCH, top-level CMakeLists.txt).
+  if(FLOWTUNE_TEST_UNITY_BATCH GREATER 0)
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ON
+                                               UNITY_BUILD_BATCH_SIZE ${FLOWTUNE_TEST_UNITY_BATCH})
+  endif()
+  # After the build type's flags on the command line, so it is the one that counts.
+  if(FLOWTUNE_TEST_OPTIMIZATION AND CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${FLOWTUNE_TEST_OPTIMIZATION}>)
+  endif()
   target_compile_definitions(${target} PRIVATE
     FLOWTUNE_TEST_SHARED_DATA="${PROJECT_SOURCE_DIR}/../shared/data"
     FLOWTUNE_TEST_REPO_DATA="${PROJECT_SOURCE_DIR}/data"

@@ -9,6 +9,7 @@
 #include "kernels/apsp/floyd_warshall.hpp"
 #include "kernels/apsp/mesh.hpp"
 #include "kernels/apsp/random_graph.hpp"
+#include "tests/apsp/apsp_config.hpp"
 #include "variants/apsp/apsp_variant.hpp"
 
 #ifdef FLOWTUNE_HAVE_CUDA
@@ -18,14 +19,7 @@
 namespace flowtune {
 namespace {
 
-Config apsp_config(const std::string& variant, std::map<std::string, int> tunables) {
-  Config c;
-  c.workload = "apsp";
-  c.variant = variant;
-  c.precision = "i32";
-  c.tunables = std::move(tunables);
-  return c;
-}
+using test::apsp_config;
 
 std::vector<std::string> names_of(const std::vector<const Variant*>& variants) {
   std::vector<std::string> names;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "kernels/apsp/floyd_warshall.hpp"
+#include "tests/apsp/apsp_config.hpp"
 #include "workloads/apsp/apsp_items.hpp"
 #include "workloads/apsp/apsp_workload.hpp"
 
@@ -16,14 +17,7 @@
 namespace flowtune {
 namespace {
 
-Config apsp_config(const std::string& variant, std::map<std::string, int> tunables) {
-  Config c;
-  c.workload = "apsp";
-  c.variant = variant;
-  c.precision = "i32";
-  c.tunables = std::move(tunables);
-  return c;
-}
+using test::apsp_config;
 
 std::string message_of(const std::function<void()>& f) {
   try {

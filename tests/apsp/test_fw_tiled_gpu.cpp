@@ -14,6 +14,7 @@
 #include "kernels/apsp/dijkstra.hpp"
 #include "kernels/apsp/mesh.hpp"
 #include "kernels/apsp/random_graph.hpp"
+#include "tests/apsp/apsp_config.hpp"
 #include "variants/apsp/cuda/fw_tiled_variant.hpp"
 #include "variants/cuda/cuda_driver.hpp"
 #include "workloads/apsp/apsp_workload.hpp"
@@ -21,14 +22,7 @@
 namespace flowtune {
 namespace {
 
-Config apsp_config(const std::string& variant, int tile, int bx, int by) {
-  Config c;
-  c.workload = "apsp";
-  c.variant = variant;
-  c.precision = "i32";
-  c.tunables = {{"tile", tile}, {"block_x", bx}, {"block_y", by}};
-  return c;
-}
+using test::apsp_config;
 
 /// Every valid config of a CUDA APSP variant (30 each).
 std::vector<Config> valid_configs(const ApspVariant& v) {

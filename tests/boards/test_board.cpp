@@ -11,16 +11,13 @@
 #include "boards/closest_key.hpp"
 #include "boards/nvml.hpp"
 #include "fake_sysfs.hpp"
+#include "test_files.hpp"
 
 using namespace flowtune;
 using flowtune_test::FakeSysfs;
+using flowtune_test::slurp;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 /// The message of the BoardError load_board(path) throws ("" if none).
 std::string load_error(const std::string& path) {

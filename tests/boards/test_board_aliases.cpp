@@ -10,16 +10,13 @@
 #include "boards/board.hpp"
 #include "boards/nvml.hpp"
 #include "fake_sysfs.hpp"
+#include "test_files.hpp"
 
 using namespace flowtune;
 using flowtune_test::FakeSysfs;
+using flowtune_test::slurp;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 // FLOWTUNE_BOARDS_DIR pointed at a directory for one scope.
 class BoardsDirScope {

@@ -14,6 +14,7 @@
 #include "cli/cli.hpp"
 #include "cli/options.hpp"
 #include "db/repository.hpp"
+#include "tests/cli/test_files.hpp"
 #include "tuner/tune_run.hpp"
 
 namespace fs = std::filesystem;
@@ -21,12 +22,7 @@ using namespace flowtune;
 
 namespace {
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using flowtune::test::read;
 
 class TimeBudget : public ::testing::Test {
  protected:
@@ -53,8 +49,6 @@ class TimeBudget : public ::testing::Test {
   fs::path dir_;
   std::string db_, out_;
 };
-
-}  // namespace
 
 TEST_F(TimeBudget, ASpentBudgetStopsCleanlyAndTheSameCommandResumesExactlyOnce) {
   // 4 s: the set-up and the first points fit (a point that would end past it is not started).
@@ -136,3 +130,5 @@ TEST(TimeBudgetOptions, DurationsAndTheAutoStrategyByHand) {
   EXPECT_EQ(choose_strategy("auto", (std::size_t(1) << 24) + 1, 2), "kernel_staged");
   EXPECT_EQ(choose_strategy("bayes_opt", 10, 1), "bayes_opt");
 }
+
+}  // namespace

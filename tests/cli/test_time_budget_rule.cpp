@@ -15,6 +15,7 @@
 #include <string>
 
 #include "db/repository.hpp"
+#include "tests/cli/test_files.hpp"
 #include "tests/localflow/localflow_test_data.hpp"
 #include "tuner/time_budget.hpp"
 
@@ -59,12 +60,7 @@ TEST(TimeBudgetRule, APointStartsOnlyWhenItFinishesInTheTimeLeft) {
   EXPECT_FALSE(past_time_budget(1e9, 0));
 }
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test::read;
 
 class TuneTimeBudget : public ::testing::Test {
  protected:

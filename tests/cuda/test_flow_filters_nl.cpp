@@ -190,7 +190,7 @@ TEST(FlowFiltersNl, MedianEqualsDoubleReferenceGpu) {
 
 /// RubberWhale, 3 scales x 2 warpings x 30 iterations, epsilon 0, median 5 then the weighted
 /// median 5 (sigmas 7, 3.5) after each warping: the GPU frame against the double reference.
-void check_frame(bool on_host) {
+void check_weighted_median_frame(bool on_host) {
   const test::MiddleburyPair rw = test::load_repo_pair("RubberWhale");
   const Image &i0 = rw.i0, &i1 = rw.i1;
   const FlowField& gt = rw.gt;
@@ -223,11 +223,11 @@ void check_frame(bool on_host) {
 }
 
 TEST(FlowFiltersNl, FrameWithWeightedMedianMatchesReferenceHostEmulation) {
-  check_frame(true);
+  check_weighted_median_frame(true);
 }
 TEST(FlowFiltersNl, FrameWithWeightedMedianMatchesReferenceGpu) {
   if (!test::have_cuda_device()) GTEST_SKIP() << "no CUDA device";
-  check_frame(false);
+  check_weighted_median_frame(false);
 }
 
 }  // namespace

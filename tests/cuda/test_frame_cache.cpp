@@ -26,34 +26,24 @@ namespace {
 
 using Pair = test::MiddleburyPair;
 
-/// The default frame: 3 scales, 1 warping, 10 iterations, no epsilon stopping.
-Tvl1Params params() {
-  return test::frame_params();
-}
-
 Config config_of(const std::string& variant, const std::string& precision) {
   Config c;
   c.variant = variant;
   c.precision = precision;
-  c.params = param_values_of(params());
+  c.params = param_values_of(test::frame_params());
   return c;
 }
 
-std::unique_ptr<FlowSolver> plain_solver(bool on_host, int cached_sizes = 4) {
+std::unique_ptr<FlowSolver> plain_solver_with_cache(bool on_host, int cached_sizes = 4) {
   cuda::FrameOptions o;
   o.host_emulation = on_host;
   o.cached_sizes = cached_sizes;
   return make_cuda_frame_solver(
       config_of("plain", "f32"),
-      std::make_unique<test::PlainSchedule>(params(), cuda::Storage::f32, on_host), o);
+      std::make_unique<test::PlainSchedule>(test::frame_params(), cuda::Storage::f32, on_host), o);
 }
 
-void expect_same_flow(const FlowField& a, const FlowField& b, const std::string& what) {
-  ASSERT_EQ(a.width, b.width) << what;
-  ASSERT_EQ(a.height, b.height) << what;
-  EXPECT_TRUE(a.u == b.u) << what << ": u differs";
-  EXPECT_TRUE(a.v == b.v) << what << ": v differs";
-}
+using test::expect_same_flow;
 
 /// The order of sizes of the alternation tests: a size's graph is captured before the other
 /// size makes the schedule's scratch grow, and replayed after it.
@@ -64,10 +54,10 @@ const char* kOrder[] = {"RubberWhale", "RubberWhale", "Grove2",     "Grove2",
 // fresh solvers; with a cache of one size every switch evicts and reallocates, same flows.
 TEST(FrameCache, HostEmulationAlternatingSizesMatchFreshSolvers) {
   const Pair rw = test::load_repo_pair("RubberWhale"), g2 = test::load_repo_pair("Grove2");
-  const FlowField fresh_rw = plain_solver(true)->compute(rw.i0, rw.i1);
-  const FlowField fresh_g2 = plain_solver(true)->compute(g2.i0, g2.i1);
+  const FlowField fresh_rw = plain_solver_with_cache(true)->compute(rw.i0, rw.i1);
+  const FlowField fresh_g2 = plain_solver_with_cache(true)->compute(g2.i0, g2.i1);
   for (int cached : {4, 1}) {
-    auto solver = plain_solver(true, cached);
+    auto solver = plain_solver_with_cache(true, cached);
     FlowField flow;  // one caller buffer for every frame (compute_into)
     for (const char* name : {"RubberWhale", "Grove2", "RubberWhale"}) {
       const bool is_rw = std::string(name) == "RubberWhale";
@@ -88,8 +78,8 @@ TEST(FrameCache, HostEmulationAlternatingSizesMatchFreshSolvers) {
       EXPECT_EQ(st.cached_sizes, 1);
     }
   }
-  EXPECT_THROW(plain_solver(true, 0), std::invalid_argument);
-  auto host = plain_solver(true);
+  EXPECT_THROW(plain_solver_with_cache(true, 0), std::invalid_argument);
+  auto host = plain_solver_with_cache(true);
   float dummy = 0;
   EXPECT_THROW(cuda::compute_flow_device(*host, &dummy, &dummy, 1, 1, &dummy, nullptr),
                std::runtime_error);
@@ -121,7 +111,7 @@ std::optional<Config> first_valid(const Variant& v, const std::string& precision
 /// schedule with scratch that grows with the frame size) in f32 and, where offered, f16.
 std::vector<std::pair<std::string, std::function<std::unique_ptr<FlowSolver>()>>> makers() {
   std::vector<std::pair<std::string, std::function<std::unique_ptr<FlowSolver>()>>> out;
-  out.emplace_back("plain f32", [] { return plain_solver(false); });
+  out.emplace_back("plain f32", [] { return plain_solver_with_cache(false); });
   for (const Variant* v : all_variants()) {
     const auto* fv = dynamic_cast<const FlowVariant*>(v);
     if (v->target() != "cuda" || !fv) continue;
@@ -216,7 +206,7 @@ TEST_F(FrameCacheGpu, DevicePointerPathEqualsHostPath) {
     EXPECT_EQ(st.graph_builds, 2) << label;
   }
   cudaStreamDestroy(stream);
-  auto solver = plain_solver(false);
+  auto solver = plain_solver_with_cache(false);
   EXPECT_THROW(cuda::compute_flow_device(*solver, nullptr, nullptr, 8, 8, nullptr, nullptr),
                std::invalid_argument);
 }

@@ -37,19 +37,14 @@ using test::TestBuffer;
 using Pair = test::MiddleburyPair;
 
 /// 3 scales, 2 warpings (the later warping's path too), 10 iterations, no epsilon stopping.
-Tvl1Params params() {
+Tvl1Params two_warping_params() {
   return test::frame_params(2);
 }
 
-Config config_of(const std::string& variant, const std::string& precision, const Tvl1Params& p) {
-  Config c;
-  c.variant = variant;
-  c.precision = precision;
-  c.params = param_values_of(p);
-  return c;
-}
+using test::config_of;
 
-void expect_same_flow(const FlowField& a, const FlowField& b, const std::string& what) {
+/// Expects a and b to be the same flow bit for bit, counting the pixels that differ.
+void expect_same_pixels(const FlowField& a, const FlowField& b, const std::string& what) {
   ASSERT_EQ(a.width, b.width) << what;
   ASSERT_EQ(a.height, b.height) << what;
   ASSERT_EQ(a.u.size(), b.u.size()) << what;
@@ -262,8 +257,9 @@ INSTANTIATE_TEST_SUITE_P(HostAndDevice, FusedStage, ::testing::Values(true, fals
                            return std::string(i.param ? "HostEmulation" : "Device");
                          });
 
-std::unique_ptr<FlowSolver> plain_solver(const Tvl1Params& p, const std::string& precision,
-                                         bool on_host, bool fused) {
+std::unique_ptr<FlowSolver> plain_solver_with_fusion(const Tvl1Params& p,
+                                                     const std::string& precision, bool on_host,
+                                                     bool fused) {
   cuda::FrameOptions o;
   o.host_emulation = on_host;
   o.fused_stages = fused;
@@ -281,17 +277,17 @@ TEST(FrameFusion, HostEmulationFusedFrameEqualsUnfused) {
   for (const std::string precision : {"f32", "f16"}) {
     for (const int median : {0, 3}) {
       if (median && precision == "f16") continue;  // the ping-pong once (CI time)
-      Tvl1Params p = params();
+      Tvl1Params p = two_warping_params();
       p.median_window = median;
       const std::string what = precision + " median " + std::to_string(median);
-      auto fused = plain_solver(p, precision, true, true);
-      auto unfused = plain_solver(p, precision, true, false);
+      auto fused = plain_solver_with_fusion(p, precision, true, true);
+      auto unfused = plain_solver_with_fusion(p, precision, true, false);
       const FlowField a = unfused->compute(rw.i0, rw.i1);
       const FlowField b = fused->compute(rw.i0, rw.i1);
-      expect_same_flow(b, a, what);
+      expect_same_pixels(b, a, what);
       if (median == 0 && precision == "f32") {
-        expect_same_flow(fused->compute_from(rw.i0, rw.i1, a),
-                         unfused->compute_from(rw.i0, rw.i1, a), what + " compute_from");
+        expect_same_pixels(fused->compute_from(rw.i0, rw.i1, a),
+                           unfused->compute_from(rw.i0, rw.i1, a), what + " compute_from");
       }
     }
   }
@@ -328,7 +324,7 @@ std::optional<Config> first_valid_config(const Variant& v, const std::string& pr
 // then Grove2 (a second size in the cache).
 TEST_F(FrameFusionGpu, EverySchemeFusedEqualsUnfused) {
   const Pair rw = test::load_repo_pair("RubberWhale"), g2 = test::load_repo_pair("Grove2");
-  const Tvl1Params p = params();
+  const Tvl1Params p = two_warping_params();
   struct Levels {
     const char* name;
     int resident, tiled, persistent;
@@ -359,11 +355,11 @@ TEST_F(FrameFusionGpu, EverySchemeFusedEqualsUnfused) {
         const std::string what = c->label() + " levels " + l.name;
         const FlowField a1 = unfused->compute(rw.i0, rw.i1), a2 = unfused->compute(rw.i0, rw.i1);
         const FlowField b1 = fused->compute(rw.i0, rw.i1), b2 = fused->compute(rw.i0, rw.i1);
-        expect_same_flow(b1, a1, what + " direct");
-        expect_same_flow(b2, a2, what + " graph");
-        expect_same_flow(a2, a1, what + " unfused graph vs direct");
-        expect_same_flow(fused->compute(g2.i0, g2.i1), unfused->compute(g2.i0, g2.i1),
-                         what + " Grove2");
+        expect_same_pixels(b1, a1, what + " direct");
+        expect_same_pixels(b2, a2, what + " graph");
+        expect_same_pixels(a2, a1, what + " unfused graph vs direct");
+        expect_same_pixels(fused->compute(g2.i0, g2.i1), unfused->compute(g2.i0, g2.i1),
+                           what + " Grove2");
         ++compared;
       }
     }
@@ -377,7 +373,7 @@ TEST_F(FrameFusionGpu, EverySchemeFusedEqualsUnfused) {
 // frame's too.
 TEST_F(FrameFusionGpu, ChunkedHostCopiesEqualTheDevicePath) {
   const Pair rw = test::load_repo_pair("RubberWhale"), g2 = test::load_repo_pair("Grove2");
-  Tvl1Params p = params();
+  Tvl1Params p = two_warping_params();
   p.n_warpings = 1;
   Config c = config_of("shared_fusion", "f16", p);
   c.tunables = {{"block_x", 32},
@@ -426,10 +422,11 @@ TEST_F(FrameFusionGpu, ChunkedHostCopiesEqualTheDevicePath) {
     for (const char* name : {"RubberWhale", "RubberWhale", "Grove2", "RubberWhale", "Grove2"}) {
       const bool is_rw = std::string(name) == "RubberWhale";
       s->compute_into(is_rw ? rw.i0 : g2.i0, is_rw ? rw.i1 : g2.i1, f);
-      expect_same_flow(f, is_rw ? ref_rw : ref_g2,
-                       std::string(name) + " chunks " + std::to_string(chunks));
+      expect_same_pixels(f, is_rw ? ref_rw : ref_g2,
+                         std::string(name) + " chunks " + std::to_string(chunks));
     }
-    expect_same_flow(device_flow(*s, rw), ref_rw, "device path, chunks " + std::to_string(chunks));
+    expect_same_pixels(device_flow(*s, rw), ref_rw,
+                       "device path, chunks " + std::to_string(chunks));
   }
 }
 

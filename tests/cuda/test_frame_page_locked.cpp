@@ -21,23 +21,13 @@
 namespace flowtune {
 namespace {
 
-/// The default frame: 3 scales, 1 warping, 10 iterations, no epsilon stopping.
-Tvl1Params params() {
-  return test::frame_params();
-}
-
 std::unique_ptr<FlowSolver> solver(bool on_host, int chunks) {
   cuda::FrameOptions o;
   o.host_copy_chunks = chunks;
-  return test::plain_frame_solver(params(), on_host, o);
+  return test::plain_frame_solver(test::frame_params(), on_host, o);
 }
 
-void expect_same_flow(const FlowField& a, const FlowField& b, const std::string& what) {
-  ASSERT_EQ(a.width, b.width) << what;
-  ASSERT_EQ(a.height, b.height) << what;
-  EXPECT_TRUE(a.u == b.u) << what << ": u differs";
-  EXPECT_TRUE(a.v == b.v) << what << ": v differs";
-}
+using test::expect_same_flow;
 
 TEST(PageLock, HostEmulationLocksNothingAndComputesAsBefore) {
   const test::MiddleburyPair p = test::load_repo_pair("RubberWhale");

@@ -49,8 +49,8 @@ Config plain_config(const std::string& precision) {
   return c;
 }
 
-std::unique_ptr<FlowSolver> plain_solver(const std::string& precision, bool on_host,
-                                         bool graph = true) {
+std::unique_ptr<FlowSolver> plain_solver_with_graph(const std::string& precision, bool on_host,
+                                                    bool graph = true) {
   const Config c = plain_config(precision);
   cuda::FrameOptions o;
   o.host_emulation = on_host;
@@ -105,7 +105,7 @@ std::vector<const Variant*> cuda_variants_registered() {
 TEST(FramePipeline, HostEmulationMatchesReferenceOnRubberWhale) {
   const Sequence s = load(test::repo_middlebury_dir(), "RubberWhale");
   const FlowField ref = tvl1_reference(s.i0, s.i1, frame_params());
-  const FlowField got = plain_solver("f32", true)->compute(s.i0, s.i1);
+  const FlowField got = plain_solver_with_graph("f32", true)->compute(s.i0, s.i1);
   const double a_ref = flow_error(ref, s.gt).aepe, a_got = flow_error(got, s.gt).aepe;
   std::printf("RubberWhale host emulation: AEPE ref %.5f, f32 %.5f, mean |diff| %.2e px\n", a_ref,
               a_got, mean_distance(got, ref));
@@ -115,7 +115,7 @@ TEST(FramePipeline, HostEmulationMatchesReferenceOnRubberWhale) {
 }
 
 TEST(FramePipeline, RejectsFramesOfDifferentSizes) {
-  auto solver = plain_solver("f32", true);
+  auto solver = plain_solver_with_graph("f32", true);
   EXPECT_THROW(solver->compute(Image(8, 8), Image(8, 9)), std::invalid_argument);
   EXPECT_THROW(make_cuda_frame_solver(plain_config("f32"), nullptr, {}), std::invalid_argument);
 }
@@ -132,8 +132,8 @@ class FramePipelineGpu : public ::testing::Test {
 TEST_F(FramePipelineGpu, PlainScheduleMatchesReferenceOnRubberWhale) {
   const Sequence s = load(test::repo_middlebury_dir(), "RubberWhale");
   const FlowField ref = tvl1_reference(s.i0, s.i1, frame_params());
-  auto graph = plain_solver("f32", false, true);
-  auto direct = plain_solver("f32", false, false);
+  auto graph = plain_solver_with_graph("f32", false, true);
+  auto direct = plain_solver_with_graph("f32", false, false);
   const FlowField a = direct->compute(s.i0, s.i1);
   const FlowField g1 = graph->compute(s.i0, s.i1);  // warm-up frame (direct launches)
   const FlowField g2 = graph->compute(s.i0, s.i1);  // captured and replayed
@@ -188,12 +188,13 @@ TEST_F(FramePipelineGpu, F16MeanAepeWithin005OfF32OnMiddlebury) {
   std::vector<Sequence> seqs;
   for (const char* n : names) seqs.push_back(load(test::shared_middlebury_dir(), n));
 
-  struct Pair {
+  struct SolverPair {
     std::string label;
     std::unique_ptr<FlowSolver> f32, f16;
   };
-  std::vector<Pair> pairs;
-  pairs.push_back({"plain", plain_solver("f32", false), plain_solver("f16", false)});
+  std::vector<SolverPair> pairs;
+  pairs.push_back(
+      {"plain", plain_solver_with_graph("f32", false), plain_solver_with_graph("f16", false)});
   for (const Variant* v : cuda_variants_registered()) {
     const auto p = v->precisions();
     if (std::find(p.begin(), p.end(), "f16") == p.end()) continue;
@@ -230,7 +231,7 @@ namespace {
 // the flow of the next frame bit for bit what it was.
 TEST_F(FramePipelineGpu, ProfileFrameTimesEveryStageInOrder) {
   const Sequence s = load(test::repo_middlebury_dir(), "RubberWhale");
-  auto solver = plain_solver("f32", false, true);
+  auto solver = plain_solver_with_graph("f32", false, true);
   const FlowField before = solver->compute(s.i0, s.i1);
   const cuda::FrameTimeline t = cuda::profile_frame(*solver, s.i0, s.i1, 3);
   const FlowField after = solver->compute(s.i0, s.i1);
@@ -254,7 +255,7 @@ TEST_F(FramePipelineGpu, ProfileFrameTimesEveryStageInOrder) {
   EXPECT_GT(t.graph_device_ms, 0);
   EXPECT_GT(t.call_ms, 0);
   EXPECT_GE(t.host_in_ms, 0);
-  auto host = plain_solver("f32", true);
+  auto host = plain_solver_with_graph("f32", true);
   EXPECT_THROW(cuda::profile_frame(*host, s.i0, s.i1, 1), std::runtime_error);
 }
 

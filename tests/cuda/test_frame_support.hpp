@@ -172,4 +172,22 @@ inline std::unique_ptr<FlowSolver> plain_frame_solver(const Tvl1Params& p, bool 
                                 options);
 }
 
+/// A config of `variant` in `precision` with the parameters of p (and no tunables).
+inline Config config_of(const std::string& variant, const std::string& precision,
+                        const Tvl1Params& p) {
+  Config c;
+  c.variant = variant;
+  c.precision = precision;
+  c.params = param_values_of(p);
+  return c;
+}
+
+/// Expects a and b to be the same flow bit for bit; `what` names the comparison in a failure.
+inline void expect_same_flow(const FlowField& a, const FlowField& b, const std::string& what) {
+  ASSERT_EQ(a.width, b.width) << what;
+  ASSERT_EQ(a.height, b.height) << what;
+  EXPECT_TRUE(a.u == b.u) << what << ": u differs";
+  EXPECT_TRUE(a.v == b.v) << what << ": v differs";
+}
+
 }  // namespace flowtune::test

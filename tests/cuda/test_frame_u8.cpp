@@ -20,21 +20,16 @@
 namespace flowtune {
 namespace {
 
-/// The default frame: 3 scales, 1 warping, 10 iterations, no epsilon stopping.
-Tvl1Params params() {
-  return test::frame_params();
-}
-
 std::unique_ptr<FlowSolver> plain_solver(bool on_host, cuda::Storage storage, int chunks = 8) {
   Config c;
   c.variant = "plain";
   c.precision = storage == cuda::Storage::f16 ? "f16" : "f32";
-  c.params = param_values_of(params());
+  c.params = param_values_of(test::frame_params());
   cuda::FrameOptions o;
   o.host_emulation = on_host;
   o.host_copy_chunks = chunks;
   return make_cuda_frame_solver(
-      c, std::make_unique<test::PlainSchedule>(params(), storage, on_host), o);
+      c, std::make_unique<test::PlainSchedule>(test::frame_params(), storage, on_host), o);
 }
 
 /// A Middlebury pair rounded to 8 bits, as bytes (rows `stride` bytes apart, the padding
@@ -70,12 +65,7 @@ BytePair byte_pair(const std::string& name, int padding) {
   return out;
 }
 
-void expect_same_flow(const FlowField& a, const FlowField& b, const std::string& what) {
-  ASSERT_EQ(a.width, b.width) << what;
-  ASSERT_EQ(a.height, b.height) << what;
-  EXPECT_TRUE(a.u == b.u) << what << ": u differs";
-  EXPECT_TRUE(a.v == b.v) << what << ": v differs";
-}
+using test::expect_same_flow;
 
 /// The largest |u| + |v| of a flow: the frames move, so a flow of zeros would be a bug.
 float largest(const FlowField& f) {

@@ -130,7 +130,7 @@ FlowField solve(const Tvl1Params& p, const Image& i0, const Image& i1, bool on_h
 /// median 5 with the occlusion factor (the paper's sigmas): the GPU frame against the double
 /// reference; and with nl_occlusion 0 but other sigmas, the frame without the factor, bit for
 /// bit.
-void check_frame(bool on_host) {
+void check_occlusion_frame(bool on_host) {
   const test::MiddleburyPair rw = test::load_repo_pair("RubberWhale");
   const Image &i0 = rw.i0, &i1 = rw.i1;
   const FlowField& gt = rw.gt;
@@ -169,11 +169,11 @@ void check_frame(bool on_host) {
 }
 
 TEST(OcclusionFilters, FrameMatchesReferenceHostEmulation) {
-  check_frame(true);
+  check_occlusion_frame(true);
 }
 TEST(OcclusionFilters, FrameMatchesReferenceGpu) {
   if (!test::have_cuda_device()) GTEST_SKIP() << "no CUDA device";
-  check_frame(false);
+  check_occlusion_frame(false);
 }
 
 }  // namespace

@@ -70,7 +70,7 @@ TEST(TextureStage, BlockedMatchesDoubleReferenceGpu) {
   check_against_double(false, 8);
 }
 
-void check_frame(bool on_host) {
+void check_texture_frame(bool on_host) {
   const test::MiddleburyPair rw = test::load_repo_pair("RubberWhale");
   const Image &i0 = rw.i0, &i1 = rw.i1;
   const FlowField& gt = rw.gt;
@@ -88,11 +88,11 @@ void check_frame(bool on_host) {
 }
 
 TEST(TextureStage, FrameMatchesReferenceHostEmulation) {
-  check_frame(true);
+  check_texture_frame(true);
 }
 TEST(TextureStage, FrameMatchesReferenceGpu) {
   if (!test::have_cuda_device()) GTEST_SKIP() << "no CUDA device";
-  check_frame(false);
+  check_texture_frame(false);
 }
 
 }  // namespace

@@ -175,13 +175,7 @@ TEST(FusedStageZoomScheduleLaunch, RubberWhalesFirstLevelByHand) {
                std::invalid_argument);
 }
 
-Config config_of(const std::string& variant, const std::string& precision, const Tvl1Params& p) {
-  Config c;
-  c.variant = variant;
-  c.precision = precision;
-  c.params = param_values_of(p);
-  return c;
-}
+using test::config_of;
 
 // The whole default frame (3 scales x 1 warping x 10 iterations) on RubberWhale and Grove2 with
 // the default pyramid schedule equals the frame with the 32 x 8 one byte for byte: in host

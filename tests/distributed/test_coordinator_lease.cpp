@@ -21,6 +21,7 @@
 #include <thread>
 
 #include "db/repository.hpp"
+#include "tests/distributed/host_space.hpp"
 #include "tests/distributed/store_fixture.hpp"
 #include "tests/distributed/tune_process.hpp"
 #include "tuner/store_worker.hpp"
@@ -35,13 +36,8 @@ using test::spawn_tune;
 using test::wait_exit;
 using Clock = std::chrono::steady_clock;
 
-// A host space of 24 points on one Middlebury sequence (as tests/distributed/test_distributed).
-const std::vector<std::string> kSpace = {
-    "--board",         "host",           "--variant",   "kokkos_global", "--tunable",
-    "tile_x=8,16,32",  "--tunable",      "tile_y=4,8",  "--param",       "iterations=2,3",
-    "--param",         "n_warpings=1,5", "--param",     "n_scales=1",    "--param",
-    "median_window=0", "--sequences",    "RubberWhale", "--json"};
-constexpr std::size_t kSpaceSize = 24;
+using test::kSpace;
+using test::kSpaceSize;
 
 // Polls cond every 50 ms for up to 60 s (a store not created yet reads as false).
 template <typename F>

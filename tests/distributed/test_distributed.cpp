@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "db/repository.hpp"
+#include "tests/distributed/host_space.hpp"
 #include "tests/distributed/store_fixture.hpp"
 #include "tests/distributed/tune_process.hpp"
 
@@ -29,13 +30,8 @@ using test::read_text;
 using test::wait_exit;
 using Clock = std::chrono::steady_clock;
 
-// A host space of 24 points on one Middlebury sequence.
-const std::vector<std::string> kSpace = {
-    "--board",         "host",           "--variant",   "kokkos_global", "--tunable",
-    "tile_x=8,16,32",  "--tunable",      "tile_y=4,8",  "--param",       "iterations=2,3",
-    "--param",         "n_warpings=1,5", "--param",     "n_scales=1",    "--param",
-    "median_window=0", "--sequences",    "RubberWhale", "--json"};
-constexpr std::size_t kSpaceSize = 24;
+using test::kSpace;
+using test::kSpaceSize;
 
 // The front of a `tune --json` output as comparable text: config JSON, time and metrics.
 std::multiset<std::string> front_of(const std::string& json_text) {

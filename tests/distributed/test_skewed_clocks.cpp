@@ -13,6 +13,7 @@
 
 #include "../db/postgres_server.hpp"
 #include "db/repository.hpp"
+#include "tests/distributed/host_space.hpp"
 #include "tune_process.hpp"
 
 namespace flowtune {
@@ -21,12 +22,8 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-const std::vector<std::string> kSpace = {
-    "--board",         "host",           "--variant",   "kokkos_global", "--tunable",
-    "tile_x=8,16,32",  "--tunable",      "tile_y=4,8",  "--param",       "iterations=2,3",
-    "--param",         "n_warpings=1,5", "--param",     "n_scales=1",    "--param",
-    "median_window=0", "--sequences",    "RubberWhale", "--json"};
-constexpr std::size_t kSpaceSize = 24;
+using test::kSpace;
+using test::kSpaceSize;
 const char* const kFaketime = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1";
 
 TEST(SkewedClocks, WorkersAnHourAheadAndBehindNeitherStealNorLoseLeases) {

@@ -15,6 +15,7 @@
 
 #include "../db/postgres_server.hpp"
 #include "db/repository.hpp"
+#include "tests/distributed/host_space.hpp"
 #include "tune_process.hpp"
 
 namespace flowtune {
@@ -27,13 +28,8 @@ using test::read_text;
 using test::spawn_tune;
 using test::wait_exit;
 
-// A host space of 24 points on one Middlebury sequence (as tests/distributed/test_distributed).
-const std::vector<std::string> kSpace = {
-    "--board",         "host",           "--variant",   "kokkos_global", "--tunable",
-    "tile_x=8,16,32",  "--tunable",      "tile_y=4,8",  "--param",       "iterations=2,3",
-    "--param",         "n_warpings=1,5", "--param",     "n_scales=1",    "--param",
-    "median_window=0", "--sequences",    "RubberWhale", "--json"};
-constexpr std::size_t kSpaceSize = 24;
+using test::kSpace;
+using test::kSpaceSize;
 
 class StoreOutage : public ::testing::Test {
  protected:

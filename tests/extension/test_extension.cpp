@@ -52,8 +52,6 @@ class Extension : public ::testing::Test {
   std::string out_;
 };
 
-}  // namespace
-
 TEST_F(Extension, ToyStrategyAndToyWorkloadRunThroughTuneEndToEnd) {
   const std::string rev = (dir_ / "rev.db").string(), fwd = (dir_ / "fwd.db").string();
   const std::string common = "--board host --workload toy --max-rounds 0 --in-process --db ";
@@ -89,3 +87,5 @@ TEST_F(Extension, TheProductionTuneHasNeitherToy) {
             0);
   EXPECT_NE(out_.find("unknown strategy 'reverse_order'"), std::string::npos) << out_;
 }
+
+}  // namespace

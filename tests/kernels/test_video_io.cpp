@@ -17,7 +17,7 @@ namespace flowtune {
 namespace {
 namespace fs = std::filesystem;
 
-std::string temp_file(const std::string& name) {
+std::string video_temp_file(const std::string& name) {
   return (fs::temp_directory_path() / ("flowtune_video_" + std::to_string(getpid()) + "_" + name))
       .string();
 }
@@ -47,7 +47,7 @@ class VideoIo : public ::testing::Test {
 };
 
 TEST_F(VideoIo, ReadsTheFramesAsOpenCvGray) {
-  const std::string path = temp_file("colour.mkv");
+  const std::string path = video_temp_file("colour.mkv");
   write_video_rgb(path, colour_frames(5), 25);
   const auto frames = read_video_gray(
       path, [](int i) { return i != 2; }, 0, std::size_t(1) << 26);
@@ -66,7 +66,7 @@ TEST_F(VideoIo, ReadsTheFramesAsOpenCvGray) {
 }
 
 TEST_F(VideoIo, StopsAfterMaxFrames) {
-  const std::string path = temp_file("five.mkv");
+  const std::string path = video_temp_file("five.mkv");
   write_video_rgb(path, colour_frames(5), 25);
   const auto frames = read_video_gray(
       path, [](int) { return true; }, 2, std::size_t(1) << 26);
@@ -76,7 +76,7 @@ TEST_F(VideoIo, StopsAfterMaxFrames) {
 }
 
 TEST_F(VideoIo, RefusesAFileThatIsNoVideoNamingIt) {
-  const std::string path = temp_file("text.mp4");
+  const std::string path = video_temp_file("text.mp4");
   std::ofstream(path) << "not a video\n";
   try {
     read_video_gray(
@@ -87,7 +87,7 @@ TEST_F(VideoIo, RefusesAFileThatIsNoVideoNamingIt) {
   }
   fs::remove(path);
   EXPECT_THROW(read_video_gray(
-                   temp_file("missing.mkv"), [](int) { return true; }, 0, 1 << 20),
+                   video_temp_file("missing.mkv"), [](int) { return true; }, 0, 1 << 20),
                std::runtime_error);
 }
 

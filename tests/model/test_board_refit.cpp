@@ -54,8 +54,8 @@ TEST(BoardRefit, RejectsANonPositivePrediction) {
 
 using test_configs::kernel;
 
-Config tvl1(const std::string& variant, const std::string& precision,
-            std::map<std::string, int> tunables) {
+Config single_scale_tvl1(const std::string& variant, const std::string& precision,
+                         std::map<std::string, int> tunables) {
   return test_configs::tvl1(variant, precision, std::move(tunables), 1, 1, 10);
 }
 
@@ -74,9 +74,9 @@ TEST(BoardRefit, RefitsFromASyntheticDbOfTheBoard) {
     double f;
   };
   const std::vector<Case> cases = {
-      {tvl1("global", "f32", {{"block_x", 32}, {"block_y", 4}}), 1.5},
-      {tvl1("global", "f32", {{"block_x", 64}, {"block_y", 4}}), 6.0},
-      {tvl1("shared_fusion", "f16", {{"block_x", 32}, {"block_y", 8}}), 0.5},
+      {single_scale_tvl1("global", "f32", {{"block_x", 32}, {"block_y", 4}}), 1.5},
+      {single_scale_tvl1("global", "f32", {{"block_x", 64}, {"block_y", 4}}), 6.0},
+      {single_scale_tvl1("shared_fusion", "f16", {{"block_x", 32}, {"block_y", 8}}), 0.5},
   };
   {
     db::Repository repo((dir / "board.db").string());

@@ -29,7 +29,7 @@ Config config(const std::string& variant, std::map<std::string, int> tunables) {
   return c;
 }
 
-KernelResources kernel(int threads, int regs, int shared) {
+KernelResources kernel_resources(int threads, int regs, int shared) {
   KernelResources k;
   k.kernel = "k";
   k.threads_per_block = threads;
@@ -41,7 +41,7 @@ KernelResources kernel(int threads, int regs, int shared) {
 TEST(Predict, FullOccupancyScalesByTheBandwidthRatio) {
   const Board agx = load_board("agx"), h200 = load_board("h200");
   const Config c = config("global", {{"block_x", 32}, {"block_y", 4}});
-  const std::vector<KernelResources> ks = {kernel(128, 32, 0)};
+  const std::vector<KernelResources> ks = {kernel_resources(128, 32, 0)};
   const IterationPrediction p = predict_iterations(agx, h200, calibration(), c, ks, ks);
   // H200: 0.2151 ns/px less 10 x 2 launches x 3 us over 2048^2 px; x 4800 / 136.5 GB/s.
   const double work = 0.2151 - 20 * 3000.0 / (2048.0 * 2048.0);
@@ -53,7 +53,8 @@ TEST(Predict, FullOccupancyScalesByTheBandwidthRatio) {
 TEST(Predict, SharedMemoryBoundOccupancySlowsTheAgxDown) {
   const Board agx = load_board("agx"), tx2 = load_board("tx2"), h200 = load_board("h200");
   const Config c = config("shared_pipeline", {{"depth", 5}, {"w", 128}});
-  const std::vector<KernelResources> ks = {kernel(128, 40, 36 * 1024)};  // paper eq. 4: 36 KiB
+  // paper eq. 4: 36 KiB
+  const std::vector<KernelResources> ks = {kernel_resources(128, 40, 36 * 1024)};
   const IterationPrediction a = predict_iterations(agx, h200, calibration(), c, ks, ks);
   // AGX 96 KiB: 2 blocks x 4 warps / 64 = 0.125 -> hide 0.5; H200: 6 blocks (37 KiB each with
   // the 1 KiB reserve) -> 0.375 -> hide 1. TX2 64 KiB: 1 block -> 0.0625 -> hide 0.25.

@@ -20,16 +20,14 @@
 #include "reports/html_report.hpp"
 #include "reports/report.hpp"
 #include "select/objectives.hpp"
+#include "tests/reports/test_files.hpp"
 
 namespace flowtune::reports {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_all(const fs::path& p) {
-  std::ifstream in(p);
-  return std::string((std::istreambuf_iterator<char>(in)), {});
-}
+using test::read_all;
 
 // The first of $FLOWTUNE_CHROMIUM, chromium, chromium-browser, google-chrome on PATH; "".
 std::string find_chromium() {

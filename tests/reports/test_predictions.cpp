@@ -12,16 +12,14 @@
 #include "reports/predictions.hpp"
 #include "reports/report.hpp"
 #include "select/prediction_error.hpp"
+#include "tests/reports/test_files.hpp"
 
 namespace flowtune::reports {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_all(const fs::path& p) {
-  std::ifstream in(p);
-  return std::string((std::istreambuf_iterator<char>(in)), {});
-}
+using test::read_all;
 
 TEST(PredictionError, SpearmanAndMedianAbsLogAreHandComputed) {
   // Ranks 1 2 3 vs 1 3 2: d^2 = 0 + 1 + 1, rho = 1 - 6 x 2 / (3 x 8) = 0.5.
@@ -45,7 +43,7 @@ TEST(PredictionError, SpearmanAndMedianAbsLogAreHandComputed) {
   EXPECT_THROW(spearman({1, 2}, {1}), std::invalid_argument);
 }
 
-db::ConfigRow config(int block_x) {
+db::ConfigRow global_config(int block_x) {
   db::ConfigRow c;
   c.board = "agx";
   c.workload = "tvl1";
@@ -86,7 +84,7 @@ class PredictionsTest : public ::testing::Test {
       m.n_repeats = 3;
       m.metrics = {{"aepe", 0.5}};
       if (i == 0) m.nj_per_unit = 10;
-      repo_->record_measurement(config(bx[i]), m);
+      repo_->record_measurement(global_config(bx[i]), m);
     }
   }
   void TearDown() override {
@@ -101,8 +99,8 @@ class PredictionsTest : public ::testing::Test {
     const double ns[] = {2, 4, 9, 7};
     const int bx[] = {8, 16, 32, 128};
     for (int i = 0; i < 4; ++i)
-      j["configs"].push_back({{"key", config(bx[i]).key},
-                              {"label", config(bx[i]).label},
+      j["configs"].push_back({{"key", global_config(bx[i]).key},
+                              {"label", global_config(bx[i]).label},
                               {"time_ms", ns[i]},
                               {"ns_per_px", ns[i]},
                               {"nj_per_px", 20.0}});

@@ -7,16 +7,14 @@
 #include "reports/report.hpp"
 #include "reports/svg_plot.hpp"
 #include "reports/text_format.hpp"
+#include "tests/reports/test_files.hpp"
 
 namespace flowtune::reports {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_all(const fs::path& p) {
-  std::ifstream in(p);
-  return std::string((std::istreambuf_iterator<char>(in)), {});
-}
+using test::read_all;
 
 std::size_t count_lines(const std::string& text) {
   return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));

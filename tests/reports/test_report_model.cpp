@@ -13,16 +13,14 @@
 #include "reports/report.hpp"
 #include "reports/report_model.hpp"
 #include "reports/sections/section.hpp"
+#include "tests/reports/test_files.hpp"
 
 namespace flowtune::reports {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_all(const fs::path& p) {
-  std::ifstream in(p);
-  return std::string((std::istreambuf_iterator<char>(in)), {});
-}
+using test::read_all;
 
 db::ConfigRow config(const std::string& board, const std::string& workload, int tile_x) {
   db::ConfigRow c;
