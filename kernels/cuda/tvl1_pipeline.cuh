@@ -126,11 +126,11 @@ __device__ __forceinline__ void copy_async(T* dst, const T* src, bool valid) {
                "n"(int(sizeof(T))), "r"(valid ? int(sizeof(T)) : 0)
                : "memory");
 }
-/// Ends the copies issued so far as one group.
+/// Ends the copies started so far as one group.
 __device__ __forceinline__ void copy_async_commit() {
   asm volatile("cp.async.commit_group;\n" ::: "memory");
 }
-/// Waits for every copy this thread issued (then a barrier makes them visible to the block).
+/// Waits for every copy this thread started (then a barrier makes them visible to the block).
 __device__ __forceinline__ void copy_async_wait_all() {
   asm volatile("cp.async.wait_all;\n" ::: "memory");
 }
