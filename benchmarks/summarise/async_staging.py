@@ -10,38 +10,13 @@ Prints Markdown: the tests' verdicts; per precision x strip (the tunables withou
 ns/px median [min, max] of both stagings and registers / cp.async (> 1: cp.async faster); the
 count of strips where cp.async is faster with non-overlapping [min, max]. Standard library only.
 Usage: python3 -m benchmarks.summarise async-staging FOLDER"""
-import json
 import os
 import re
-import statistics
 import sys
 
-from benchmarks.summarise.google_benchmark import base_name, read_text
+from benchmarks.summarise.google_benchmark import ns_per_px_stats, read_text
 
 folder = sys.argv[1] if len(sys.argv) > 1 else "device-out"
-
-
-def load(path):
-    """{base name: {"median", "min", "max": ns/px}}: the aggregates when present, else the
-    statistics over the runs of that name."""
-    text = read_text(path)
-    if text is None:
-        return {}
-    aggs, runs = {}, {}
-    for b in json.loads(text).get("benchmarks", []):
-        if b.get("error_occurred") or "ns_per_px" not in b:
-            continue
-        key = base_name(b.get("run_name", b["name"]))
-        if b.get("run_type") == "aggregate":
-            aggs.setdefault(key, {})[b["aggregate_name"]] = b["ns_per_px"]
-        else:
-            runs.setdefault(key, []).append(b["ns_per_px"])
-    out = {}
-    for key, v in runs.items():
-        a = aggs.get(key, {})
-        out[key] = a if {"median", "min", "max"} <= a.keys() else {
-            "median": statistics.median(v), "min": min(v), "max": max(v)}
-    return out
 
 
 def cell(a):
@@ -59,7 +34,7 @@ if log:
           f"{failed} failed.\n")
 
 pairs = {}
-for key, a in load(os.path.join(folder, "iterations.json")).items():
+for key, a in ns_per_px_stats(os.path.join(folder, "iterations.json"))[1].items():
     words = key.split(" ")
     if words[0] != "shared_pipeline" or words[-1] != "2048":
         continue

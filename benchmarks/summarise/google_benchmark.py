@@ -1,6 +1,8 @@
 """Reading Google Benchmark outputs as the summarisers of its JSON share them."""
+import json
 import lzma
 import re
+import statistics
 
 
 def read_text(path):
@@ -20,3 +22,30 @@ def base_name(run_name):
     parts = [p for p in run_name.split("/")
              if not re.match(r"(min_time|iterations|repeats|manual_time|real_time)", p)]
     return "/".join(parts)
+
+
+def ns_per_px_stats(path):
+    """(context, {base name: {"median"|"min"|"max": ns/px, "n": repetitions}}) of the JSON at
+    path (or path.xz): the median/min/max aggregates where Google Benchmark wrote them, else the
+    statistics over the runs of that name; errored runs and runs without ns_per_px are skipped.
+    ({}, {}) when the file is missing."""
+    text = read_text(path)
+    if text is None:
+        return {}, {}
+    data = json.loads(text)
+    aggs, runs = {}, {}
+    for b in data.get("benchmarks", []):
+        if b.get("error_occurred") or "ns_per_px" not in b:
+            continue
+        key = base_name(b.get("run_name", b["name"]))
+        if b.get("run_type") == "aggregate":
+            aggs.setdefault(key, {})[b["aggregate_name"]] = b["ns_per_px"]
+        else:
+            runs.setdefault(key, []).append(b["ns_per_px"])
+    out = {}
+    for key, v in runs.items():
+        a = aggs.get(key, {})
+        if not {"median", "min", "max"} <= a.keys():
+            a = {"median": statistics.median(v), "min": min(v), "max": max(v)}
+        out[key] = dict(a, n=len(v))
+    return data.get("context", {}), out

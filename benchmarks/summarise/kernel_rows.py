@@ -14,7 +14,7 @@ precision with x the copy floor (copy bandwidth of the same run) and the issue's
 config of that precision (benchmarks/run register-blocking's ncu step). Python standard library only.
 Usage: python3 -m benchmarks.summarise kernel-rows FOLDER [--best-rows f16|f32|mixed]"""
 import glob, json, lzma, os, re, statistics, sys
-from benchmarks.summarise.google_benchmark import base_name, read_text
+from benchmarks.summarise.google_benchmark import ns_per_px_stats, read_text
 
 folder = sys.argv[1] if len(sys.argv) > 1 else "device-out"
 best_rows = sys.argv[3] if len(sys.argv) > 3 and sys.argv[2] == "--best-rows" else None
@@ -25,31 +25,6 @@ BYTES_PER_PX = {"f32": 60.0, "f16": 30.0, "mixed": 30.0}  # ARCHITECTURE.md's co
 def read(path):
     """The text of path or path.xz, else None."""
     return read_text(path)
-
-
-def load(path):
-    """(context, {base name: {"median"|"min"|"max": ns/px, "n": repetitions}}); without
-    aggregates the statistics are over the runs of that name."""
-    text = read(path)
-    if text is None:
-        return {}, {}
-    data = json.loads(text)
-    aggs, runs = {}, {}
-    for b in data.get("benchmarks", []):
-        if b.get("error_occurred") or "ns_per_px" not in b:
-            continue
-        key = base_name(b.get("run_name", b["name"]))
-        if b.get("run_type") == "aggregate":
-            aggs.setdefault(key, {})[b["aggregate_name"]] = b["ns_per_px"]
-        else:
-            runs.setdefault(key, []).append(b["ns_per_px"])
-    out = {}
-    for key, v in runs.items():
-        a = aggs.get(key, {})
-        if not {"median", "min", "max"} <= a.keys():
-            a = {"median": statistics.median(v), "min": min(v), "max": max(v)}
-        out[key] = dict(a, n=len(v))
-    return data.get("context", {}), out
 
 
 def parse(key):
@@ -65,7 +40,7 @@ def cell(a):
     return f"{a['median']:.4f} [{a['min']:.4f}, {a['max']:.4f}]" if a else "-"
 
 
-ctx, it = load(os.path.join(folder, "iterations.json"))
+ctx, it = ns_per_px_stats(os.path.join(folder, "iterations.json"))
 results = {}
 for key, a in it.items():
     if "pipeline" not in key:
