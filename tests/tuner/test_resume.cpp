@@ -24,9 +24,9 @@ const std::vector<std::string> kArgs = {"--board",
                                         "--variant",
                                         "kokkos_global",
                                         "--tunable",
-                                        "tile_x=16,32,64,128",
+                                        "tile_x=32,64",
                                         "--tunable",
-                                        "tile_y=1,2,4",
+                                        "tile_y=1,2",
                                         "--param",
                                         "iterations=20,30",
                                         "--param",
@@ -42,7 +42,7 @@ const std::vector<std::string> kArgs = {"--board",
                                         "1",
                                         "--min-window-ms",
                                         "0"};
-constexpr std::size_t kSpaceSize = 4 * 3 * 2;
+constexpr std::size_t kSpaceSize = 2 * 2 * 2;
 
 pid_t spawn_tune(const std::string& db, const std::string& log) {
   const pid_t pid = fork();
