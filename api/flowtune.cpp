@@ -185,6 +185,23 @@ void Tvl1Solver::compute_device(const float* i0, const float* i1, int width, int
 #endif
 }
 
+void Tvl1Solver::compute_device_pitched(const float* i0, std::size_t pitch0, const float* i1,
+                                        std::size_t pitch1, int width, int height, float* flow,
+                                        std::size_t flow_pitch, CUstream_st* stream) {
+  if (!cuda::is_tvl1_cuda_scheme(config_.variant))
+    throw std::invalid_argument("Tvl1Solver::compute_device_pitched: variant '" + config_.variant +
+                                "' runs on the host; use compute() (the host API)");
+#ifdef FLOWTUNE_HAVE_CUDA
+  cuda::compute_flow_device_pitched(*solver_, i0, pitch0, i1, pitch1, width, height, flow,
+                                    flow_pitch, stream);
+#else
+  (void)i0, (void)pitch0, (void)i1, (void)pitch1, (void)width, (void)height, (void)flow,
+      (void)flow_pitch, (void)stream;
+  throw std::runtime_error(
+      "Tvl1Solver::compute_device_pitched: this flowtune library was built without CUDA");
+#endif
+}
+
 FlowField compute_flow(const std::string& i0_png, const std::string& i1_png,
                        const TunedConfig& config) {
   const Image i0 = read_png_gray(i0_png);

@@ -32,6 +32,7 @@ constexpr const char* kHelp =
     "  tune worker --storage DB --run ID one more worker of a distributed run (any host)\n"
     "  tune status --storage DB [--run ID]  tasks and workers of distributed runs, ETA\n"
     "  tune run|flow [--tuned H] I0.png I1.png -o flow.flo [--viz flow.png] [--gt flow10.flo]\n"
+    "  tune stream --data FRAMES|VIDEO [--tuned H]  time per frame in steady state on a stream\n"
     "  tune --version                    version and git revision\n"
     "\n"
     "`tune SUBCOMMAND --help` gives the options of each.";
@@ -70,6 +71,7 @@ int run(const std::vector<std::string>& args) {
       if (sub == "export") return run_export(rest);
       if (sub == "report") return run_report(rest);
       if (sub == "flow" || sub == "run") return run_flow(rest);
+      if (sub == "stream") return run_stream(rest);
       if (sub == "params") return run_params(rest);
       if (sub == "worker") return run_worker_command(rest);
       if (sub == "search") return run_search(rest);

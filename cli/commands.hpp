@@ -27,6 +27,9 @@ int run_report(const std::vector<std::string>& args);
 /// `tune run` / `tune flow`: one config on files given on the command line
 /// (cli/flow_command.cpp).
 int run_flow(const std::vector<std::string>& args);
+/// `tune stream`: one config over a stream of frames, the time per frame in steady state
+/// (cli/stream_command.cpp).
+int run_stream(const std::vector<std::string>& args);
 /// `tune params`: the parameter schema of each workload (cli/params_command.cpp).
 int run_params(const std::vector<std::string>& args);
 /// `tune search`: grid + refinement search of real parameters, held out

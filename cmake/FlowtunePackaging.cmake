@@ -44,6 +44,8 @@ set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 # repositories install outside Debian's names, so it is not a Depends.
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
     "libpng-dev, libtrilinos-kokkos-dev, libhwy-dev, cmake (>= 3.16) | pkg-config")
+# The OpenCV adapter <flowtune/opencv.hpp> needs OpenCV's core module, only where it is used.
+set(CPACK_DEBIAN_DEV_PACKAGE_SUGGESTS "libopencv-core-dev")
 set(CPACK_COMPONENT_TUNE_DESCRIPTION "the tune command line and the board profiles")
 set(CPACK_COMPONENT_DEV_DESCRIPTION
     "flowtune::tvl1: headers, static library, CMake package and pkg-config file")

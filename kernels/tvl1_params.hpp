@@ -54,6 +54,10 @@ struct Tvl1Params {
   /// Interpolation of I1 and its gradient in each warping: bicubic (IPOL 2013, sec. 4) or
   /// bilinear (kernels/bilinear.hpp).
   WarpingInterp warping_interp = WarpingInterp::bicubic;
+  /// In a stream of frames, each pair starts from the previous pair's flow (the workload's
+  /// runner chains them, workloads/tvl1/flow_runner.hpp); no solver reads it: a solver starts
+  /// from an initial flow when it is given one (compute_from).
+  bool warm_start = false;
 };
 
 /// Pyramid levels used for a width x height frame: p.n_scales when > 0; when 0, IPOL 2013's

@@ -86,6 +86,7 @@ class KokkosGlobalVariant final : public FlowVariant {
     return std::nullopt;
   }
 
+  bool takes_initial_flow() const override { return true; }
   std::unique_ptr<FlowSolver> make_solver(const Config& config) const override {
     if (const auto reason = invalid_reason(config))
       throw std::invalid_argument("make_solver (variants/kokkos_global.cpp): " + *reason);

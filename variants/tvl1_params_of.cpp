@@ -64,6 +64,11 @@ Tvl1Params tvl1_params_of(const Config& c) {
     throw std::invalid_argument("config '" + c.label() + "': warping_interp=" +
                                 std::to_string(interp) + " is not 0 (bicubic) or 1 (bilinear)");
   p.warping_interp = static_cast<WarpingInterp>(interp);
+  const int warm = optional_int(c, "warm_start", 0);
+  if (warm != 0 && warm != 1)
+    throw std::invalid_argument("config '" + c.label() + "': warm_start=" + std::to_string(warm) +
+                                " is not 0 (off) or 1 (on)");
+  p.warm_start = warm == 1;
   return p;
 }
 
@@ -88,7 +93,8 @@ ParamValues param_values_of(const Tvl1Params& p) {
           {"texture_alpha", p.texture_alpha},
           {"rof_theta", p.rof_theta},
           {"rof_iterations", p.rof_iterations},
-          {"warping_interp", static_cast<int>(p.warping_interp)}};
+          {"warping_interp", static_cast<int>(p.warping_interp)},
+          {"warm_start", p.warm_start ? 1 : 0}};
 }
 
 }  // namespace flowtune

@@ -136,6 +136,9 @@ class FlowVariant : public Variant {
   std::string workload() const override { return "tvl1"; }
   /// Builds a solver for config; throws std::runtime_error when the build fails.
   virtual std::unique_ptr<FlowSolver> make_solver(const Config& config) const = 0;
+  /// True when its solvers implement FlowSolver::compute_from (a start from an initial flow),
+  /// which the warm_start parameter needs.
+  virtual bool takes_initial_flow() const { return false; }
 };
 
 /// Every variant of every workload compiled into this binary (each registered by its own

@@ -137,6 +137,19 @@ class Tvl1Solver {
   void compute_device(const float* i0, const float* i1, int width, int height, float* flow,
                       CUstream_st* stream);
 
+  /// Device-pointer API for pitched images (cudaMallocPitch, OpenCV's cv::cuda::GpuMat): as
+  /// compute_device, with the frames' row y at i0 + y * pitch0 and i1 + y * pitch1 bytes
+  /// (floats; pitch >= 4 width) and the flow written as interleaved (u, v) float pairs, row y
+  /// at flow + y * flow_pitch bytes (flow_pitch >= 8 width): OpenCV's CV_32FC1 frames in and
+  /// CV_32FC2 flow out. Pitches are multiples of 4 bytes. The flow equals compute_device's bit
+  /// for bit and costs no extra copy: pitched frames are copied in by one 2-D copy each (where
+  /// compute_device copies them too), the flow leaves by one interleaving launch (where
+  /// compute_device copies it). Throws as compute_device does, and std::invalid_argument for a
+  /// pitch that is too small or not a multiple of 4.
+  void compute_device_pitched(const float* i0, std::size_t pitch0, const float* i1,
+                              std::size_t pitch1, int width, int height, float* flow,
+                              std::size_t flow_pitch, CUstream_st* stream);
+
   /// The config this solver runs.
   const TunedConfig& config() const { return config_; }
 

@@ -1,8 +1,8 @@
 // The deployment library's solver object (api/flowtune/flowtune.hpp, flowtune::Tvl1Solver),
 // linked as a user links it (flowtune::tvl1 only): the host API against compute_flow, the
-// caller's FlowField reused, and, on a GPU, the device-pointer API against the host API bit
-// for bit on a real Middlebury pair (RubberWhale). GPU tests skip without a device or in a
-// build without CUDA.
+// caller's FlowField reused, and, on a GPU, the device-pointer API (packed and pitched) against
+// the host API bit for bit on a real Middlebury pair (RubberWhale). GPU tests skip without a device
+// or in a build without CUDA.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -70,6 +70,12 @@ TEST(Tvl1Solver, HostApiEqualsComputeFlowAndReusesTheCallersBuffer) {
   try {
     solver.compute_device(&x, &x, 1, 1, &x, nullptr);
     ADD_FAILURE() << "compute_device accepted a host variant";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("kokkos_global"), std::string::npos) << e.what();
+  }
+  try {
+    solver.compute_device_pitched(&x, 4, &x, 4, 1, 1, &x, 8, nullptr);
+    ADD_FAILURE() << "compute_device_pitched accepted a host variant";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("kokkos_global"), std::string::npos) << e.what();
   }
@@ -235,6 +241,72 @@ TEST(Tvl1Solver, DevicePointerApiEqualsHostApiOnRubberWhale) {
     cudaFree(d_i0);
     cudaFree(d_i1);
     cudaFree(d_flow);
+  }
+}
+
+// The device-pointer API on pitched frames (cudaMallocPitch, rows padded as OpenCV's GpuMat
+// pads them) and an interleaved, pitched flow equals the packed API bit for bit, on the first
+// frame (direct launches) and the next (the size's graph); packed pitches take the packed
+// frames' path; too small a pitch is refused.
+TEST(Tvl1Solver, PitchedDevicePointerApiEqualsThePackedOneOnRubberWhale) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  const auto i0 = flowtune::read_png_gray(pair_file("frame10.png"));
+  const auto i1 = flowtune::read_png_gray(pair_file("frame11.png"));
+  const int w = i0.width, h = i0.height;
+  const std::size_t n = i0.size(), row = std::size_t(w) * sizeof(float);
+  for (const auto& c :
+       {config_of("shared_fusion", "f16",
+                  {{"block_x", 32}, {"block_y", 8}, {"resident_px", 1024}, {"tiled_px", 65536}}),
+        config_of("global", "f32", {{"block_x", 32}, {"block_y", 8}})}) {
+    flowtune::Tvl1Solver packed_solver(c), solver(c);
+    float *d_i0 = nullptr, *d_i1 = nullptr, *d_flow = nullptr, *p_i0 = nullptr, *p_i1 = nullptr,
+          *p_flow = nullptr;
+    std::size_t pitch0 = 0, pitch1 = 0, flow_pitch = 0;
+    ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&d_i0), n * sizeof(float)), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&d_i1), n * sizeof(float)), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&d_flow), 2 * n * sizeof(float)), cudaSuccess);
+    ASSERT_EQ(cudaMallocPitch(reinterpret_cast<void**>(&p_i0), &pitch0, row, std::size_t(h)),
+              cudaSuccess);
+    ASSERT_EQ(cudaMallocPitch(reinterpret_cast<void**>(&p_i1), &pitch1, row, std::size_t(h)),
+              cudaSuccess);
+    ASSERT_EQ(
+        cudaMallocPitch(reinterpret_cast<void**>(&p_flow), &flow_pitch, 2 * row, std::size_t(h)),
+        cudaSuccess);
+    ASSERT_GT(pitch0, row) << "584 floats are not a multiple of the pitch alignment";
+    cudaMemcpy(d_i0, i0.data.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+    cudaMemcpy(d_i1, i1.data.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+    cudaMemcpy2D(p_i0, pitch0, i0.data.data(), row, row, std::size_t(h), cudaMemcpyHostToDevice);
+    cudaMemcpy2D(p_i1, pitch1, i1.data.data(), row, row, std::size_t(h), cudaMemcpyHostToDevice);
+    std::vector<float> planar(2 * n), pairs(2 * n);
+    for (int frame = 0; frame < 2; ++frame) {
+      cudaMemset2D(p_flow, flow_pitch, 0xff, 2 * row, std::size_t(h));  // NaN where not written
+      packed_solver.compute_device(d_i0, d_i1, w, h, d_flow, nullptr);
+      solver.compute_device_pitched(p_i0, pitch0, p_i1, pitch1, w, h, p_flow, flow_pitch, nullptr);
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      cudaMemcpy(planar.data(), d_flow, 2 * n * sizeof(float), cudaMemcpyDeviceToHost);
+      cudaMemcpy2D(pairs.data(), 2 * row, p_flow, flow_pitch, 2 * row, std::size_t(h),
+                   cudaMemcpyDeviceToHost);
+      std::size_t differing = 0;
+      for (std::size_t i = 0; i < n; ++i)
+        differing += !(pairs[2 * i] == planar[i] && pairs[2 * i + 1] == planar[n + i]);
+      EXPECT_EQ(differing, 0u) << c.variant << " " << c.precision << " frame " << frame;
+    }
+    // Packed pitches (4 w) into the pitched call: the packed frames' path, the same flow.
+    solver.compute_device_pitched(d_i0, row, d_i1, row, w, h, p_flow, flow_pitch, nullptr);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    cudaMemcpy2D(pairs.data(), 2 * row, p_flow, flow_pitch, 2 * row, std::size_t(h),
+                 cudaMemcpyDeviceToHost);
+    std::size_t differing = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      differing += !(pairs[2 * i] == planar[i] && pairs[2 * i + 1] == planar[n + i]);
+    EXPECT_EQ(differing, 0u) << c.variant << " packed pitches";
+    EXPECT_THROW(solver.compute_device_pitched(p_i0, row - 4, p_i1, pitch1, w, h, p_flow,
+                                               flow_pitch, nullptr),
+                 std::invalid_argument);
+    EXPECT_THROW(
+        solver.compute_device_pitched(p_i0, pitch0, p_i1, pitch1, w, h, p_flow, row, nullptr),
+        std::invalid_argument);
+    for (float* p : {d_i0, d_i1, d_flow, p_i0, p_i1, p_flow}) cudaFree(p);
   }
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "kernels/image.hpp"
+#include "tests/cli/test_files.hpp"
 #include "tests/kernels/textured_image.hpp"
 #include "tests/test_dir.hpp"
 #include "tests/tuner/tune_process.hpp"
@@ -46,6 +47,43 @@ class CliFootage : public ::testing::Test {
   }
   fs::path dir_;
 };
+
+// warm_start on a stream (the folder at stride 1): a dimension of the run whose warm configs
+// start each pair from the previous pair's flow, so that with one scale and few iterations
+// (too few to reach a 1 px shift from 0) they come nearer the reference flow than the cold
+// one; a variant that takes no initial flow is pruned naming the reason; `tune stream` times
+// every frame of the stream after a warm-up pass.
+TEST_F(CliFootage, WarmStartOnAStreamComesNearerTheReferenceAndStreamTimesEachFrame) {
+  const std::string cheap =
+      " --tunable tile_x=32 --tunable tile_y=4 --param n_scales=1 --param n_warpings=1 --param "
+      "iterations=3 --param median_window=0";
+  test::TuneResult r = run_tune("--board host --data " + path("cam") + " --db " + path("w.db") +
+                                " --variant kokkos_global --param warm_start=0,1" + cheap +
+                                " --min-rounds 1 --max-rounds 2 --time-budget 2m");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("2 measured now"), std::string::npos) << r.output;
+  const test::TuneResult best = run_tune("export --board host --db " + path("w.db") +
+                                         " --objective ref_aepe -o " + path("best.h"));
+  ASSERT_EQ(best.exit_code, 0) << best.output;
+  EXPECT_NE(test::read(path("best.h")).find("\"warm_start\":1"), std::string::npos)
+      << test::read(path("best.h"));
+
+  r = run_tune("--board host --data " + path("cam") + " --db " + path("s.db") +
+               " --variant simd_fused --param warm_start=1 --min-rounds 1 --max-rounds 1");
+  EXPECT_NE(r.output.find("warm_start=1: variant simd_fused does not take an initial flow"),
+            std::string::npos)
+      << r.output;
+
+  r = run_tune("stream --data " + path("cam") + " --variant kokkos_global --param warm_start=1" +
+               cheap + " --passes 3");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("stream: 3 pairs"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("steady state (passes 2-3, 6 frames): median "), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("ref_aepe "), std::string::npos) << r.output;
+  r = run_tune("stream --data " + path("cam") + " --passes 1");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+}
 
 TEST_F(CliFootage, TunesFramesWithoutGroundTruthAgainstTheReference) {
   const test::TuneResult r = run_tune("--board host --data " + path("cam") + " --db " +

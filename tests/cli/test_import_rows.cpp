@@ -180,7 +180,7 @@ TEST(ImportRows, AParameterTheFileLacksTakesItsAbsentValueNotItsDefault) {
             R"("nl_occlusion":0,"nl_sigma_color":7,"nl_sigma_divergence":0.3,)"
             R"("nl_sigma_residual":20,"nl_sigma_spatial":7,"presmoothing_sigma":0.8,)"
             R"("rof_iterations":100,"rof_theta":0.125,"tau":0.25,"texture_alpha":0,"theta":0.3,)"
-            R"("warping_interp":0,"zoom":0.5})");
+            R"("warm_start":0,"warping_interp":0,"zoom":0.5})");
 }
 
 }  // namespace

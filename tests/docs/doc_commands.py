@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 SUBCOMMANDS = ("boards", "space", "predict", "export", "report", "flow", "run", "params",
-               "worker", "search", "replay", "import", "status")
+               "worker", "search", "replay", "import", "status", "stream")
 _TUNE = re.compile(r"^(?:\$\s+)?(?:\S*/)?tune(?:\s|$)")
 _OPTION = re.compile(r"(?<![\w-])(--[a-z0-9][a-z0-9_-]*|-[a-zA-Z])(?![\w-])")
 

@@ -7,6 +7,7 @@
 // flow).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <stdexcept>
@@ -144,6 +145,61 @@ TEST(FlowRunner, ASolverWithoutPageLocksIsAskedOncePerItem) {
   for (int k = 0; k < 3; ++k) runner->run(0);
   EXPECT_EQ(log.locked.size(), 4u);
   EXPECT_EQ(log.written.size(), 3u);
+}
+
+/// A cold start writes u = 1; compute_from writes the initial flow's u + 1 (v = 0): a pair's
+/// u counts the pairs of the warm chain that ends at it.
+class ChainSolver final : public FlowSolver {
+ public:
+  FlowField compute(const Image& i0, const Image&) override {
+    FlowField f(i0.width, i0.height);
+    std::fill(f.u.begin(), f.u.end(), 1.f);
+    return f;
+  }
+  FlowField compute_from(const Image& i0, const Image&, const FlowField& init) override {
+    FlowField f(i0.width, i0.height);
+    for (std::size_t i = 0; i < f.u.size(); ++i) f.u[i] = init.u[i] + 1.f;
+    return f;
+  }
+};
+
+/// Four pairs of 8 x 8 frames: a stream of three (previous -1, 0, 1), then a pair of no stream.
+SequenceSet stream_of_three() {
+  std::vector<Sequence> pairs(4);
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    pairs[k].name = "p" + std::to_string(k);
+    pairs[k].i0 = Image(8, 8, float(k));
+    pairs[k].i1 = Image(8, 8, float(k + 1));
+  }
+  pairs[1].previous = 0;
+  pairs[2].previous = 1;
+  return SequenceSet(std::move(pairs));
+}
+
+// warm_start: each pair of a stream starts from its predecessor's last flow (u counts the
+// chain: 1, 2, 3), a repeated run from the same flow; a pair of no stream and a stream's first
+// pair start from 0; a predecessor not yet run means a start from 0; without warm_start every
+// pair starts from 0.
+TEST(FlowRunner, WarmStartChainsTheFlowsOfAStreamAndNothingElse) {
+  for (const bool warm : {true, false}) {
+    const SequenceSet set = stream_of_three();
+    {
+      auto runner = make_flow_runner(std::make_unique<ChainSolver>(), set, warm);
+      for (std::size_t item : {0, 1, 2, 2, 3}) runner->run(item);
+    }
+    const float want[4] = {1, warm ? 2.f : 1.f, warm ? 3.f : 1.f, 1};
+    for (std::size_t item = 0; item < 4; ++item) {
+      std::unique_ptr<KeptItemOutput> out = set.take_output(item);
+      ASSERT_TRUE(out && out->flow.u.size() == 64u) << item;
+      EXPECT_EQ(out->flow.u[63], want[item]) << "item " << item << (warm ? " warm" : " cold");
+    }
+  }
+  const SequenceSet set = stream_of_three();
+  auto runner = make_flow_runner(std::make_unique<ChainSolver>(), set, true);
+  runner->run(2);  // its predecessor has not run: from 0
+  runner.reset();
+  std::unique_ptr<KeptItemOutput> out = set.take_output(2);
+  EXPECT_EQ(out->flow.u[0], 1.f);
 }
 
 }  // namespace

@@ -216,6 +216,19 @@ FrameTimeline profile_frame(FlowSolver& solver, const Image& i0, const Image& i1
 void compute_flow_device(FlowSolver& solver, const float* i0, const float* i1, int width,
                          int height, float* flow, cudaStream_t stream);
 
+/// compute_flow_device for frames and flow in pitched rows (cudaMallocPitch, OpenCV's
+/// cv::cuda::GpuMat): i0 / i1 row y at i0 + y * pitch0 bytes (floats, pitch >= 4 width);
+/// flow as interleaved (u, v) float pairs, row y at flow + y * flow_pitch bytes (flow_pitch >=
+/// 8 width; OpenCV's CV_32FC2). Pitches are multiples of 4 bytes. The same frame as
+/// compute_flow_device, bit for bit: packed frames go the same way; pitched ones are copied
+/// into the solver's buffer by one 2-D copy each instead of the device-to-device copies; the
+/// flow leaves by one interleaving launch instead of a copy, so the pitches cost no extra copy.
+/// Throws as compute_flow_device does, and std::invalid_argument for a pitch that is too small
+/// or not a multiple of 4.
+void compute_flow_device_pitched(FlowSolver& solver, const float* i0, std::size_t pitch0,
+                                 const float* i1, std::size_t pitch1, int width, int height,
+                                 float* flow, std::size_t flow_pitch, cudaStream_t stream);
+
 /// The 8-bit host API of a solver made by make_cuda_frame_solver: the flow of two 8-bit grey
 /// frames (cameras, PNGs) written into `flow` as compute_into does (its vectors keep their
 /// storage once they have the size). The bytes are copied into the size's pinned buffer

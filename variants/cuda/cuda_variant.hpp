@@ -58,6 +58,8 @@ class CudaVariant : public FlowVariant {
   /// (make_schedule). Throws std::runtime_error when the frame pipeline is not compiled in or
   /// there is no GPU.
   std::unique_ptr<FlowSolver> make_solver(const Config& config) const override;
+  /// The frame solver's compute_from.
+  bool takes_initial_flow() const override { return true; }
   /// This scheme's schedule of the inner iterations for config: builds (NVRTC) and loads its
   /// kernels for the current device. Throws std::invalid_argument for an invalid config,
   /// std::runtime_error when there is no device or the build fails.

@@ -75,6 +75,25 @@ void FrameStages::upload(cudaStream_t s, FrameBuffers& b, const void* in0, const
   normalise(s, b);
 }
 
+void FrameStages::upload_pitched(cudaStream_t s, FrameBuffers& b, const float* in0,
+                                 std::size_t pitch0, const float* in1, std::size_t pitch1) {
+  const std::size_t row = std::size_t(b.width) * sizeof(float);
+  if (pitch0 == row && pitch1 == row) {
+    upload(s, b, in0, in1, FrameInput::device_float);
+    return;
+  }
+  float* raw = b.raw.as<float>();
+  const std::size_t n = std::size_t(b.width) * b.height;
+  check_frame(cudaMemcpy2DAsync(raw, row, in0, pitch0, row, std::size_t(b.height),
+                                cudaMemcpyDeviceToDevice, s),
+              "cudaMemcpy2DAsync");
+  check_frame(cudaMemcpy2DAsync(raw + n, row, in1, pitch1, row, std::size_t(b.height),
+                                cudaMemcpyDeviceToDevice, s),
+              "cudaMemcpy2DAsync");
+  marks_.mark(s, "upload", -1);
+  normalise(s, b);
+}
+
 void FrameStages::widen_u8(cudaStream_t s, FrameBuffers& b) {
   frame::bytes_to_float_pair(b.raw_u8.as<std::uint8_t>(), b.width, b.height, b.raw.as<float>(),
                              frame::Exec{s, options_.host_emulation});
@@ -92,6 +111,13 @@ void FrameStages::normalise(cudaStream_t s, FrameBuffers& b) {
 void FrameStages::download(cudaStream_t s, FrameBuffers& b, void* out) {
   const std::size_t n = std::size_t(b.width) * b.height;
   copy(s, out, b.flow.as(), 2 * n * sizeof(float));
+  marks_.mark(s, "download", -1);
+}
+
+void FrameStages::download_interleaved(cudaStream_t s, FrameBuffers& b, float* out,
+                                       std::size_t pitch) {
+  frame::planar_to_interleaved_rows(b.flow.as<float>(), b.width, b.height, out, pitch,
+                                    frame::Exec{s, options_.host_emulation});
   marks_.mark(s, "download", -1);
 }
 

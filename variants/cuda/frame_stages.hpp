@@ -58,6 +58,12 @@ class FrameStages {
   /// uploaded into raw_u8 and widened into raw (widen_u8).
   void upload(cudaStream_t s, FrameBuffers& b, const void* in0, const void* in1,
               FrameInput input = FrameInput::host_float);
+  /// The device-pointer API's frames in pitched rows (row y of frame k at in_k + y * pitch_k
+  /// bytes; pitch_k >= 4 width): packed frames (pitch 4 width) go as upload()'s device
+  /// frames; pitched ones are copied into `raw` by one 2-D copy each (cudaMemcpy2DAsync), then
+  /// normalised as the host frames are. The same floats reach `raw` either way.
+  void upload_pitched(cudaStream_t s, FrameBuffers& b, const float* in0, std::size_t pitch0,
+                      const float* in1, std::size_t pitch1);
   /// The 8-bit frames of raw_u8 widened into raw's floats (frame::bytes_to_float_pair, exact),
   /// before normalise: from there the frame is the float upload's.
   void widen_u8(cudaStream_t s, FrameBuffers& b);
@@ -66,6 +72,9 @@ class FrameStages {
   void normalise(cudaStream_t s, FrameBuffers& b);
   /// The planar flow out of the device buffer.
   void download(cudaStream_t s, FrameBuffers& b, void* out);
+  /// The flow out of the device buffer as interleaved (u, v) pairs in rows `pitch` bytes apart
+  /// (frame::planar_to_interleaved_rows: one launch in place of download()'s copy).
+  void download_interleaved(cudaStream_t s, FrameBuffers& b, float* out, std::size_t pitch);
   /// The frame's device work from `raw` to `flow`, in stream order (tvl1_multiscale.hpp step
   /// for step): what the size's CUDA Graph holds.
   void core(cudaStream_t stream, FrameBuffers& b);

@@ -129,6 +129,7 @@ FlowDataset load_sintel(const std::string& root, const PairFilter& wanted) {
           frames.push_back(n.substr(6, n.size() - 10));
       }
       std::sort(frames.begin(), frames.end());
+      long previous_k = -2;  // the scene's last pair kept, as its k
       for (std::size_t k = 0; k + 1 < frames.size(); ++k) {
         const std::string index = frames[k];
         if (!wanted(std::string(pass) + "/" + scene + "/" + index)) continue;
@@ -155,6 +156,9 @@ FlowDataset load_sintel(const std::string& root, const PairFilter& wanted) {
             s.not_occluded.data[i] = mask.data[i] < 127.5f ? 1 : 0;
         }
         check_pair(s, second, truth);
+        // A scene is a stream: pair k starts at pair k - 1's second frame.
+        if (previous_k == long(k) - 1) s.previous = long(d.sequences.size()) - 1;
+        previous_k = long(k);
         d.sequences.push_back(std::move(s));
       }
     }

@@ -20,8 +20,12 @@ namespace {
 /// See make_flow_runner.
 class FlowRunner final : public Runner {
  public:
-  FlowRunner(std::unique_ptr<FlowSolver> solver, const SequenceSet& inputs)
-      : solver_(std::move(solver)), inputs_(inputs), out_(inputs.size()), ran_(inputs.size(), 0) {}
+  FlowRunner(std::unique_ptr<FlowSolver> solver, const SequenceSet& inputs, bool warm_start)
+      : solver_(std::move(solver)),
+        inputs_(inputs),
+        warm_start_(warm_start),
+        out_(inputs.size()),
+        ran_(inputs.size(), 0) {}
   ~FlowRunner() override {
     try {
       for (std::size_t item = 0; item < out_.size(); ++item)
@@ -41,7 +45,11 @@ class FlowRunner final : public Runner {
       lock_item(s, *out_[item]);
     }
     ran_.at(item) = 0;
-    solver_->compute_into(s.i0, s.i1, out_[item]->flow);
+    const long prev = s.previous;
+    if (warm_start_ && prev >= 0 && std::size_t(prev) < ran_.size() && ran_[std::size_t(prev)])
+      warm_into(s, out_[std::size_t(prev)]->flow, out_[item]->flow);
+    else
+      solver_->compute_into(s.i0, s.i1, out_[item]->flow);
     ran_[item] = 1;
   }
   std::map<std::string, double> score(std::size_t item) override {
@@ -111,8 +119,17 @@ class FlowRunner final : public Runner {
         out.locks[std::size_t(k)] = solver_->page_lock(ranges[k], bytes);
   }
 
+  /// The pair started from `init` (its predecessor's flow), written into `flow`'s storage
+  /// (compute_from returns a new field: copied, so that the page-locked planes stay).
+  void warm_into(const Sequence& s, const FlowField& init, FlowField& flow) {
+    const FlowField f = solver_->compute_from(s.i0, s.i1, init);
+    std::copy(f.u.begin(), f.u.end(), flow.u.begin());
+    std::copy(f.v.begin(), f.v.end(), flow.v.begin());
+  }
+
   std::unique_ptr<FlowSolver> solver_;
   const SequenceSet& inputs_;
+  bool warm_start_ = false;
   /// Per item from its first run: its output, taken from inputs_ and locked by this runner.
   std::vector<std::unique_ptr<KeptItemOutput>> out_;
   std::vector<char> ran_;  ///< per item: its last run completed (its flow is a result)
@@ -121,8 +138,8 @@ class FlowRunner final : public Runner {
 }  // namespace
 
 std::unique_ptr<Runner> make_flow_runner(std::unique_ptr<FlowSolver> solver,
-                                         const SequenceSet& inputs) {
-  return std::make_unique<FlowRunner>(std::move(solver), inputs);
+                                         const SequenceSet& inputs, bool warm_start) {
+  return std::make_unique<FlowRunner>(std::move(solver), inputs, warm_start);
 }
 
 }  // namespace flowtune

@@ -26,7 +26,13 @@ namespace flowtune {
 /// CheckFailed naming the sequence when they cannot be computed, std::logic_error before the
 /// item's first run. pictures(i): flow_output_pictures against the ground truth; without one,
 /// the flow and the reference flow (kind "reference").
+/// warm_start (the warm_start parameter): an item with a previous pair in its stream
+/// (Sequence::previous) that this runner has run starts from that pair's last flow
+/// (FlowSolver::compute_from, into the item's kept flow) instead of 0; other items, a stream's
+/// first pair among them, start from 0. The tuner runs items in order, so after its first pass
+/// every pair of a stream starts from its predecessor's warm flow, and a repeated run of an
+/// item (timing) starts from the same flow each time.
 std::unique_ptr<Runner> make_flow_runner(std::unique_ptr<FlowSolver> solver,
-                                         const SequenceSet& inputs);
+                                         const SequenceSet& inputs, bool warm_start = false);
 
 }  // namespace flowtune

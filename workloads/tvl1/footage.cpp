@@ -129,6 +129,7 @@ FlowDataset load_frame_folder(const std::string& dir, int stride, int max_frames
   };
   FlowDataset d;
   const NamedFrame& first = frame(0);
+  long previous_k = -2;  // the last pair kept, as its k
   for (std::size_t k = 0; k * stride + 1 < names.size(); ++k) {
     if (!wanted(fs::path(names[k * stride]).stem().string() + "-" +
                 fs::path(names[k * stride + 1]).stem().string()))
@@ -142,6 +143,9 @@ FlowDataset load_frame_folder(const std::string& dir, int stride, int max_frames
     s.i0 = a.image;
     s.i1 = b.image;
     s.benchmark = FlowBenchmark::none;
+    // Stride 1: pair k starts at pair k - 1's second frame.
+    if (stride == 1 && previous_k == long(k) - 1) s.previous = long(d.sequences.size()) - 1;
+    previous_k = long(k);
     d.sequences.push_back(std::move(s));
   }
   if (d.sequences.empty()) throw std::runtime_error(dir + ": no pair of the names asked for");
@@ -222,6 +226,7 @@ FlowDataset load_video(const std::string& path, int stride, int max_frames,
   for (const auto& [i, im] : frames) by_index[i] = &im;
   FlowDataset d;
   const int last = frames.empty() ? -1 : frames.back().first;
+  int previous_k = -2;  // the last pair kept, as its k
   for (int k = 0; k * stride + 1 <= last; ++k) {
     const auto a = by_index.find(k * stride), b = by_index.find(k * stride + 1);
     if (a == by_index.end() || b == by_index.end()) continue;
@@ -230,6 +235,9 @@ FlowDataset load_video(const std::string& path, int stride, int max_frames,
     s.i0 = *a->second;
     s.i1 = *b->second;
     s.benchmark = FlowBenchmark::none;
+    // Stride 1: pair k starts at pair k - 1's second frame.
+    if (stride == 1 && previous_k == k - 1) s.previous = long(d.sequences.size()) - 1;
+    previous_k = k;
     d.sequences.push_back(std::move(s));
   }
   if (d.sequences.empty())

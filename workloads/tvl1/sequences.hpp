@@ -25,6 +25,11 @@ struct Sequence {
   /// (kernels/photometric.hpp); both 0x0 when the reference metrics are off.
   FlowField reference;
   Plane<std::uint8_t> visible;
+  /// In a stream of frames (a folder or a video with stride 1, a Sintel scene): the index in
+  /// the set of the pair whose second frame is this pair's first, so that this pair can
+  /// start from that pair's flow (the warm_start parameter); -1 for a stream's first pair and
+  /// for pairs of no stream (Middlebury, KITTI, a pair list).
+  long previous = -1;
   std::size_t pixels() const { return std::size_t(i0.width) * i0.height; }
   bool has_ground_truth() const { return ground_truth.width > 0; }
   bool has_reference() const { return reference.width > 0; }

@@ -50,7 +50,8 @@ const std::vector<ParamSpec>& tvl1_param_specs() {
       // docs/decisions.md, "TV-L1 median_window 5").
       {"median_window", T::integer, "px", 5, 0, 5, false, false,
        "median filter of the flow after each warping, window 3 or 5; 0 = off",
-       "Wedel et al. 2009, sec. 3; Sun, Roth, Black 2010, sec. 3.3 (default: docs/decisions.md)", 0},
+       "Wedel et al. 2009, sec. 3; Sun, Roth, Black 2010, sec. 3.3 (default: docs/decisions.md)",
+       0},
       {"nl_median_window", T::integer, "px", 0, 0, 11, false, false,
        "weighted non-local median of the flow after each warping (after median_window), odd "
        "window 3..11, weights from the distance and the I0 difference; 0 = off",
@@ -73,6 +74,13 @@ const std::vector<ParamSpec>& tvl1_param_specs() {
        "sigma of the residual I0(x) - I1(x + u) (levels normalised to [0, 255]) in the occlusion "
        "factor",
        "Sun, Roth, Black 2010, sec. 4 (20, intensities in [0, 255])", 20},
+      {"warm_start", T::integer, "", 0, 0, 1, false, false,
+       "1: in a stream of frames (a folder or a video at stride 1, a Sintel scene) each pair "
+       "starts from the previous pair's flow instead of 0, the stream's first pair from 0; "
+       "measured pairs of no stream start from 0 either way",
+       "Zach et al. 2007, sec. 4 (the previous frame's flow as the initial solution); OpenCV's "
+       "OPTFLOW_USE_INITIAL_FLOW",
+       0},
       {"texture_alpha", T::real, "", 0, 0, 1, false, false,
        "structure-texture decomposition before the pyramid: I - texture_alpha * ROF(I); 0 = off",
        "Wedel et al. 2009, sec. 2.3 (0.95)", 0},

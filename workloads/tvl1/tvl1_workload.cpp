@@ -107,6 +107,14 @@ class Tvl1Workload final : public Workload {
         (nl->second < 3 || std::fmod(nl->second, 2.0) != 1.0))
       return "tvl1: nl_median_window=" + shortest_decimal(nl->second) +
              " must be 0 (off) or odd (3..11)";
+    const auto warm = config.params.find("warm_start");
+    if (warm != config.params.end() && warm->second != 0) {
+      if (warm->second != 1)
+        return "tvl1: warm_start=" + shortest_decimal(warm->second) + " must be 0 (off) or 1";
+      const FlowVariant* v = find_flow_variant(config.variant);
+      if (v && !v->takes_initial_flow())
+        return "tvl1: warm_start=1: variant " + config.variant + " does not take an initial flow";
+    }
     const auto occl = config.params.find("nl_occlusion");
     if (occl != config.params.end() && occl->second != 0 && occl->second != 1)
       return "tvl1: nl_occlusion=" + shortest_decimal(occl->second) + " must be 0 (off) or 1";
@@ -119,7 +127,9 @@ class Tvl1Workload final : public Workload {
   std::unique_ptr<Runner> make_runner(const Config& config, const InputSet& inputs) const override {
     const auto* set = dynamic_cast<const SequenceSet*>(&inputs);
     if (!set) throw std::invalid_argument("tvl1: the input set is not a TV-L1 sequence set");
-    return make_flow_runner(solver_for(config), *set);
+    const auto warm = config.params.find("warm_start");
+    return make_flow_runner(solver_for(config), *set,
+                            warm != config.params.end() && warm->second == 1);
   }
   Resolution input_size(const FileRun& run) const override {
     if (run.inputs.empty()) return {};

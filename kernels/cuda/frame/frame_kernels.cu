@@ -330,6 +330,19 @@ void bytes_to_float_pair(const std::uint8_t* in, int w, int h, float* out, Exec 
                  });
 }
 
+void planar_to_interleaved_rows(const float* planar, int w, int h, float* out,
+                                std::size_t out_pitch, Exec exec) {
+  const std::size_t n = std::size_t(w) * h;
+  char* rows = reinterpret_cast<char*>(out);
+  for_each_pixel(w, h, 1, exec, "planar_to_interleaved_rows",
+                 [=] __host__ __device__(int x, int y, int) {
+                   float* row = reinterpret_cast<float*>(rows + std::size_t(y) * out_pitch);
+                   const std::size_t i = std::size_t(y) * w + x;
+                   row[2 * x] = planar[i];
+                   row[2 * x + 1] = planar[n + i];
+                 });
+}
+
 void gaussian_pair(const float* in0, const float* in1, float* tmp0, float* tmp1, float* out0,
                    float* out1, int w, int h, const GaussTaps& taps, const float* minmax,
                    Exec exec) {

@@ -174,6 +174,14 @@ void minmax_pair_one_launch(const float* a, const float* b, std::size_t n, float
 /// cuda::compute_flow_u8). One launch (blockIdx.z picks the plane).
 void bytes_to_float_pair(const std::uint8_t* in, int w, int h, float* out, Exec exec);
 
+/// Planar flow -> interleaved pairs in pitched rows (OpenCV's CV_32FC2 layout): for each pixel
+/// (x, y) of w x h, out row y (at out + y * out_pitch bytes) holds (u, v) at floats 2x, 2x + 1,
+/// from planar[i] and planar[w h + i], i = y w + x. out_pitch in bytes, >= 8 w and a multiple
+/// of 4. Exact (copies). The device-pointer API's pitched flow (Tvl1Solver::compute_device
+/// with pitches).
+void planar_to_interleaved_rows(const float* planar, int w, int h, float* out,
+                                std::size_t out_pitch, Exec exec);
+
 /// Flow up-sampling between scales (IPOL zoom_in of both components, times factor): u_in
 /// w x h pairs -> u_out ow x oh pairs.
 void zoom_in_flow(bool f16, const void* u_in, int w, int h, void* u_out, int ow, int oh,
