@@ -39,6 +39,13 @@ class FlowSolver {
     (void)init_flow;
     throw std::invalid_argument("this TV-L1 solver does not take an initial flow");
   }
+  /// As compute_from(), into the caller's `flow` (resized to the frames' size; a solver that
+  /// keeps its buffers writes into flow's storage without allocating when flow has that size).
+  /// Default: flow = compute_from(i0, i1, init_flow).
+  virtual void compute_from_into(const Image& i0, const Image& i1, const FlowField& init_flow,
+                                 FlowField& flow) {
+    flow = compute_from(i0, i1, init_flow);
+  }
   /// Keeps host bytes [p, p + bytes) (the caller's frames or flow) page-locked while the
   /// returned handle lives, so that compute_into moves them by DMA without staging copies (the
   /// CUDA frame solver: cuda::lock_pages, counted per range across the process). nullptr, the

@@ -37,7 +37,8 @@ Image wave(int w, int h, double shift) {
 // No iteration: on one scale the initial flow itself comes back exactly (NaN and the .flo
 // "unknown" 1e10 as 0, as the CPU); on three scales a constant flow comes back after its
 // pyramid (zoom_out, x 1/4) and two zoom_in x 2, to float rounding. The same call twice:
-// the second frame (which a plain compute() would replay as a graph) also starts from it.
+// the second frame (which a plain compute() would replay as a graph) also starts from it, and
+// compute_from_into writes the same flow into the caller's storage.
 void check_comes_back(bool on_host) {
   const Image i0 = wave(40, 30, 0), i1 = wave(40, 30, 1);
   FlowField init(40, 30);
@@ -60,6 +61,14 @@ void check_comes_back(bool on_host) {
       EXPECT_EQ(out.v[i], unknown ? 0.f : init.v[i]) << i;
     }
   }
+  // Into the caller's flow (compute_from_into): the same values, in its storage.
+  FlowField into;
+  solver->compute_from_into(i0, i1, init, into);
+  const float* storage = into.u.data();
+  solver->compute_from_into(i0, i1, init, into);
+  EXPECT_EQ(into.u.data(), storage) << "the caller's flow was reallocated";
+  const FlowField again = solver->compute_from(i0, i1, init);
+  EXPECT_TRUE(into.u == again.u && into.v == again.v);
   EXPECT_EQ(solver->compute(i0, i1).u[100], 0.f);  // without an initial flow: 0 again
   FlowField constant(40, 30);
   for (std::size_t i = 0; i < constant.size(); ++i) {

@@ -91,6 +91,13 @@ void CudaFrameSolver::compute_into(const Image& i0, const Image& i1, FlowField& 
 }
 
 FlowField CudaFrameSolver::compute_from(const Image& i0, const Image& i1, const FlowField& init) {
+  FlowField flow;
+  compute_from_into(i0, i1, init, flow);
+  return flow;
+}
+
+void CudaFrameSolver::compute_from_into(const Image& i0, const Image& i1, const FlowField& init,
+                                        FlowField& flow) {
   check_frames(i0, i1);
   const std::size_t n = i0.size();
   if (init.width != i0.width || init.height != i0.height || init.u.size() != n ||
@@ -98,7 +105,17 @@ FlowField CudaFrameSolver::compute_from(const Image& i0, const Image& i1, const 
     throw std::invalid_argument("cuda_frame_solver: initial flow is " + std::to_string(init.width) +
                                 "x" + std::to_string(init.height) + ", the frames are " +
                                 std::to_string(i0.width) + "x" + std::to_string(i0.height));
-  init_host_.resize(2 * n);
+  // Page-locked once per size, so that the upload is a DMA rather than a staged copy of
+  // pageable memory; unlocked before a new size reallocates the storage.
+  if (init_host_.size() != 2 * n) {
+    init_lock_.reset();
+    init_locked_ = nullptr;
+    init_host_.resize(2 * n);
+  }
+  if (!options_.host_emulation && init_locked_ != init_host_.data()) {
+    init_lock_ = page_lock(init_host_.data(), init_host_.size() * sizeof(float));
+    init_locked_ = init_host_.data();
+  }
   for (std::size_t i = 0; i < n; ++i) {
     const float u = init.u[i], v = init.v[i];
     const bool known =
@@ -118,9 +135,7 @@ FlowField CudaFrameSolver::compute_from(const Image& i0, const Image& i1, const 
     throw;
   }
   stages_->set_initial_flow(nullptr);
-  FlowField flow;
   stage_out(flow);
-  return flow;
 }
 
 void CudaFrameSolver::check_frames(const Image& i0, const Image& i1) {

@@ -38,6 +38,10 @@ class CudaFrameSolver final : public FlowSolver {
   /// frames' zoom_out (Gaussian pre-filter, bicubic sampling) and scaled by zoom^(levels - 1),
   /// and the coarsest level starts from it. Such a frame runs with direct launches (no graph).
   FlowField compute_from(const Image& i0, const Image& i1, const FlowField& init) override;
+  /// compute_from into the caller's flow (stage_out: no allocation once flow has the size);
+  /// the sanitised initial flow is uploaded from page-locked memory (init_lock_).
+  void compute_from_into(const Image& i0, const Image& i1, const FlowField& init,
+                         FlowField& flow) override;
   /// cuda::lock_pages (none in host emulation).
   std::shared_ptr<void> page_lock(const void* p, std::size_t bytes) override;
 
@@ -106,7 +110,9 @@ class CudaFrameSolver final : public FlowSolver {
   cudaEvent_t done_ = nullptr;  ///< recorded after each frame, on the stream it ran on
   bool have_done_ = false;
   cudaStream_t last_stream_ = nullptr;
-  std::vector<float> init_host_;  ///< compute_from: the initial flow, planar, sanitised
+  std::vector<float> init_host_;        ///< compute_from: the initial flow, planar, sanitised
+  std::shared_ptr<void> init_lock_;     ///< init_host_'s storage page-locked (null in emulation)
+  const float* init_locked_ = nullptr;  ///< the storage init_lock_ locks
 };
 
 }  // namespace flowtune::cuda

@@ -119,12 +119,10 @@ class FlowRunner final : public Runner {
         out.locks[std::size_t(k)] = solver_->page_lock(ranges[k], bytes);
   }
 
-  /// The pair started from `init` (its predecessor's flow), written into `flow`'s storage
-  /// (compute_from returns a new field: copied, so that the page-locked planes stay).
+  /// The pair started from `init` (its predecessor's flow), into `flow`'s storage
+  /// (compute_from_into: the page-locked planes stay).
   void warm_into(const Sequence& s, const FlowField& init, FlowField& flow) {
-    const FlowField f = solver_->compute_from(s.i0, s.i1, init);
-    std::copy(f.u.begin(), f.u.end(), flow.u.begin());
-    std::copy(f.v.begin(), f.v.end(), flow.v.begin());
+    solver_->compute_from_into(s.i0, s.i1, init, flow);
   }
 
   std::unique_ptr<FlowSolver> solver_;
