@@ -14,6 +14,7 @@ STEADY = re.compile(r"^steady state \(passes 2-(\d+), (\d+) frames\): median ([0
                     r"per frame \[p10 ([0-9.e+-]+) ms, p90 ([0-9.e+-]+) ms\], ([0-9.e+-]+) frames/s")
 METRIC = re.compile(r"^(ref_aepe|photometric|aepe) ([0-9.e+-]+) \(mean over the (\d+) pairs\)")
 STREAM = re.compile(r"^stream: (\d+) pairs?, .*? of (\d+x\d+) frames")
+RESAMPLED = re.compile(r"resampled to (\d+x\d+)")
 HEADERS = (("native", "tuned at Middlebury's sizes"), ("at_size", "tuned at the size"))
 
 
@@ -30,6 +31,8 @@ def parse(path):
     for line in lines:
         if m := STREAM.match(line):
             out["pairs"], out["size"] = int(m.group(1)), m.group(2)
+            if r := RESAMPLED.search(line):  # --resolution: the size measured at
+                out["size"] = r.group(1)
         elif m := STEADY.match(line):
             out["frames"] = int(m.group(2))
             out["median"], out["p10"], out["p90"], out["fps"] = map(float, m.groups()[2:])
