@@ -167,6 +167,32 @@ void Tvl1Solver::compute_u8(const std::uint8_t* i0, const std::uint8_t* i1, int 
   solver_->compute_into(f0, f1, flow);
 }
 
+void Tvl1Solver::compute_f32(const float* i0, const float* i1, int width, int height,
+                             std::ptrdiff_t stride, FlowField& flow) {
+  const std::ptrdiff_t row = std::ptrdiff_t(width) * std::ptrdiff_t(sizeof(float));
+  if (!i0 || !i1 || width < 1 || height < 1 || stride < row ||
+      stride % std::ptrdiff_t(sizeof(float)) != 0)
+    throw std::invalid_argument("Tvl1Solver::compute_f32: null frame, size " +
+                                std::to_string(width) + "x" + std::to_string(height) +
+                                " < 1 or stride " + std::to_string(stride) +
+                                " bytes < 4 width or not a multiple of 4");
+#ifdef FLOWTUNE_HAVE_CUDA
+  if (cuda::is_tvl1_cuda_scheme(config_.variant)) {
+    cuda::compute_flow_f32(*solver_, i0, i1, width, height, stride, flow);
+    return;
+  }
+#endif
+  Image f0(width, height), f1(width, height);
+  const std::size_t floats = std::size_t(stride) / sizeof(float);
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x) {
+      const std::size_t src = std::size_t(y) * floats + std::size_t(x);
+      f0.at(x, y) = i0[src];
+      f1.at(x, y) = i1[src];
+    }
+  solver_->compute_into(f0, f1, flow);
+}
+
 std::shared_ptr<void> Tvl1Solver::page_lock(const void* p, std::size_t bytes) {
   return solver_->page_lock(p, bytes);
 }

@@ -112,6 +112,16 @@ class Tvl1Solver {
   /// std::runtime_error when the GPU fails.
   void compute_u8(const std::uint8_t* i0, const std::uint8_t* i1, int width, int height,
                   std::ptrdiff_t stride, FlowField& flow);
+  /// Float host API on strided rows: flow I0 -> I1 of two width x height float frames (any
+  /// range, normalised jointly as compute() does), row r at i + r * stride bytes (stride >= 4
+  /// width, a multiple of 4: an OpenCV CV_32FC1 cv::Mat or an ROI of one), into `flow` as
+  /// compute() does. A CUDA solver copies the rows into its pinned upload buffer (where
+  /// compute() copies an Image's); a host variant copies them into the Image its solver takes.
+  /// The flow equals compute()'s on the same values, bit for bit.
+  /// Throws std::invalid_argument for null frames, a size < 1 or a bad stride,
+  /// std::runtime_error when the GPU fails.
+  void compute_f32(const float* i0, const float* i1, int width, int height, std::ptrdiff_t stride,
+                   FlowField& flow);
   /// Keeps the caller's host bytes [p, p + bytes) page-locked while the returned handle
   /// lives (counted per range across the process; cudaHostRegister), so that a CUDA solver's
   /// compute() / compute_u8() upload frames and download the flow by DMA, without the copies

@@ -27,7 +27,7 @@ namespace flowtune::opencv {
 /// the tests) can see which layouts cost a copy: frames copied or converted before the solver
 /// ran, and passes over the flow to write it into the caller's cv::Mat.
 struct AdapterWork {
-  int frame_copies = 0;  ///< frames copied on the host (0, 1 or 2 per call)
+  int frame_copies = 0;  ///< frames copied here on the host (0, 1 or 2 per call)
   int flow_passes = 0;   ///< passes writing the planar flow into CV_32FC2 (0 or 1)
 };
 
@@ -41,38 +41,36 @@ class Solver {
   /// Host images: flow I0 -> I1 into `flow` (made rows x cols CV_32FC2 when it is not; then
   /// written in place). i0, i1: equal size, one type, CV_8UC1 (intensities 0..255) or
   /// CV_32FC1 (any range, normalised jointly as the host API does), any step (ROIs too).
-  /// CV_8UC1 frames of one step go to Tvl1Solver::compute_u8 as they are, rows read at their
-  /// step (no copy); CV_8UC1 frames of different steps are made continuous first (a copy of
-  /// each non-continuous one); CV_32FC1 frames are copied into the host API's flowtune::Image
-  /// (two copies). The flow is the API's planar u, v written into CV_32FC2 (one pass: the
-  /// layouts differ). Equals Tvl1Solver::compute / compute_u8 on the same values bit for bit.
+  /// Frames of one step go to Tvl1Solver::compute_u8 (CV_8UC1) or compute_f32 (CV_32FC1) as
+  /// they are, rows read at their step (no copy here; the API copies them where it copies its
+  /// own frames: a CUDA solver's pinned upload buffer, a host solver's Image); frames of
+  /// different steps are made continuous first (a copy of each non-continuous one). The flow
+  /// is the API's planar u, v written into CV_32FC2 (one pass: the layouts differ). Equals
+  /// Tvl1Solver::compute / compute_u8 on the same values bit for bit.
   /// Throws std::invalid_argument for empty frames, frames of different sizes or types, or
   /// another type (the message names it), else as Tvl1Solver::compute.
   AdapterWork compute(const cv::Mat& i0, const cv::Mat& i1, cv::Mat& flow) {
     check_frames(i0.empty(), i1.empty(), i0.size(), i1.size(), i0.type(), i1.type(), "cv::Mat");
-    AdapterWork work;
-    if (i0.type() == CV_8UC1) {
-      cv::Mat a = i0, b = i1;
-      if (a.step[0] != b.step[0]) {
-        if (!a.isContinuous()) {
-          a = a.clone();
-          ++work.frame_copies;
-        }
-        if (!b.isContinuous()) {
-          b = b.clone();
-          ++work.frame_copies;
-        }
-      }
-      solver_.compute_u8(a.ptr<std::uint8_t>(), b.ptr<std::uint8_t>(), a.cols, a.rows,
-                         static_cast<std::ptrdiff_t>(a.step[0]), planar_);
-    } else if (i0.type() == CV_32FC1) {
-      to_image(i0, f0_);
-      to_image(i1, f1_);
-      work.frame_copies = 2;
-      solver_.compute(f0_, f1_, planar_);
-    } else {
+    if (i0.type() != CV_8UC1 && i0.type() != CV_32FC1)
       throw std::invalid_argument(type_error("cv::Mat", i0.type(), "CV_8UC1 or CV_32FC1"));
+    AdapterWork work;
+    cv::Mat a = i0, b = i1;
+    if (a.step[0] != b.step[0]) {  // the API takes one stride for both frames
+      if (!a.isContinuous()) {
+        a = a.clone();
+        ++work.frame_copies;
+      }
+      if (!b.isContinuous()) {
+        b = b.clone();
+        ++work.frame_copies;
+      }
     }
+    const auto stride = static_cast<std::ptrdiff_t>(a.step[0]);
+    if (a.type() == CV_8UC1)
+      solver_.compute_u8(a.ptr<std::uint8_t>(), b.ptr<std::uint8_t>(), a.cols, a.rows, stride,
+                         planar_);
+    else
+      solver_.compute_f32(a.ptr<float>(), b.ptr<float>(), a.cols, a.rows, stride, planar_);
     if (flow.rows != i0.rows || flow.cols != i0.cols || flow.type() != CV_32FC2)
       flow.create(i0.rows, i0.cols, CV_32FC2);
     for (int y = 0; y < flow.rows; ++y) {
@@ -131,16 +129,8 @@ class Solver {
       throw std::invalid_argument(who + " frames of different types (" + cv::typeToString(t0) +
                                   " vs " + cv::typeToString(t1) + ")");
   }
-  static void to_image(const cv::Mat& m, Image& img) {
-    if (img.width != m.cols || img.height != m.rows) img = Image(m.cols, m.rows);
-    for (int y = 0; y < m.rows; ++y)
-      std::memcpy(img.data.data() + std::size_t(y) * std::size_t(m.cols), m.ptr<float>(y),
-                  std::size_t(m.cols) * sizeof(float));
-  }
-
   Tvl1Solver solver_;
   FlowField planar_;  ///< the API's flow, kept so a stream of frames allocates once
-  Image f0_, f1_;     ///< CV_32FC1 frames as the host API's Image, kept likewise
 };
 
 }  // namespace flowtune::opencv

@@ -185,6 +185,39 @@ TEST(Tvl1Solver, EightBitApiEqualsFloatFramesOnAHostVariant) {
   EXPECT_THROW(solver.compute_u8(nullptr, b.b1.data(), 8, 8, 8, flow), std::invalid_argument);
 }
 
+/// The frame `f` in rows of `pad` floats more than its width (an ROI's layout).
+std::vector<float> padded_floats(const flowtune::Image& f, int pad) {
+  const int stride = f.width + pad;
+  std::vector<float> out(std::size_t(stride) * std::size_t(f.height), -1.f);
+  for (int y = 0; y < f.height; ++y)
+    for (int x = 0; x < f.width; ++x) out[std::size_t(y) * std::size_t(stride) + x] = f.at(x, y);
+  return out;
+}
+
+/// compute_f32 on packed and padded rows equals compute() on the same frames bit for bit.
+void check_strided_floats(const flowtune::TunedConfig& c) {
+  const Bytes b = rubberwhale_bytes(3);
+  flowtune::Tvl1Solver solver(c);
+  const flowtune::FlowField want = solver.compute(b.f0, b.f1);
+  for (const int pad : {0, 13}) {
+    const std::vector<float> p0 = padded_floats(b.f0, pad), p1 = padded_floats(b.f1, pad);
+    const std::ptrdiff_t stride = std::ptrdiff_t(b.f0.width + pad) * 4;
+    flowtune::FlowField flow;
+    solver.compute_f32(p0.data(), p1.data(), b.f0.width, b.f0.height, stride, flow);
+    EXPECT_TRUE(flow.u == want.u && flow.v == want.v) << c.variant << " pad " << pad;
+  }
+  flowtune::FlowField flow;
+  EXPECT_THROW(solver.compute_f32(b.f0.data.data(), b.f1.data.data(), 8, 8, 30, flow),
+               std::invalid_argument);  // 30 bytes < 4 x 8
+  EXPECT_THROW(solver.compute_f32(nullptr, b.f1.data.data(), 8, 8, 32, flow),
+               std::invalid_argument);
+}
+
+// Host variant: the float API on strided rows equals compute() bit for bit.
+TEST(Tvl1Solver, StridedFloatApiEqualsComputeOnAHostVariant) {
+  check_strided_floats(config_of("kokkos_global", "f32", {{"tile_x", 32}, {"tile_y", 4}}));
+}
+
 #ifdef FLOWTUNE_HAVE_CUDA
 bool have_gpu() {
   int n = 0;
@@ -308,6 +341,14 @@ TEST(Tvl1Solver, PitchedDevicePointerApiEqualsThePackedOneOnRubberWhale) {
         std::invalid_argument);
     for (float* p : {d_i0, d_i1, d_flow, p_i0, p_i1, p_flow}) cudaFree(p);
   }
+}
+
+// A CUDA variant: the float API on strided rows equals compute() bit for bit.
+TEST(Tvl1Solver, StridedFloatApiEqualsComputeOnTheGpu) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  check_strided_floats(
+      config_of("shared_fusion", "f16",
+                {{"block_x", 32}, {"block_y", 8}, {"resident_px", 1024}, {"tiled_px", 65536}}));
 }
 
 // A CUDA variant: the 8-bit API equals compute() on float frames of the same values, staged

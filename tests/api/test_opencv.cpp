@@ -114,7 +114,7 @@ TEST(OpenCvAdapter, EightBitFramesEqualTheEightBitApiWithoutACopy) {
 }
 
 // Frames of different steps are made continuous (one copy for the ROI, none for the whole
-// frame); CV_32FC1 frames are copied into the host API's Image (two copies) and give
+// frame); CV_32FC1 frames, whole and ROIs, go to compute_f32 without a copy and give
 // compute()'s flow bit for bit.
 TEST(OpenCvAdapter, MixedStepsAndFloatFramesEqualThePlainApi) {
   const Frames fr = rubberwhale();
@@ -138,7 +138,7 @@ TEST(OpenCvAdapter, MixedStepsAndFloatFramesEqualThePlainApi) {
     }
   want = plain.compute(i0, i1);
   work = solver.compute(fr.f0, fr.f1, flow);
-  EXPECT_EQ(work.frame_copies, 2);
+  EXPECT_EQ(work.frame_copies, 0);
   EXPECT_EQ(work.flow_passes, 1);
   expect_pairs_equal(want, flow, "CV_32FC1");
   // A float ROI: the Image copy reads the rows at their step.
@@ -150,7 +150,8 @@ TEST(OpenCvAdapter, MixedStepsAndFloatFramesEqualThePlainApi) {
       c1.at(x, y) = f1r.at<float>(y, x);
     }
   want = plain.compute(c0, c1);
-  solver.compute(f0r, f1r, flow);
+  work = solver.compute(f0r, f1r, flow);
+  EXPECT_EQ(work.frame_copies, 0);
   expect_pairs_equal(want, flow, "CV_32FC1 roi");
 }
 
@@ -247,6 +248,24 @@ TEST(OpenCvAdapter, GpuMatFramesEqualTheDevicePointerApi) {
   }
   cudaStreamDestroy(stream);
   for (float* p : {d0, d1, dflow, p0, p1, pflow}) cudaFree(p);
+
+  // Host images on the CUDA solver: a CV_32FC1 ROI (compute_f32's strided rows) and CV_8UC1
+  // frames equal the plain host API bit for bit.
+  const cv::Rect roi(100, 80, 240, 160);
+  flowtune::Image r0(roi.width, roi.height), r1(roi.width, roi.height);
+  for (int y = 0; y < roi.height; ++y)
+    for (int x = 0; x < roi.width; ++x) {
+      r0.at(x, y) = fr.f0(roi).at<float>(y, x);
+      r1.at(x, y) = fr.f1(roi).at<float>(y, x);
+    }
+  cv::Mat host_flow;
+  const flowtune::opencv::AdapterWork work = solver.compute(fr.f0(roi), fr.f1(roi), host_flow);
+  EXPECT_EQ(work.frame_copies, 0);
+  expect_pairs_equal(plain.compute(r0, r1), host_flow, "CV_32FC1 roi on the GPU");
+  flowtune::FlowField want8;
+  plain.compute_u8(fr.b0.data, fr.b1.data, w, h, std::ptrdiff_t(fr.b0.step[0]), want8);
+  solver.compute(fr.b0, fr.b1, host_flow);
+  expect_pairs_equal(want8, host_flow, "CV_8UC1 on the GPU");
 }
 #endif
 

@@ -249,6 +249,16 @@ void compute_flow_device_pitched(FlowSolver& solver, const float* i0, std::size_
 void compute_flow_u8(FlowSolver& solver, const std::uint8_t* i0, const std::uint8_t* i1, int width,
                      int height, std::ptrdiff_t stride, FlowField& flow);
 
+/// The host API on float frames in strided rows (row r of frame k at ik + r * stride bytes;
+/// stride >= 4 width, a multiple of 4; OpenCV's CV_32FC1 cv::Mat, an ROI too): the rows are
+/// copied into the size's pinned upload buffer (where compute_into copies Images) and the
+/// frame is compute_into's, bit for bit, on frames of the same values. Synchronous; `flow`
+/// keeps its storage once it has the size. Throws std::invalid_argument for null frames, a
+/// size < 1 or a bad stride, std::invalid_argument for a solver that is not a CUDA frame
+/// solver, std::runtime_error on a CUDA error.
+void compute_flow_f32(FlowSolver& solver, const float* i0, const float* i1, int width, int height,
+                      std::ptrdiff_t stride, FlowField& flow);
+
 /// The solver's per-size cache counters. Throws std::invalid_argument if `solver` is not a
 /// CUDA frame solver.
 FrameCacheStats frame_cache_stats(const FlowSolver& solver);

@@ -52,6 +52,9 @@ class CudaFrameSolver final : public FlowSolver {
   void compute_device_pitched(const float* i0, std::size_t pitch0, const float* i1,
                               std::size_t pitch1, int width, int height, float* flow,
                               std::size_t flow_pitch, cudaStream_t stream);
+  /// See cuda::compute_flow_f32 (u8_frame.cpp).
+  void compute_f32(const float* i0, const float* i1, int width, int height, std::ptrdiff_t stride,
+                   FlowField& flow);
   /// See cuda::compute_flow_u8 (u8_frame.cpp).
   void compute_u8(const std::uint8_t* i0, const std::uint8_t* i1, int width, int height,
                   std::ptrdiff_t stride, FlowField& flow);

@@ -54,6 +54,24 @@ void PinnedFrameCopies::frames_in_u8(FrameBuffers& b, const std::uint8_t* i0,
   copier_->copy(u8_jobs(b, i0, i1, stride, b.host_in.as<char>()));
 }
 
+void PinnedFrameCopies::frames_in_f32(FrameBuffers& b, const float* i0, const float* i1,
+                                      std::ptrdiff_t stride) {
+  const std::size_t row = std::size_t(b.width) * sizeof(float);
+  const std::size_t n = std::size_t(b.width) * std::size_t(b.height);
+  char* dst = b.host_in.as<char>();
+  if (stride == std::ptrdiff_t(row)) {
+    copier_->copy({{dst, i0, n * sizeof(float)}, {dst + n * sizeof(float), i1, n * sizeof(float)}});
+    return;
+  }
+  std::vector<HostCopyJob> jobs;
+  jobs.reserve(2 * std::size_t(b.height));
+  for (const float* frame : {i0, i1}) {
+    const char* src = reinterpret_cast<const char*>(frame);
+    for (int r = 0; r < b.height; ++r, dst += row) jobs.push_back({dst, src + r * stride, row});
+  }
+  copier_->copy(jobs);
+}
+
 void PinnedFrameCopies::flow_out(const FrameBuffers& b, FlowField& flow) {
   const std::size_t n = std::size_t(b.width) * b.height;
   size_flow(b, flow);

@@ -34,6 +34,9 @@ class PinnedFrameCopies {
   /// width) packed into b.host_in's first 2n bytes: i0's n bytes, then i1's.
   void frames_in_u8(FrameBuffers& b, const std::uint8_t* i0, const std::uint8_t* i1,
                     std::ptrdiff_t stride);
+  /// The float frames (b's size; row r of frame k starts at ik + r * stride bytes, stride >=
+  /// 4 width, a multiple of 4) packed into b.host_in: i0's n floats, then i1's.
+  void frames_in_f32(FrameBuffers& b, const float* i0, const float* i1, std::ptrdiff_t stride);
   /// The planar flow of b.host_out into `flow` (its vectors keep their storage when they
   /// already have the size).
   void flow_out(const FrameBuffers& b, FlowField& flow);
