@@ -145,6 +145,20 @@ FlowField Tvl1Solver::compute(const Image& i0, const Image& i1) {
   return flow;
 }
 
+namespace {
+
+/// The width x height frame whose row y starts at p + y * stride elements, as the Image the
+/// host solvers take (8-bit values widened exactly).
+template <class T>
+Image image_of(const T* p, int width, int height, std::size_t stride) {
+  Image f(width, height);
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x) f.at(x, y) = float(p[std::size_t(y) * stride + std::size_t(x)]);
+  return f;
+}
+
+}  // namespace
+
 void Tvl1Solver::compute_u8(const std::uint8_t* i0, const std::uint8_t* i1, int width, int height,
                             std::ptrdiff_t stride, FlowField& flow) {
   if (!i0 || !i1 || width < 1 || height < 1 || stride < width)
@@ -157,14 +171,8 @@ void Tvl1Solver::compute_u8(const std::uint8_t* i0, const std::uint8_t* i1, int 
     return;
   }
 #endif
-  Image f0(width, height), f1(width, height);
-  for (int y = 0; y < height; ++y)
-    for (int x = 0; x < width; ++x) {
-      const std::size_t src = std::size_t(y) * std::size_t(stride) + std::size_t(x);
-      f0.at(x, y) = float(i0[src]);
-      f1.at(x, y) = float(i1[src]);
-    }
-  solver_->compute_into(f0, f1, flow);
+  solver_->compute_into(image_of(i0, width, height, std::size_t(stride)),
+                        image_of(i1, width, height, std::size_t(stride)), flow);
 }
 
 void Tvl1Solver::compute_f32(const float* i0, const float* i1, int width, int height,
@@ -182,15 +190,9 @@ void Tvl1Solver::compute_f32(const float* i0, const float* i1, int width, int he
     return;
   }
 #endif
-  Image f0(width, height), f1(width, height);
   const std::size_t floats = std::size_t(stride) / sizeof(float);
-  for (int y = 0; y < height; ++y)
-    for (int x = 0; x < width; ++x) {
-      const std::size_t src = std::size_t(y) * floats + std::size_t(x);
-      f0.at(x, y) = i0[src];
-      f1.at(x, y) = i1[src];
-    }
-  solver_->compute_into(f0, f1, flow);
+  solver_->compute_into(image_of(i0, width, height, floats), image_of(i1, width, height, floats),
+                        flow);
 }
 
 std::shared_ptr<void> Tvl1Solver::page_lock(const void* p, std::size_t bytes) {

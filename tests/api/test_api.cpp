@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "variants/tvl1_params_of.hpp"  // in-tree: the full parameter set of a config
+#include "tests/api/api_config.hpp"
 
 #ifdef FLOWTUNE_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -25,33 +25,8 @@
 
 namespace {
 
-/// RubberWhale's frames: under $FLOWTUNE_REPO_DATA, else the source tree's data/, else ./data
-/// (benchmark runs on the GPU machine start in the repository root of another checkout).
-std::string pair_file(const char* name) {
-  std::string root = FLOWTUNE_TEST_REPO_DATA;
-  if (const char* env = std::getenv("FLOWTUNE_REPO_DATA"); env && *env)
-    root = env;
-  else if (!std::filesystem::exists(root))
-    root = "data";
-  return root + "/middlebury/RubberWhale/" + name;
-}
-
-/// The default frame (3 scales, 1 warping, 10 iterations) of `variant`.
-flowtune::TunedConfig config_of(const std::string& variant, const std::string& precision,
-                                std::map<std::string, int> tunables) {
-  flowtune::TunedConfig c;
-  c.workload = "tvl1";
-  c.variant = variant;
-  c.precision = precision;
-  c.tunables = std::move(tunables);
-  flowtune::Tvl1Params p;  // defaults, then the default frame
-  p.n_scales = 3;
-  p.n_warpings = 1;
-  p.iterations = 10;
-  p.epsilon = 0;
-  c.params = flowtune::param_values_of(p);
-  return c;
-}
+using flowtune::test::config_of;
+using flowtune::test::pair_file;
 
 // Host variant: the solver's frames equal compute_flow's bit for bit, and the device API is
 // refused with a message naming the variant.
