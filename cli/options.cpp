@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -202,6 +203,14 @@ void check_measure_options(const MeasureOptions& m) {
     throw UsageError("--min-rounds and --max-rounds must be >= 0");
   if (!(m.min_window_ms >= 0) || !std::isfinite(m.min_window_ms))
     throw UsageError("--min-window-ms must be a finite number >= 0");
+}
+
+void check_accuracy_source(const std::string& option, const std::string& path, double tolerance) {
+  if (path.empty()) return;
+  if (!db::is_postgresql_url(path) && !std::filesystem::is_regular_file(path))
+    throw UsageError(option + " " + path + ": no such file (a store written by `tune`)");
+  if (!(tolerance >= 0) || !std::isfinite(tolerance))
+    throw UsageError("--accuracy-tolerance must be a finite number >= 0");
 }
 
 std::vector<Constraint> SelectionArgs::constraints() const {

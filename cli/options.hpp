@@ -127,6 +127,11 @@ po::options_description measure_options(MeasureOptions& measure);
 /// rounds or windows, a non-finite window).
 void check_measure_options(const MeasureOptions& measure);
 
+/// --accuracy-from PATH and --accuracy-tolerance T (`tune`, `tune replay`): throws
+/// UsageError naming the option when PATH is a file path that does not exist (a PostgreSQL URL
+/// is checked when opened) or T is negative or not finite. An empty PATH is not checked.
+void check_accuracy_source(const std::string& option, const std::string& path, double tolerance);
+
 /// Values of the selection options: the config selected from the store is the best of a
 /// dataset under constraints.
 struct SelectionArgs {

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 
 #include "boards/board.hpp"
 #include "cli/cli.hpp"
@@ -13,6 +14,7 @@
 #include "cli/predict_prior.hpp"
 #include "db/repository.hpp"
 #include "select/objectives.hpp"
+#include "tuner/accuracy_table.hpp"
 #include "tuner/replay.hpp"
 #include "tuner/resources_json.hpp"
 #include "workloads/workload.hpp"
@@ -31,7 +33,8 @@ std::string fixed(double v, int digits) {
 int run_replay(const std::vector<std::string>& args) {
   std::string board, dataset, strategies = "all", budget_text = "10%", budget_s_text,
                               objectives_text, csv;
-  std::string prior = "estimate", prior_calibrate_from;
+  std::string prior = "estimate", prior_calibrate_from, accuracy_from;
+  double accuracy_tolerance = kAccuracyTolerance;
   std::vector<std::string> max_texts, pick_texts;
   StoreArgs store;
   std::size_t seeds = 20;
@@ -72,6 +75,12 @@ int run_replay(const std::vector<std::string>& args) {
       "prior-calibrate-from", po::value(&prior_calibrate_from),
       "with --prior predict: refit the model on this DB's measurements of the board first "
       "(another DB than the recording, or the replay is no test)")(
+      "accuracy-from", po::value(&accuracy_from),
+      "as `tune --accuracy-from`: accuracy from this store (another board's or run's) on the "
+      "recording's dataset; points it shows breaking a --max constraint are settled at no cost")(
+      "accuracy-tolerance",
+      po::value(&accuracy_tolerance)->default_value(accuracy_tolerance, "0.01"),
+      "with --accuracy-from: the fraction of the bound by which a table value must break it")(
       "multi-fidelity", po::bool_switch(&multi_fidelity),
       "screen each point on the recording's first item first (3 timed runs), as `tune "
       "--multi-fidelity`; only promoted points are measured in full and count in the front");
@@ -86,6 +95,7 @@ int run_replay(const std::vector<std::string>& args) {
   if (seeds < 1) throw UsageError("--seeds must be >= 1");
   if (!(within >= 0)) throw UsageError("--within must be >= 0");
   if (!(build_s >= 0)) throw UsageError("--build-s must be >= 0");
+  check_accuracy_source("--accuracy-from", accuracy_from, accuracy_tolerance);
   const db::Repository repo(db_path, db::OpenMode::read_only);
   if (board.empty()) {
     const std::vector<std::string> boards = repo.boards();
@@ -93,6 +103,11 @@ int run_replay(const std::vector<std::string>& args) {
     board = boards.front();
   }
   RecordedSpace space = load_recorded_space(repo, board, dataset);
+  std::optional<AccuracyTable> accuracy;
+  if (!accuracy_from.empty()) {
+    const db::Repository source(accuracy_from, db::OpenMode::read_only);
+    accuracy = load_accuracy_table(source, accuracy_from, space.workload, space.dataset);
+  }
   if (prior == "predict") {
     std::vector<std::vector<KernelResources>> kernels;
     for (const db::MeasuredConfig& m : space.measurements)
@@ -158,13 +173,29 @@ int run_replay(const std::vector<std::string>& args) {
                  "promoted points measured in full\n";
   for (const Constraint& c : constraints)
     std::cout << "the strategy steers towards " << c.name << " <= " << c.max << "\n";
+  if (accuracy) {
+    std::vector<db::MeasuredConfig> measured;
+    for (std::size_t i = 0; i < space.configs.size(); ++i)
+      if (space.outcomes[i] == Outcome::measured) measured.push_back(space.measurements[i]);
+    const AccuracyAgreement a = accuracy_agreement(*accuracy, measured);
+    std::cout << "accuracy table: " << accuracy->size() << " keys from " << accuracy_from << "; "
+              << a.rows_with_key << " of the recording's " << a.rows
+              << " measured points have a key of it";
+    std::string sep = ", differing from it by at most ";
+    for (const auto& [name, d] : a.max_relative_difference) {
+      std::cout << sep << fixed(d * 100, 3) << "% in " << name;
+      sep = ", ";
+    }
+    std::cout << "\n";
+  }
   std::cout
       << "\n| strategy | seeds near optimum | median evals to near | mean best / optimum "
          "| mean HV fraction | min HV fraction | median evals | median measuring s | median kernel "
-         "sets |";
+         "sets | median measuring s to near |"
+      << (accuracy ? " median points not timed |" : "");
   for (const PickRequest& p : picks)
     std::cout << " seeds: " << p.label() << " within " << within * 100 << "% |";
-  std::cout << "\n|---|---|---|---|---|---|---|---|---|";
+  std::cout << "\n|---|---|---|---|---|---|---|---|---|---|" << (accuracy ? "---|" : "");
   for (std::size_t k = 0; k < picks.size(); ++k) std::cout << "---|";
   std::cout << "\n";
   std::ofstream csv_out;
@@ -172,7 +203,7 @@ int run_replay(const std::vector<std::string>& args) {
     csv_out.open(csv);
     if (!csv_out) throw std::runtime_error(csv + ": cannot open for writing");
     csv_out << "strategy,seed,budget,evaluations,evals_to_within,best,optimum,hv_fraction,cost_s,"
-               "kernel_sets";
+               "kernel_sets,cost_to_within_s,not_timed";
     for (std::size_t k = 0; k < picks.size(); ++k)
       csv_out << ",pick" << k << ",pick" << k << "_best";
     csv_out << '\n';
@@ -190,10 +221,14 @@ int run_replay(const std::vector<std::string>& args) {
     ro.constraints = constraints;
     ro.picks = picks;
     ro.multi_fidelity = multi_fidelity;
+    if (accuracy) ro.accuracy = &*accuracy;
+    ro.accuracy_tolerance = accuracy_tolerance;
     const ReplayResult r = replay(space, ro);
-    std::vector<double> to_near, ratio, hv, evals, cost, kernel_sets;
+    std::vector<double> to_near, ratio, hv, evals, cost, kernel_sets, cost_to_near, not_timed;
     for (const SeedResult& s : r.seeds) {
       if (s.evals_to_within) to_near.push_back(double(s.evals_to_within));
+      if (s.evals_to_within) cost_to_near.push_back(s.cost_to_within_s);
+      not_timed.push_back(double(s.not_timed));
       ratio.push_back(s.best / r.optimum);
       hv.push_back(s.hypervolume_fraction);
       evals.push_back(double(s.evaluations));
@@ -202,7 +237,8 @@ int run_replay(const std::vector<std::string>& args) {
       if (csv_out) {
         csv_out << name << ',' << s.seed << ',' << budget << ',' << s.evaluations << ','
                 << s.evals_to_within << ',' << s.best << ',' << r.optimum << ','
-                << s.hypervolume_fraction << ',' << s.cost_s << ',' << s.kernel_sets;
+                << s.hypervolume_fraction << ',' << s.cost_s << ',' << s.kernel_sets << ','
+                << s.cost_to_within_s << ',' << s.not_timed;
         for (std::size_t k = 0; k < picks.size(); ++k)
           csv_out << ',' << s.picks[k] << ',' << r.pick_optimum[k];
         csv_out << '\n';
@@ -219,7 +255,12 @@ int run_replay(const std::vector<std::string>& args) {
               << fixed(*std::min_element(hv.begin(), hv.end()), 3) << " | "
               << fixed(boost::math::statistics::median(evals), 0) << " | "
               << fixed(boost::math::statistics::median(cost), 1) << " | "
-              << fixed(boost::math::statistics::median(kernel_sets), 0) << " |";
+              << fixed(boost::math::statistics::median(kernel_sets), 0) << " | "
+              << (cost_to_near.empty() ? std::string("-")
+                                       : fixed(boost::math::statistics::median(cost_to_near), 1))
+              << " |"
+              << (accuracy ? " " + fixed(boost::math::statistics::median(not_timed), 0) + " |"
+                           : std::string());
     for (std::size_t k = 0; k < picks.size(); ++k)
       std::cout << ' ' << r.n_pick_within(k, within) << "/" << r.seeds.size() << " |";
     std::cout << "\n";

@@ -101,6 +101,13 @@ void print_summary(const TuneOptions& o, const TuneSummary& summary, bool json) 
                          {"seconds", fe.seconds},
                          {"share_s", fe.share_s},
                          {"time_budget_s", fe.time_budget_s}};
+    if (!summary.accuracy_from.empty())
+      j["accuracy_table"] = {
+          {"from", summary.accuracy_from},
+          {"keys", summary.accuracy_keys},
+          {"not_timed", summary.n_known_infeasible},
+          {"measured_with_key", summary.accuracy_check.rows_with_key},
+          {"max_relative_difference", summary.accuracy_check.max_relative_difference}};
     j["front"] = nlohmann::json::array();
     for (const db::MeasuredConfig& mc : summary.front) {
       nlohmann::json f = {{"config", nlohmann::json::parse(db::config_json(mc.config))},
@@ -123,6 +130,9 @@ void print_summary(const TuneOptions& o, const TuneSummary& summary, bool json) 
               << (summary.n_cancelled
                       ? ", " + std::to_string(summary.n_cancelled) + " cancelled at the time budget"
                       : std::string())
+              << (summary.n_known_infeasible ? ", " + std::to_string(summary.n_known_infeasible) +
+                                                   " not timed (accuracy table)"
+                                             : std::string())
               << (summary.interrupted ? " (interrupted)" : "") << "\nPareto front (" << axes
               << "), dataset " << summary.dataset << ":\n"
               << reports::format_pareto_table(summary.front);
@@ -235,6 +245,14 @@ int run_tune(const std::vector<std::string>& args) {
       "prior", po::value(&prior)->default_value(prior),
       "model_guided's ranking of the space: estimate (tuner/model_estimate) | predict (tune "
       "predict's model, refit from this DB's measurements of the board when it has some)")(
+      "accuracy-from", po::value(&o.accuracy_from),
+      "a store to take accuracy from (measured on any board, the same data): points whose "
+      "precision and parameters it shows breaking a --max constraint on a metric are not "
+      "timed; the table is checked against this board's measurements at the end")(
+      "accuracy-tolerance",
+      po::value(&o.accuracy_tolerance)->default_value(o.accuracy_tolerance, "0.01"),
+      "with --accuracy-from: a point is skipped only when its table value breaks the bound by "
+      "more than this fraction of it")(
       "objectives", po::value(&objectives_text),
       "comma-separated figures to minimise (first: single-objective strategies); default "
       "time_ms and the workload's front objectives; add energy_mj to measure energy on every "
@@ -279,6 +297,7 @@ int run_tune(const std::vector<std::string>& args) {
   }
   if (!objectives_text.empty()) boost::split(o.objectives, objectives_text, boost::is_any_of(","));
   check_measure_options(o.measure);
+  check_accuracy_source("--accuracy-from", o.accuracy_from, o.accuracy_tolerance);
   o.isolate = !in_process;
   o.db_path = store_path(store, vm, "tune");
   check_kernel_store(o.kernel_store);

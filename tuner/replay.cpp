@@ -306,6 +306,23 @@ ReplayResult replay(const RecordedSpace& rs, const ReplayOptions& options) {
           rs.outcomes[*p] != Outcome::pruned && !kernel_sets.count(kernel_set[*p]) ? options.build_s
                                                                                    : 0.0;
       if (options.budget_s > 0 && sr.cost_s + build_s + rs.cost_s[*p] > options.budget_s) break;
+      if (options.accuracy && rs.outcomes[*p] != Outcome::pruned) {
+        // As the live run: told infeasible from the table, neither built nor timed.
+        std::vector<double> slack;
+        if (options.accuracy->known_infeasible(to_config_row(rs.board, rs.configs[*p]), constraints,
+                                               options.accuracy_tolerance, &slack)) {
+          double violation = 0;
+          for (double v : slack)
+            if (v > 0) violation += v;
+          strategy->tell({*p,
+                          Outcome::measured,
+                          std::vector<double>(objectives.size(), kInfeasible + violation),
+                          {},
+                          slack});
+          ++sr.not_timed;
+          continue;
+        }
+      }
       Observation o;
       o.point = *p;
       o.outcome = rs.outcomes[*p];
@@ -343,7 +360,10 @@ ReplayResult replay(const RecordedSpace& rs, const ReplayOptions& options) {
       found.push_back(norm(values[*p]));
       found_points.push_back(*p);
       if (steer[*p][0] < sr.best) sr.best = steer[*p][0];
-      if (sr.evals_to_within == 0 && sr.best <= threshold) sr.evals_to_within = sr.evaluations;
+      if (sr.evals_to_within == 0 && sr.best <= threshold) {
+        sr.evals_to_within = sr.evaluations;
+        sr.cost_to_within_s = sr.cost_s;
+      }
     }
     sr.kernel_sets = kernel_sets.size();
     sr.hypervolume_fraction = hv_all > 0 ? front_hypervolume(found) / hv_all : 0;

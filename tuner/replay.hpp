@@ -10,6 +10,7 @@
 
 #include "db/repository.hpp"
 #include "select/objectives.hpp"
+#include "tuner/accuracy_table.hpp"
 #include "tuner/strategy.hpp"
 
 namespace flowtune {
@@ -78,6 +79,11 @@ struct ReplayOptions {
   /// hypervolume or the picks (full-fidelity points only). Needs per-item results.
   bool multi_fidelity = false;
   int screen_repeats = 3;
+  /// Accuracy from elsewhere (the live run's --accuracy-from, tuner/accuracy_table.hpp): a
+  /// point the table shows breaking one of `constraints` by more than accuracy_tolerance is
+  /// told to the strategy as infeasible at no cost and is no evaluation. nullptr = none.
+  const AccuracyTable* accuracy = nullptr;
+  double accuracy_tolerance = kAccuracyTolerance;
 };
 
 struct SeedResult {
@@ -94,6 +100,10 @@ struct SeedResult {
   /// that the evaluation count leaves out.
   std::size_t kernel_sets = 0;
   std::vector<double> picks;  ///< per PickRequest: the value found (oriented), +inf if none
+  /// Measuring time (cost_s's account) spent when objective 0 first got within `within` of
+  /// the optimum; 0 = not reached.
+  double cost_to_within_s = 0;
+  std::size_t not_timed = 0;  ///< points the accuracy table settled (ReplayOptions::accuracy)
 };
 
 struct ReplayResult {

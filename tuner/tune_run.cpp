@@ -148,6 +148,22 @@ bool settle_without_measuring(TuneSession& s, const TuneOptions& options, std::s
     s.strategy->tell({idx, Outcome::failed, {}, {}, {}});
     return true;
   }
+  if (s.accuracy) {
+    std::vector<double> slack;
+    if (s.accuracy->known_infeasible(e.config, s.constraints, options.accuracy_tolerance, &slack)) {
+      // Deb's rule as for a measured point (constrained_objectives), from the table's figures.
+      double violation = 0;
+      for (double v : slack)
+        if (v > 0) violation += v;
+      ++s.summary.n_known_infeasible;
+      s.strategy->tell({idx,
+                        Outcome::measured,
+                        std::vector<double>(s.objectives.size(), kInfeasible + violation),
+                        {},
+                        slack});
+      return true;
+    }
+  }
   const ConstraintCheck* check = nullptr;
   try {
     check = &s.checks->get(idx);
@@ -547,6 +563,24 @@ TuneSummary run_tuning(const TuneOptions& requested, std::ostream& log) {
     log << "multi-fidelity: " << s.screening->screened() << " points screened, "
         << s.screening->promoted() << " promoted to all items, " << s.summary.n_screened_out
         << " settled by their screen\n";
+  if (s.accuracy) {
+    // The board's re-check of the reused accuracy: its own measurements of the dataset
+    // (this run's and the DB's earlier ones) against the table.
+    s.summary.accuracy_check =
+        accuracy_agreement(*s.accuracy, s.repo->measured(s.board.name, s.summary.dataset));
+    const AccuracyAgreement& a = s.summary.accuracy_check;
+    log << "accuracy table: " << s.summary.n_known_infeasible
+        << " points not timed (their accuracy broke the request); " << a.rows_with_key << " of "
+        << a.rows << " measured points of " << s.board.name << " have a key of the table";
+    std::string sep = ", differing from it by at most ";
+    for (const auto& [name, d] : a.max_relative_difference) {
+      std::ostringstream pct;
+      pct << std::setprecision(3) << d * 100;
+      log << sep << pct.str() << "% in " << name;
+      sep = ", ";
+    }
+    log << "\n";
+  }
   if (s.summary.time_budget_spent)
     log << "time budget spent (" << s.summary.elapsed_s
         << " s): the same command with a larger --time-budget goes on where this run stopped\n";

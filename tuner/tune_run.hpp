@@ -10,6 +10,7 @@
 #include "db/repository.hpp"
 #include "select/config_rows.hpp"
 #include "select/objectives.hpp"
+#include "tuner/accuracy_table.hpp"
 #include "tuner/measure.hpp"
 #include "tuner/model_estimate.hpp"
 #include "tuner/progress.hpp"
@@ -83,6 +84,13 @@ struct TuneOptions {
   /// model_guided's prior from another model (tuner/model_estimate.hpp strategy_prior), e.g.
   /// `tune predict`'s (cli: --prior predict); empty = model_estimate.
   PriorModel prior_model;
+  /// A store to take accuracy from (tuner/accuracy_table.hpp; "" = none): a point whose
+  /// accuracy key (workload, precision, parameters) it holds on the run's dataset, with a
+  /// metric breaking one of `constraints` by more than accuracy_tolerance (relative), is told
+  /// to the strategy as infeasible without being built or timed, and is not stored (the board
+  /// never measured it). The run ends with the table checked against the board's measurements.
+  std::string accuracy_from;
+  double accuracy_tolerance = kAccuracyTolerance;
   /// How the points are reported on the log (tuner/progress.hpp): a line each, one updating
   /// bar (a terminal of progress_columns columns), or not at all.
   ProgressStyle progress = ProgressStyle::lines;
@@ -112,6 +120,12 @@ struct TuneSummary {
   bool interrupted = false;
   bool time_budget_spent = false;  ///< the run stopped because its time budget ran out
   std::size_t n_screened_out = 0;  ///< multi-fidelity: points measured on the screen only
+  /// --accuracy-from: points skipped as known to break a constraint (never timed or stored),
+  /// the table's size and where it came from, and its check against this board's measurements
+  /// of the dataset at the end of the run.
+  std::size_t n_known_infeasible = 0, accuracy_keys = 0;
+  std::string accuracy_from;
+  AccuracyAgreement accuracy_check;
   /// Points stopped in flight at the time budget (not recorded; the same command measures them).
   std::size_t n_cancelled = 0;
   double elapsed_s = 0;  ///< wall-clock time of the run

@@ -147,6 +147,30 @@ void resolve_objectives(TuneSession& s, const TuneOptions& options, std::ostream
       << '\n';
 }
 
+// A bound or a percentage as the user wrote it (6 significant digits, no trailing zeros).
+std::string number_text(double v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+
+// What --accuracy-from brings and what it will decide.
+void log_accuracy_table(const TuneSession& s, const TuneOptions& options, std::ostream& log) {
+  std::string boards, bounds;
+  for (const std::string& b : s.accuracy->boards()) boards += (boards.empty() ? "" : ", ") + b;
+  for (const auto& [figure, max] : s.constraints)
+    if (!is_energy_figure(figure.name) && figure.name != "time_ms")
+      bounds += (bounds.empty() ? "" : ", ") + figure.name + " <= " + number_text(max);
+  log << "accuracy table: " << s.accuracy->size() << " keys (precision and parameters) from "
+      << options.accuracy_from << " (boards " << boards << "); ";
+  if (bounds.empty())
+    log << "the request bounds no metric, so it skips nothing; it is checked against this "
+           "board's measurements at the end\n";
+  else
+    log << "a point it shows breaking " << bounds << " by more than "
+        << number_text(options.accuracy_tolerance * 100) << "% is not timed\n";
+}
+
 // Kernel builds and constraint checks run ahead on spare cores while the GPU measures; the
 // strategy gets the model prior (which needs every check) when it asks for one.
 void make_strategy(TuneSession& s, const TuneOptions& options, std::ostream& log) {
@@ -316,6 +340,15 @@ void open_run(TuneSession& session, const TuneOptions& options, std::ostream& lo
   const bool truth = s->inputs->has_ground_truth();
   s->summary.front_objectives = front_objective_names(
       to_workload_row(*s->workload), [truth](const std::string&) { return truth; });
+  // Read before the run is begun: a store that cannot give accuracy stops the run with
+  // nothing written.
+  if (!options.accuracy_from.empty()) {
+    const db::Repository source(options.accuracy_from, db::OpenMode::read_only);
+    s->accuracy = std::make_unique<AccuracyTable>(load_accuracy_table(
+        source, options.accuracy_from, s->workload->name(), s->summary.dataset));
+    s->summary.accuracy_from = options.accuracy_from;
+    s->summary.accuracy_keys = s->accuracy->size();
+  }
   begin_run(*s, options, log);
   log << "run " << s->summary.run_id << ": workload " << s->workload->name() << ", board "
       << s->board.name << ", " << s->space.size() << " configs, dataset " << s->summary.dataset
@@ -336,6 +369,7 @@ void open_run(TuneSession& session, const TuneOptions& options, std::ostream& lo
   log << use_kernel_store(resolve_kernel_store(options.kernel_store, options.db_path)) << '\n';
   s->builds_at_start = kernel_build_counters().get();
   resolve_objectives(*s, options, log);
+  if (s->accuracy) log_accuracy_table(*s, options, log);
   if (options.multi_fidelity) setup_screening(*s, options, log);
   make_strategy(*s, options, log);
   log_estimate(*s, options, log);

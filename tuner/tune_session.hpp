@@ -14,6 +14,7 @@
 #include "boards/energy_sensor.hpp"
 #include "db/repository.hpp"
 #include "select/objectives.hpp"
+#include "tuner/accuracy_table.hpp"
 #include "tuner/constraint_checks.hpp"
 #include "tuner/coordinator_lease.hpp"
 #include "tuner/evaluator.hpp"
@@ -65,6 +66,8 @@ struct TuneSession {
   std::unique_ptr<InputSet> screen_inputs;
   Fidelity screen;
   std::unique_ptr<Screening> screening;
+  /// TuneOptions::accuracy_from's table (null without it).
+  std::unique_ptr<AccuracyTable> accuracy;
   /// The coordinator role of the run, renewed while the session lives
   /// (tuner/coordinator_lease.hpp); the run was resumed (its coordinator had gone) or begun.
   std::unique_ptr<CoordinatorLease> lease;

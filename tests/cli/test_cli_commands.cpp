@@ -99,10 +99,11 @@ TEST_F(CliCommands, BoardsAndSpaceAsJson) {
   EXPECT_TRUE(space.at("dimensions").at("iterations").at(0).is_number_integer());
   EXPECT_TRUE(space.at("configs").at(0).at("params").at("iterations").is_number_integer());
   EXPECT_TRUE(space.at("configs").at(0).at("params").at("lambda").is_number_float());
-  // The text summary is short (a line per variant and precision, two per pruning rule);
-  // --list gives every config.
+  // The text summary is short (a line per variant and precision, two per pruning rule: how
+  // many rules apply depends on this machine's cache sizes: 9 on a 512 KiB L2); --list gives
+  // every config.
   const Result text = tune("space --board host");
-  EXPECT_LT(std::count(text.output.begin(), text.output.end(), '\n'), 30);
+  EXPECT_LT(std::count(text.output.begin(), text.output.end(), '\n'), 40);
   const Result list = tune("space --board host --list");
   EXPECT_GT(std::count(list.output.begin(), list.output.end(), '\n'), 4 * (25 + simd_kept));
 }
