@@ -89,6 +89,25 @@ TEST_F(CliAccuracyFrom, TimesOnlyWhatTheTableDoesNotRuleOut) {
             std::string::npos)
       << out_;
   EXPECT_NE(out_.find(", 0% in aepe"), std::string::npos) << out_;
+  // The same rule in `tune replay`: brute force over the source's 16 points, one seed, evaluates
+  // only the points the table does not rule out.
+  const std::string cmd = std::string(FLOWTUNE_TEST_MEASURER_EXE) + " replay --db " + source +
+                          " --accuracy-from " + source +
+                          " --strategy brute_force --seeds 1 --budget 100% --objectives time_ms "
+                          "--max aepe=" +
+                          std::to_string(bound) + " --csv " + (dir_ / "replay.csv").string() +
+                          " >" + (dir_ / "out").string() + " 2>&1";
+  ASSERT_EQ(WEXITSTATUS(std::system(cmd.c_str())), 0) << test::read(dir_ / "out");
+  out_ = test::read(dir_ / "out");
+  EXPECT_NE(out_.find("16 of the recording's 16 measured points have a key of it"),
+            std::string::npos)
+      << out_;
+  const std::string csv = test::read(dir_ / "replay.csv");
+  EXPECT_NE(csv.find(",cost_to_within_s,not_timed\n"), std::string::npos) << csv;
+  // The row: brute_force,1,16,<evaluations>,...,<not timed>.
+  EXPECT_NE(csv.find("brute_force,1,16," + std::to_string(expected) + ","), std::string::npos)
+      << csv;
+  EXPECT_EQ(csv.substr(csv.rfind(',') + 1), std::to_string(16 - expected) + "\n") << csv;
 }
 
 TEST_F(CliAccuracyFrom, AStoreWithoutTheDatasetStopsTheRunBeforeItBegins) {
