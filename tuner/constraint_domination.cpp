@@ -41,4 +41,16 @@ std::vector<double> constrained_objectives(
   return out;
 }
 
+Observation known_infeasible_observation(std::size_t point, std::size_t n_objectives,
+                                         const std::vector<double>& slack) {
+  double violation = 0;
+  for (double v : slack)
+    if (v > 0) violation += v;
+  return {point,
+          Outcome::measured,
+          std::vector<double>(n_objectives, kInfeasible + violation),
+          {},
+          slack};
+}
+
 }  // namespace flowtune

@@ -7,6 +7,7 @@
 
 #include "db/rows.hpp"
 #include "select/objectives.hpp"
+#include "tuner/strategy.hpp"
 
 namespace flowtune {
 
@@ -33,5 +34,12 @@ std::vector<double> constraint_slacks(const db::MeasuredConfig& mc,
 std::vector<double> constrained_objectives(
     const db::MeasuredConfig& mc, const std::vector<Objective>& objectives,
     const std::vector<std::pair<Objective, double>>& constraints);
+
+/// What the strategy is told for a point known to violate a constraint before it is measured
+/// (its accuracy from a table, tuner/accuracy_table.hpp): Deb's rule as constrained_objectives
+/// applies it to a measured point, kInfeasible + the sum of the positive slacks for each of
+/// n_objectives, no values (nothing was measured) and the slacks (NaN where unknown).
+Observation known_infeasible_observation(std::size_t point, std::size_t n_objectives,
+                                         const std::vector<double>& slack);
 
 }  // namespace flowtune

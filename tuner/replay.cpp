@@ -301,28 +301,21 @@ ReplayResult replay(const RecordedSpace& rs, const ReplayOptions& options) {
     while (within_budget()) {
       const std::optional<std::size_t> p = strategy->ask();
       if (!p) break;
+      if (options.accuracy && rs.outcomes[*p] != Outcome::pruned) {
+        // As the live run: told infeasible from the table, neither built nor timed, at no cost.
+        std::vector<double> slack;
+        if (options.accuracy->known_infeasible(to_config_row(rs.board, rs.configs[*p]), constraints,
+                                               options.accuracy_tolerance, &slack)) {
+          strategy->tell(known_infeasible_observation(*p, objectives.size(), slack));
+          ++sr.not_timed;
+          continue;
+        }
+      }
       // The first evaluation of a kernel set pays its build (pruned points are never built).
       const double build_s =
           rs.outcomes[*p] != Outcome::pruned && !kernel_sets.count(kernel_set[*p]) ? options.build_s
                                                                                    : 0.0;
       if (options.budget_s > 0 && sr.cost_s + build_s + rs.cost_s[*p] > options.budget_s) break;
-      if (options.accuracy && rs.outcomes[*p] != Outcome::pruned) {
-        // As the live run: told infeasible from the table, neither built nor timed.
-        std::vector<double> slack;
-        if (options.accuracy->known_infeasible(to_config_row(rs.board, rs.configs[*p]), constraints,
-                                               options.accuracy_tolerance, &slack)) {
-          double violation = 0;
-          for (double v : slack)
-            if (v > 0) violation += v;
-          strategy->tell({*p,
-                          Outcome::measured,
-                          std::vector<double>(objectives.size(), kInfeasible + violation),
-                          {},
-                          slack});
-          ++sr.not_timed;
-          continue;
-        }
-      }
       Observation o;
       o.point = *p;
       o.outcome = rs.outcomes[*p];

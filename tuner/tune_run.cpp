@@ -151,16 +151,8 @@ bool settle_without_measuring(TuneSession& s, const TuneOptions& options, std::s
   if (s.accuracy) {
     std::vector<double> slack;
     if (s.accuracy->known_infeasible(e.config, s.constraints, options.accuracy_tolerance, &slack)) {
-      // Deb's rule as for a measured point (constrained_objectives), from the table's figures.
-      double violation = 0;
-      for (double v : slack)
-        if (v > 0) violation += v;
       ++s.summary.n_known_infeasible;
-      s.strategy->tell({idx,
-                        Outcome::measured,
-                        std::vector<double>(s.objectives.size(), kInfeasible + violation),
-                        {},
-                        slack});
+      s.strategy->tell(known_infeasible_observation(idx, s.objectives.size(), slack));
       return true;
     }
   }
