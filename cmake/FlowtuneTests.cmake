@@ -39,6 +39,8 @@ function(flowtune_add_gtest target)
   if(FLOWTUNE_TEST_UNITY_BATCH GREATER 0)
     set_target_properties(${target} PROPERTIES UNITY_BUILD ON
                                                UNITY_BUILD_BATCH_SIZE ${FLOWTUNE_TEST_UNITY_BATCH})
+  else()
+    set_target_properties(${target} PROPERTIES UNITY_BUILD OFF)
   endif()
   # After the build type's flags on the command line, so it is the one that counts.
   if(FLOWTUNE_TEST_OPTIMIZATION AND CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")

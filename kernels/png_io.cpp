@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "kernels/file_error.hpp"
 #include "kernels/png_support.hpp"
 
 namespace flowtune {
@@ -134,10 +135,6 @@ bool write_png_rows(png_structp png, png_infop info, std::FILE* file, png_uint_3
   return true;
 }
 
-[[noreturn]] void fail(const std::string& path, const std::string& problem) {
-  throw std::runtime_error(path + ": " + problem);
-}
-
 }  // namespace
 
 Image read_png_gray(const std::string& path) {
@@ -150,42 +147,43 @@ Image read_png_gray(const std::string& path, const ImageLimits& limits) {
   PngError err;
   png_structp png =
       png_create_read_struct(PNG_LIBPNG_VER_STRING, &err, on_png_error, on_png_warning);
-  if (png == nullptr) fail(path, "libpng could not allocate a read struct");
+  if (png == nullptr) throw_file_error(path, "libpng could not allocate a read struct");
   png_infop info = png_create_info_struct(png);
   struct Guard {
     png_structp* png;
     png_infop* info;
     ~Guard() { png_destroy_read_struct(png, info, nullptr); }
   } guard{&png, &info};
-  if (info == nullptr) fail(path, "libpng could not allocate an info struct");
+  if (info == nullptr) throw_file_error(path, "libpng could not allocate an info struct");
 
   ReadHeader header;
   if (!read_png_info(png, info, file.get(), &header))
-    fail(path, std::string("corrupt PNG header: ") + err.message);
+    throw_file_error(path, std::string("corrupt PNG header: ") + err.message);
   // The budget, from the IHDR alone, before libpng or this function allocates any row.
   const std::uint64_t pixels = std::uint64_t(header.width) * header.height;
   if (pixels > limits.max_pixels)
-    fail(path, "image of " + std::to_string(header.width) + "x" + std::to_string(header.height) +
-                   " = " + std::to_string(pixels) + " pixels exceeds the limit of " +
-                   std::to_string(limits.max_pixels) + " pixels (--max-pixels)");
+    throw_file_error(path, "image of " + std::to_string(header.width) + "x" +
+                               std::to_string(header.height) + " = " + std::to_string(pixels) +
+                               " pixels exceeds the limit of " + std::to_string(limits.max_pixels) +
+                               " pixels (--max-pixels)");
 
   RowLayout layout;
   if (!set_up_transforms(png, info, header, &layout))
-    fail(path, std::string("corrupt PNG header: ") + err.message);
+    throw_file_error(path, std::string("corrupt PNG header: ") + err.message);
   const int channels = layout.channels;
   const int bytes_per_sample = layout.bit_depth == 16 ? 2 : 1;
   if ((channels != 1 && channels != 3) || (layout.bit_depth != 8 && layout.bit_depth != 16))
-    fail(path, "unsupported PNG layout (" + std::to_string(channels) + " channels, " +
-                   std::to_string(layout.bit_depth) + " bits)");
+    throw_file_error(path, "unsupported PNG layout (" + std::to_string(channels) + " channels, " +
+                               std::to_string(layout.bit_depth) + " bits)");
   const std::size_t w = header.width, h = header.height;
   if (layout.rowbytes != w * std::size_t(channels) * std::size_t(bytes_per_sample))
-    fail(path, "unexpected PNG row size");
+    throw_file_error(path, "unexpected PNG row size");
 
   Image out(static_cast<int>(w), static_cast<int>(h));
   std::vector<png_byte> row(layout.rowbytes);
   const RowJob job{row.data(), out.data.data(), w, h, channels, bytes_per_sample, layout.passes};
   if (!read_png_rows(png, info, &job))
-    fail(path, std::string("corrupt or truncated PNG data: ") + err.message);
+    throw_file_error(path, std::string("corrupt or truncated PNG data: ") + err.message);
   return out;
 }
 
@@ -199,29 +197,30 @@ void write_png_rgb(const std::string& path, int width, int height,
                                 " bytes, expected " +
                                 std::to_string(std::size_t(width) * height * 3));
   FilePtr file(std::fopen(path.c_str(), "wb"));
-  if (!file) fail(path, std::string("cannot open for writing: ") + std::strerror(errno));
+  if (!file)
+    throw_file_error(path, std::string("cannot open for writing: ") + std::strerror(errno));
 
   PngError err;
   png_structp png =
       png_create_write_struct(PNG_LIBPNG_VER_STRING, &err, on_png_error, on_png_warning);
-  if (png == nullptr) fail(path, "libpng could not allocate a write struct");
+  if (png == nullptr) throw_file_error(path, "libpng could not allocate a write struct");
   png_infop info = png_create_info_struct(png);
   struct Guard {
     png_structp* png;
     png_infop* info;
     ~Guard() { png_destroy_write_struct(png, info); }
   } guard{&png, &info};
-  if (info == nullptr) fail(path, "libpng could not allocate an info struct");
+  if (info == nullptr) throw_file_error(path, "libpng could not allocate an info struct");
 
   std::vector<png_bytep> rows(static_cast<std::size_t>(height));
   for (std::size_t y = 0; y < rows.size(); ++y)
     rows[y] = const_cast<png_bytep>(rgb.data() + y * std::size_t(width) * 3);
   if (!write_png_rows(png, info, file.get(), png_uint_32(width), png_uint_32(height), rows.data()))
-    fail(path, std::string("PNG write failed: ") + err.message);
+    throw_file_error(path, std::string("PNG write failed: ") + err.message);
   if (std::fflush(file.get()) != 0 || std::ferror(file.get()))
-    fail(path, std::string("write error: ") + std::strerror(errno));
+    throw_file_error(path, std::string("write error: ") + std::strerror(errno));
   if (std::fclose(file.release()) != 0)
-    fail(path, std::string("close failed: ") + std::strerror(errno));
+    throw_file_error(path, std::string("close failed: ") + std::strerror(errno));
 }
 
 }  // namespace flowtune

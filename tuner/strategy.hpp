@@ -131,7 +131,8 @@ using StrategyFactory = std::unique_ptr<Strategy> (*)(const SearchSpace& space,
                                                       const StrategyOptions& options);
 
 /// Registers a strategy under `name`, from the strategy's own file (a static registrar:
-/// `const bool kRegistered = register_strategy("name", &factory, rank);`), so a new
+/// `const bool kName = register_strategy("name", &factory, rank);`, a name of its own: the
+/// unity build compiles several strategy files as one), so a new
 /// strategy is one new file (ARCHITECTURE.md, "How to add a strategy"). rank orders
 /// strategy_names() (lower first). Returns true; throws std::logic_error for a name
 /// registered twice.

@@ -22,7 +22,7 @@ class ReverseOrder final : public Strategy {
   std::size_t next_ = space_.size();
 };
 
-const bool kRegistered = register_strategy(
+const bool kReverseOrder = register_strategy(
     "reverse_order", [](const SearchSpace& space, const StrategyOptions& options) {
       return std::unique_ptr<Strategy>(std::make_unique<ReverseOrder>(space, options));
     });

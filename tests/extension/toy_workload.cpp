@@ -70,7 +70,7 @@ class ToyWorkload final : public Workload {
 };
 
 const ToyWorkload kWorkload;
-const bool kRegistered = register_workload(kWorkload);
+const bool kToyRegistered = register_workload(kWorkload);
 
 }  // namespace
 }  // namespace flowtune

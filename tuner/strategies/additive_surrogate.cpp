@@ -220,7 +220,7 @@ class AdditiveSurrogate : public Strategy {
   std::unordered_set<std::size_t> told_mark_;  // per point told, not per point of the space
 };
 
-const bool kRegistered = register_strategy(
+const bool kAdditiveSurrogate = register_strategy(
     "additive_surrogate",
     [](const SearchSpace& space, const StrategyOptions& options) -> std::unique_ptr<Strategy> {
       return std::make_unique<AdditiveSurrogate>(space, options);

@@ -739,7 +739,7 @@ std::unique_ptr<Strategy> make_kernel_staged(const SearchSpace& space,
 
 namespace {
 
-const bool kRegistered = register_strategy("kernel_staged", &make_kernel_staged, 77);
+const bool kKernelStaged = register_strategy("kernel_staged", &make_kernel_staged, 77);
 
 }  // namespace
 }  // namespace flowtune::strategies

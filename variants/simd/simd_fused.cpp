@@ -16,7 +16,7 @@
 namespace flowtune {
 namespace {
 
-constexpr const char* kName = "simd_fused";
+constexpr const char* kSimdFused = "simd_fused";
 /// Largest band or tile accepted: one larger than any frame flowtune handles only hides a
 /// typo.
 constexpr int kMaxBandRows = 4096;
@@ -53,7 +53,7 @@ class SimdFusedSolver final : public FlowSolver {
 
 class SimdFusedVariant final : public FlowVariant {
  public:
-  std::string name() const override { return kName; }
+  std::string name() const override { return kSimdFused; }
   std::string target() const override { return "cpu"; }
   std::vector<std::string> precisions() const override { return {"f32", "mixed", "f16"}; }
   /// f16 where the CPU computes in binary16 (Armv8.2-A FP16); elsewhere its exact emulation
@@ -78,8 +78,8 @@ class SimdFusedVariant final : public FlowVariant {
   }
 
   std::optional<std::string> invalid_reason(const Config& config) const override {
-    const std::string who = std::string(kName) + ": ";
-    if (config.variant != kName) return who + "config is for variant '" + config.variant + "'";
+    const std::string who = std::string(kSimdFused) + ": ";
+    if (config.variant != kSimdFused) return who + "config is for variant '" + config.variant + "'";
     if (config.precision != "f32" && config.precision != "mixed" && config.precision != "f16")
       return who + "precision '" + config.precision + "' not supported (f32, mixed, f16)";
     for (const auto& [tunable, value] : config.tunables) {
@@ -114,7 +114,7 @@ class SimdFusedVariant final : public FlowVariant {
             simd_fused_tile_reason(band_rows, tile_cols, depth, config.precision == "f32" ? 4 : 2,
                                    l2_bytes_per_cpu(host_cpu())))
       return who + *why;
-    if (const auto why = simd_target_tunable_reason(kName, config)) return why;
+    if (const auto why = simd_target_tunable_reason(kSimdFused, config)) return why;
     try {
       detail::check_tvl1_params(tvl1_params_of(config));
     } catch (const std::invalid_argument& e) {

@@ -9,22 +9,13 @@
 #include "kernels/kitti_flow_io.hpp"
 #include "kernels/metrics.hpp"
 #include "kernels/png_io.hpp"
+#include "workloads/tvl1/file_checks.hpp"
 #include "workloads/tvl1/reference_flow.hpp"
 
 namespace flowtune {
 namespace fs = std::filesystem;
 
 namespace {
-
-bool is_dir(const fs::path& p) {
-  std::error_code ec;
-  return fs::is_directory(p, ec);
-}
-
-bool is_file(const fs::path& p) {
-  std::error_code ec;
-  return fs::is_regular_file(p, ec);
-}
 
 std::string size_text(int w, int h) {
   return std::to_string(w) + "x" + std::to_string(h);

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "workloads/tvl1/benchmark_datasets.hpp"
+#include "workloads/tvl1/file_checks.hpp"
 #include "workloads/tvl1/footage.hpp"
 #include "workloads/tvl1/reference_flow.hpp"
 #include "workloads/tvl1/resolution.hpp"
@@ -47,11 +48,6 @@ bool matches(const std::string& name, const std::string& wanted) {
   return name == wanted ||
          (name.size() > wanted.size() && name.compare(0, wanted.size(), wanted) == 0 &&
           name[wanted.size()] == '/');
-}
-
-bool is_dir(const fs::path& p) {
-  std::error_code ec;
-  return fs::is_directory(p, ec);
 }
 
 bool has_middlebury_sequence(const std::string& dir) {

@@ -14,13 +14,10 @@
 #include "variants/cuda/nvrtc_build.hpp"
 #include "variants/localflow/cuda/bm_cuda_variant.hpp"
 #include "variants/localflow/cuda/device_buffer.hpp"
+#include "variants/localflow/cuda/launch_grid.hpp"
 
 namespace flowtune::localflow_cuda {
 namespace {
-
-unsigned blocks_for(long long n, int threads) {
-  return unsigned((n + threads - 1) / threads);
-}
 
 class BmCudaSolver : public FlowSolver {
  public:

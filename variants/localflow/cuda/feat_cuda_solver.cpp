@@ -13,13 +13,10 @@
 #include "variants/cuda/nvrtc_build.hpp"
 #include "variants/localflow/cuda/device_buffer.hpp"
 #include "variants/localflow/cuda/feat_cuda_variant.hpp"
+#include "variants/localflow/cuda/launch_grid.hpp"
 
 namespace flowtune::localflow_cuda {
 namespace {
-
-unsigned blocks_for(long long n, int threads) {
-  return unsigned((n + threads - 1) / threads);
-}
 
 void upload(DeviceFloats& d, const void* host, std::size_t bytes, const char* what) {
   d.reserve((bytes + 3) / 4 + 1);

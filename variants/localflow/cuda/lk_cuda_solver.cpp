@@ -14,14 +14,11 @@
 #include "variants/cuda/cuda_driver.hpp"
 #include "variants/cuda/nvrtc_build.hpp"
 #include "variants/localflow/cuda/device_buffer.hpp"
+#include "variants/localflow/cuda/launch_grid.hpp"
 #include "variants/localflow/cuda/lk_cuda_variant.hpp"
 
 namespace flowtune::localflow_cuda {
 namespace {
-
-unsigned blocks_for(long long n, int threads) {
-  return unsigned((n + threads - 1) / threads);
-}
 
 class LkCudaSolver : public FlowSolver {
  public:
