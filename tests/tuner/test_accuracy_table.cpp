@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "db/repository.hpp"
+#include "tests/tuner/tvl1_test_store.hpp"
 #include "tuner/accuracy_table.hpp"
 #include "tuner/replay.hpp"
 
@@ -34,11 +35,7 @@ db::ConfigRow row(const std::string& board, const std::string& variant, int tile
 db::MeasuredConfig measured(const db::ConfigRow& c, double time_ms, double aepe) {
   db::MeasuredConfig mc;
   mc.config = c;
-  mc.measurement.dataset = "d";
-  mc.measurement.time_ms_median = mc.measurement.time_ms_min = mc.measurement.time_ms_max = time_ms;
-  mc.measurement.n_repeats = 3;
-  mc.measurement.ns_per_unit = time_ms;
-  mc.measurement.metrics = {{"aepe", aepe}};
+  mc.measurement = testing_store::tvl1_measurement(0, time_ms, aepe);
   return mc;
 }
 
@@ -124,14 +121,7 @@ class AccuracyStore : public ::testing::Test {
                     const std::vector<double>& lambdas, const std::vector<int>& tiles) {
     const std::string path = (dir_ / name).string();
     db::Repository repo(path);
-    db::WorkloadRow w;
-    w.name = "tvl1";
-    w.work_unit = "px";
-    w.front_objectives = {"time_ms", "aepe"};
-    w.metrics = {{"aepe", "px", "endpoint error", true}};
-    repo.record_workload(w);
-    const std::int64_t run =
-        repo.begin_run({board, "tvl1", "tune", "abc", "ci", "", "", "", "", "d"});
+    const std::int64_t run = testing_store::begin_tvl1_run(repo, board);
     for (double lambda : lambdas)
       for (int tile : tiles) {
         db::MeasuredConfig mc = measured(row(board, "global", tile, lambda),

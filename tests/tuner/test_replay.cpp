@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "db/repository.hpp"
+#include "tests/tuner/tvl1_test_store.hpp"
 #include "tuner/replay.hpp"
 
 namespace flowtune {
@@ -26,27 +27,8 @@ db::ConfigRow config(int tile_x, int tile_y) {
   return c;
 }
 
-db::MeasurementRow measurement(std::int64_t run, double time_ms, double aepe) {
-  db::MeasurementRow m;
-  m.run_id = run;
-  m.dataset = "d";
-  m.time_ms_median = m.time_ms_min = m.time_ms_max = time_ms;
-  m.n_repeats = 3;
-  m.ns_per_unit = time_ms;
-  m.metrics = {{"aepe", aepe}};
-  return m;
-}
-
-// Records a tvl1 workload whose front is (time_ms, aepe) and opens a run on dataset "d".
-std::int64_t begin_tvl1_run(db::Repository& repo) {
-  db::WorkloadRow w;
-  w.name = "tvl1";
-  w.work_unit = "px";
-  w.front_objectives = {"time_ms", "aepe"};
-  w.metrics = {{"aepe", "px", "endpoint error", true}};
-  repo.record_workload(w);
-  return repo.begin_run({"host", "tvl1", "tune", "abc", "ci", "", "", "", "", "d"});
-}
+using testing_store::begin_tvl1_run;
+using testing_store::tvl1_measurement;
 
 class ReplayTest : public ::testing::Test {
  protected:
@@ -64,7 +46,7 @@ class ReplayTest : public ::testing::Test {
         if (ty == 16)
           repo.record_failure(run, config(tx, ty), "d", "runtime", "boom");
         else
-          repo.record_measurement(config(tx, ty), measurement(run, time, 1.0 / tx));
+          repo.record_measurement(config(tx, ty), tvl1_measurement(run, time, 1.0 / tx));
       }
     for (int ty : {2, 4, 8, 16}) repo.record_pruned(run, config(256, ty), "too big");
     repo.end_run(run, "done");
@@ -234,7 +216,7 @@ TEST(ReplayMultiFidelity, ScreensOnTheFirstItemAndCountsOnlyPromotedPointsInTheF
     db::Repository repo(path.string());
     const std::int64_t run = begin_tvl1_run(repo);
     auto record = [&](int tx, double t0, double a0, double t1, double a1) {
-      db::MeasurementRow m = measurement(run, (t0 + t1) / 2, (a0 + a1) / 2);
+      db::MeasurementRow m = tvl1_measurement(run, (t0 + t1) / 2, (a0 + a1) / 2);
       m.items = {{"first", t0, {{"aepe", a0}}}, {"second", t1, {{"aepe", a1}}}};
       repo.record_measurement(config(tx, 4), m);
     };
