@@ -49,3 +49,34 @@ def ns_per_px_stats(path):
             a = {"median": statistics.median(v), "min": min(v), "max": max(v)}
         out[key] = dict(a, n=len(v))
     return data.get("context", {}), out
+
+
+def real_time_ms_stats(path):
+    """(context, {base name: {"median"|"min"|"max": ms, "n": repetitions}}) of the JSON at path
+    (or path.xz): each benchmark's real time (its manual time where it set one) in ms, from the
+    median/min/max aggregates where Google Benchmark wrote them, else the statistics over the
+    runs of that name; errored runs are skipped. ({}, {}) when the file is missing."""
+    text = read_text(path)
+    if text is None:
+        return {}, {}
+    data = json.loads(text)
+    scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
+    aggs, runs = {}, {}
+    for b in data.get("benchmarks", []):
+        if b.get("error_occurred") or "real_time" not in b:
+            continue
+        key = base_name(b.get("run_name", b["name"]))
+        value = b["real_time"] * scale[b.get("time_unit", "ns")]
+        if b.get("run_type") == "aggregate":
+            aggs.setdefault(key, {})[b["aggregate_name"]] = value
+        else:
+            runs.setdefault(key, []).append(value)
+    out = {}
+    for key in set(runs) | set(aggs):
+        a, v = aggs.get(key, {}), runs.get(key, [])
+        if not {"median", "min", "max"} <= a.keys():
+            if not v:
+                continue
+            a = {"median": statistics.median(v), "min": min(v), "max": max(v)}
+        out[key] = dict(a, n=len(v))
+    return data.get("context", {}), out

@@ -19,6 +19,7 @@ extern "C" __global__ void __launch_bounds__(FT_BLOCK_X* FT_BLOCK_Y)
     ft_global_u(const ft::Store2* __restrict__ grad, const ft::Store1* __restrict__ rho_c,
                 ft::Store2* __restrict__ u, const ft::Store2* __restrict__ p1,
                 const ft::Store2* __restrict__ p2, int width, int height, ft::Params prm) {
+  ft::wait_previous_grid_then_allow_next();
   typedef ft::Math M;
   const int x = blockIdx.x * FT_BLOCK_X + threadIdx.x;
   const int y = blockIdx.y * FT_BLOCK_Y + threadIdx.y;
@@ -38,6 +39,7 @@ extern "C" __global__ void __launch_bounds__(FT_BLOCK_X* FT_BLOCK_Y)
 extern "C" __global__ void __launch_bounds__(FT_BLOCK_X* FT_BLOCK_Y)
     ft_global_p(const ft::Store2* __restrict__ u, ft::Store2* __restrict__ p1,
                 ft::Store2* __restrict__ p2, int width, int height, ft::Params prm) {
+  ft::wait_previous_grid_then_allow_next();
   typedef ft::Math M;
   const int x = blockIdx.x * FT_BLOCK_X + threadIdx.x;
   const int y = blockIdx.y * FT_BLOCK_Y + threadIdx.y;

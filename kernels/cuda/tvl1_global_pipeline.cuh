@@ -16,6 +16,7 @@ extern "C" __global__ void __launch_bounds__(ft::kThreads)
                        const ft::Store2* __restrict__ p2, ft::Store2* __restrict__ u_out,
                        ft::Store2* __restrict__ p1_out, ft::Store2* __restrict__ p2_out, int width,
                        int height, ft::Params prm, int depth, unsigned char* rings) {
+  ft::wait_previous_grid_then_allow_next();
   const size_t block = size_t(blockIdx.y) * gridDim.x + blockIdx.x;
   const ft::PipelineArgs args{grad, rho_c, u, p1, p2, u_out, p1_out, p2_out, width, prm};
   ft::pipeline_strip(rings + block * size_t(ft::kRingBytes), args, height, depth);

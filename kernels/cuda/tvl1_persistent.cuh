@@ -124,6 +124,7 @@ extern "C" __global__ void __launch_bounds__(FT_PERSISTENT_THREADS)
                   ft::Store2* u, ft::Store2* p1, ft::Store2* p2, ft::Store2* u2, ft::Store2* p12,
                   ft::Store2* p22, int width, int height, ft::Params prm, int iterations,
                   int check_every, double eps2, double* __restrict__ partials, int* done) {
+  ft::wait_previous_grid_then_allow_next();
   typedef ft::Math M;
   namespace cg = cooperative_groups;
   cg::grid_group grid = cg::this_grid();

@@ -24,6 +24,7 @@ extern "C" __global__ void __launch_bounds__(FT_RESIDENT_THREADS)
                 ft::Store2* __restrict__ u_g, ft::Store2* __restrict__ p1_g,
                 ft::Store2* __restrict__ p2_g, int width, int height, ft::Params prm,
                 int iterations) {
+  ft::wait_previous_grid_then_allow_next();
   typedef ft::Math M;
   extern __shared__ __align__(16) unsigned char ft_resident_smem[];
   const int n = width * height;

@@ -25,6 +25,7 @@ extern "C" __global__ void __launch_bounds__(FT_BLOCK_X* FT_BLOCK_Y)
                      const ft::Store2* __restrict__ p2, ft::Store2* __restrict__ u_out,
                      ft::Store2* __restrict__ p1_out, ft::Store2* __restrict__ p2_out, int width,
                      int height, ft::Params prm) {
+  ft::wait_previous_grid_then_allow_next();
   typedef ft::Math M;
   __shared__ M::V s_p1[FT_BLOCK_Y][FT_BLOCK_X];
   __shared__ M::V s_p2[FT_BLOCK_Y][FT_BLOCK_X];

@@ -18,6 +18,7 @@ extern "C" __global__ void __launch_bounds__(ft::kThreads)
                        const ft::Store2* __restrict__ p2, ft::Store2* __restrict__ u_out,
                        ft::Store2* __restrict__ p1_out, ft::Store2* __restrict__ p2_out, int width,
                        int height, ft::Params prm, int depth) {
+  ft::wait_previous_grid_then_allow_next();
   extern __shared__ __align__(16) unsigned char ft_ring[];
   const ft::PipelineArgs args{grad, rho_c, u, p1, p2, u_out, p1_out, p2_out, width, prm};
   ft::pipeline_strip(ft_ring, args, height, depth);

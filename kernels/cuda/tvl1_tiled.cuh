@@ -30,6 +30,7 @@ extern "C" __global__ void __launch_bounds__(FT_TILED_T* FT_TILED_T)
              const ft::Store2* __restrict__ p2, ft::Store2* __restrict__ u_out,
              ft::Store2* __restrict__ p1_out, ft::Store2* __restrict__ p2_out, int width,
              int height, ft::Params prm, int k) {
+  ft::wait_previous_grid_then_allow_next();
   typedef ft::Math M;
   constexpr int T = FT_TILED_T, H = FT_TILED_DEPTH, TILE = T - 2 * H;
   __shared__ M::V s_u[T][T];

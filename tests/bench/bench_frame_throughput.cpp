@@ -19,7 +19,8 @@
 // host_copy_chunks and host_copy_threads: FUSED=0 HOST_CHUNKS=1 is the frame without launch
 // fusion and chunked host copies; _PYRAMID_TILE_X, _PYRAMID_TILE_Y and _PYRAMID_THREADS its
 // pyramid_schedule: 32 8 256 is kZoomSchedule32x8; FLOWTUNE_THROUGHPUT_ROF_K its
-// rof_iterations_per_launch, the structure-texture stage's Chambolle iterations per launch).
+// rof_iterations_per_launch, the structure-texture stage's Chambolle iterations per launch;
+// FLOWTUNE_THROUGHPUT_PROGRAMMATIC (1 / 0) its programmatic_launch).
 //
 // Benchmarks, each 5 repetitions (median, min, max as aggregates):
 //  - device_ms/<p>: device time per frame: CUDA events around one graph frame (upload, graph,
@@ -165,6 +166,7 @@ cuda::FrameOptions frame_options() {
   o.persistent_blocks_per_sm = std::stoi(env_or("FLOWTUNE_THROUGHPUT_PERSISTENT_BLOCKS_PER_SM",
                                                 std::to_string(o.persistent_blocks_per_sm)));
   o.fused_stages = env_or("FLOWTUNE_THROUGHPUT_FUSED", "1") != "0";
+  o.programmatic_launch = env_or("FLOWTUNE_THROUGHPUT_PROGRAMMATIC", "1") != "0";
   o.host_copy_chunks =
       std::stoi(env_or("FLOWTUNE_THROUGHPUT_HOST_CHUNKS", std::to_string(o.host_copy_chunks)));
   o.host_copy_threads = std::stoi(

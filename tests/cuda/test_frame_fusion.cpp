@@ -300,23 +300,6 @@ class FrameFusionGpu : public ::testing::Test {
   }
 };
 
-/// The first valid config of a variant (tunable domains in lexicographic order), or nullopt.
-std::optional<Config> first_valid_config(const Variant& v, const std::string& precision,
-                                         const Tvl1Params& p) {
-  const auto domains = v.tunables();
-  std::vector<std::size_t> idx(domains.size(), 0);
-  for (int guard = 0; guard < 100000; ++guard) {
-    Config c = config_of(v.name(), precision, p);
-    for (std::size_t k = 0; k < domains.size(); ++k)
-      c.tunables[domains[k].name] = domains[k].values[idx[k]];
-    if (!v.invalid_reason(c)) return c;
-    std::size_t k = 0;
-    while (k < idx.size() && ++idx[k] == domains[k].values.size()) idx[k++] = 0;
-    if (k == idx.size()) break;
-  }
-  return std::nullopt;
-}
-
 // Every registered CUDA scheme (global, shared_fusion, the pipelines, ...) in f32 and f16, and
 // with shared_fusion the per-level schemes (resident, tiled, persistent levels): the fused
 // frame equals the unfused one bit for bit, directly launched (first frame) and replayed from
@@ -337,7 +320,7 @@ TEST_F(FrameFusionGpu, EverySchemeFusedEqualsUnfused) {
     const auto precisions = v->precisions();
     for (const std::string precision : {"f32", "f16"}) {
       if (std::find(precisions.begin(), precisions.end(), precision) == precisions.end()) continue;
-      const auto c = first_valid_config(*v, precision, p);
+      const auto c = test::first_valid_config(*v, precision, p);
       ASSERT_TRUE(c) << v->name() << " " << precision;
       for (const Levels& l : per_level) {
         // The per-level schemes take the same fields as the schemes: checked once, on the

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -22,6 +23,7 @@
 #include "variants/cuda/cuda_frame_solver.hpp"
 #include "variants/cuda/device_fields.hpp"
 #include "variants/tvl1_params_of.hpp"
+#include "variants/variant.hpp"
 
 namespace flowtune::test {
 
@@ -188,6 +190,23 @@ inline void expect_same_flow(const FlowField& a, const FlowField& b, const std::
   ASSERT_EQ(a.height, b.height) << what;
   EXPECT_TRUE(a.u == b.u) << what << ": u differs";
   EXPECT_TRUE(a.v == b.v) << what << ": v differs";
+}
+
+/// The first valid config of a variant (tunable domains in lexicographic order), or nullopt.
+inline std::optional<Config> first_valid_config(const Variant& v, const std::string& precision,
+                                                const Tvl1Params& p) {
+  const auto domains = v.tunables();
+  std::vector<std::size_t> idx(domains.size(), 0);
+  for (int guard = 0; guard < 100000; ++guard) {
+    Config c = config_of(v.name(), precision, p);
+    for (std::size_t k = 0; k < domains.size(); ++k)
+      c.tunables[domains[k].name] = domains[k].values[idx[k]];
+    if (!v.invalid_reason(c)) return c;
+    std::size_t k = 0;
+    while (k < idx.size() && ++idx[k] == domains[k].values.size()) idx[k++] = 0;
+    if (k == idx.size()) break;
+  }
+  return std::nullopt;
 }
 
 }  // namespace flowtune::test

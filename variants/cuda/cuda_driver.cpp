@@ -17,10 +17,15 @@ struct DriverApi {
   decltype(&::cuLaunchCooperativeKernel) launch_cooperative_kernel = nullptr;
   decltype(&::cuOccupancyMaxActiveBlocksPerMultiprocessor) occupancy_blocks = nullptr;
   decltype(&::cuGetErrorString) get_error_string = nullptr;
+#if CUDA_VERSION >= 12000
+  /// Null where the driver predates CUDA 12.0: launches then stay in stream order.
+  decltype(&::cuLaunchKernelEx) launch_kernel_ex = nullptr;
+#endif
 };
 
-template <typename Fn>
-void resolve(const char* symbol, Fn* fn) {
+/// The driver's entry point `symbol` (version 12.0 of its ABI), or null with the reason in
+/// `why`.
+void* find_entry_point(const char* symbol, std::string& why) {
   void* p = nullptr;
   cudaDriverEntryPointQueryResult status{};
 #if CUDART_VERSION >= 12050
@@ -29,9 +34,21 @@ void resolve(const char* symbol, Fn* fn) {
 #else
   const cudaError_t e = cudaGetDriverEntryPoint(symbol, &p, cudaEnableDefault, &status);
 #endif
-  if (e != cudaSuccess || status != cudaDriverEntryPointSuccess || !p)
+  if (e != cudaSuccess || status != cudaDriverEntryPointSuccess || !p) {
+    cudaGetLastError();
+    why = cudaGetErrorString(e);
+    return nullptr;
+  }
+  return p;
+}
+
+template <typename Fn>
+void resolve(const char* symbol, Fn* fn) {
+  std::string why;
+  void* p = find_entry_point(symbol, why);
+  if (!p)
     throw std::runtime_error(std::string("cuda_driver: driver entry point ") + symbol +
-                             " unavailable (" + cudaGetErrorString(e) + ")");
+                             " unavailable (" + why + ")");
   *fn = reinterpret_cast<Fn>(p);
 }
 
@@ -51,6 +68,11 @@ const DriverApi& driver() {
       resolve("cuLaunchCooperativeKernel", &api.launch_cooperative_kernel);
       resolve("cuOccupancyMaxActiveBlocksPerMultiprocessor", &api.occupancy_blocks);
       resolve("cuGetErrorString", &api.get_error_string);
+#if CUDA_VERSION >= 12000
+      std::string why;
+      api.launch_kernel_ex = reinterpret_cast<decltype(&::cuLaunchKernelEx)>(
+          find_entry_point("cuLaunchKernelEx", why));
+#endif
     } catch (const std::exception& ex) {
       error = ex.what();
     }
@@ -94,6 +116,21 @@ std::string current_device_arch() {
   return "sm_" + std::to_string(major) + std::to_string(minor);
 }
 
+bool programmatic_launch_supported() {
+#if CUDA_VERSION >= 12000
+  if (!device_available()) return false;
+  int dev = 0, major = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return major >= 9 && driver().launch_kernel_ex != nullptr;
+#else
+  return false;
+#endif
+}
+
 LoadedModule::LoadedModule(const std::string& cubin) {
   check_cu(driver().module_load_data(&module_, cubin.data()), "cuModuleLoadData");
 }
@@ -133,7 +170,29 @@ void LoadedModule::set_max_dynamic_shared(const std::string& name, int bytes) co
 }
 
 void LoadedModule::launch(CUfunction f, dim3 grid, dim3 block, unsigned shared_bytes,
-                          cudaStream_t stream, void** args) const {
+                          cudaStream_t stream, void** args, LaunchOrder order) const {
+#if CUDA_VERSION >= 12000
+  if (order == LaunchOrder::programmatic && driver().launch_kernel_ex) {
+    CUlaunchAttribute attribute{};
+    attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attribute.value.programmaticStreamSerializationAllowed = 1;
+    CUlaunchConfig config{};
+    config.gridDimX = grid.x;
+    config.gridDimY = grid.y;
+    config.gridDimZ = grid.z;
+    config.blockDimX = block.x;
+    config.blockDimY = block.y;
+    config.blockDimZ = block.z;
+    config.sharedMemBytes = shared_bytes;
+    config.hStream = reinterpret_cast<CUstream>(stream);
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    check_cu(driver().launch_kernel_ex(&config, f, args, nullptr), "cuLaunchKernelEx");
+    return;
+  }
+#else
+  (void)order;
+#endif
   check_cu(driver().launch_kernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z,
                                   shared_bytes, reinterpret_cast<CUstream>(stream), args, nullptr),
            "cuLaunchKernel");

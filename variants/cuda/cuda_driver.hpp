@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "variants/cuda/launch_order.hpp"
 #include "variants/variant.hpp"
 
 namespace flowtune::cuda {
@@ -19,6 +20,11 @@ bool device_available();
 
 /// "sm_XY" of the current device; throws std::runtime_error when there is none.
 std::string current_device_arch();
+
+/// True when launches on the current device can be LaunchOrder::programmatic: compute
+/// capability 9.0 or newer, and a driver with cuLaunchKernelEx (CUDA 12.0; the build's
+/// cuda.h must be 12.0 or newer too). False without a device.
+bool programmatic_launch_supported();
 
 /// Throws std::runtime_error naming `what` and the runtime's error string when e != success.
 void check_cuda(cudaError_t e, const char* what);
@@ -40,9 +46,13 @@ class LoadedModule {
                             int dynamic_shared_bytes) const;
   /// Allows `bytes` of dynamic shared memory (cuFuncSetAttribute, the opt-in above 48 KB).
   void set_max_dynamic_shared(const std::string& name, int bytes) const;
-  /// cuLaunchKernel on stream; args as cuLaunchKernel's kernelParams. Throws on error.
+  /// cuLaunchKernel on stream; args as cuLaunchKernel's kernelParams. With
+  /// LaunchOrder::programmatic and a driver that has it, cuLaunchKernelEx with the
+  /// programmatic stream serialisation attribute instead (the kernel must wait for its
+  /// predecessor itself: launch_order.hpp); callers ask for it only where
+  /// programmatic_launch_supported() (checked once, not per launch). Throws on error.
   void launch(CUfunction f, dim3 grid, dim3 block, unsigned shared_bytes, cudaStream_t stream,
-              void** args) const;
+              void** args, LaunchOrder order = LaunchOrder::stream) const;
   /// cuLaunchCooperativeKernel on stream (a grid whose blocks are all resident, so the kernel
   /// may synchronise the grid); args as launch(). Throws on error, e.g. a grid larger than the
   /// resident blocks (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE).

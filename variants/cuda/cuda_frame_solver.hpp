@@ -101,6 +101,14 @@ struct FrameOptions {
   /// per iteration at every k (k = 8: 0.76 against 0.61 ms for 100 iterations on RubberWhale;
   /// docs/decisions.md, "ROF iterations per launch").
   int rof_iterations_per_launch = 1;
+  /// Launch the TV-L1 iteration kernels (the schedule's, the tiled and the resident levels')
+  /// with programmatic dependent launch where the device has it (compute capability 9.0 and
+  /// newer, cuda::programmatic_launch_supported; launch_order.hpp): each launch's blocks are
+  /// scheduled while the previous kernel finishes and wait for it in the kernel, so the flow
+  /// is the same bit for bit and the gap between two launches (also between two nodes of the
+  /// size's CUDA Graph) shrinks. false: stream order (the reference of
+  /// tests/cuda/test_programmatic_launch.cpp). Elsewhere it has no effect.
+  bool programmatic_launch = true;
 };
 
 /// One stage of a profiled frame: its name, the pyramid level it worked on (0 = finest, -1

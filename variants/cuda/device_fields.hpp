@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "variants/config.hpp"
+#include "variants/cuda/launch_order.hpp"
 #include "variants/variant.hpp"
 
 namespace flowtune::cuda {
@@ -45,6 +46,13 @@ class IterationSchedule {
   virtual void run(const DeviceFields& f, int iterations, cudaStream_t stream) = 0;
   /// Resources of every kernel of the loaded build (cuFuncGetAttribute + ptxas report).
   virtual std::vector<KernelResources> resources() const = 0;
+  /// How run() orders its launches after the kernel before each on the stream (default
+  /// LaunchOrder::stream; programmatic only where cuda::programmatic_launch_supported()).
+  /// A schedule whose kernels do not wait for their predecessor themselves ignores it.
+  void set_launch_order(LaunchOrder order) { launch_order_ = order; }
+
+ protected:
+  LaunchOrder launch_order_ = LaunchOrder::stream;
 };
 
 /// Builds (NVRTC, cached by hash of source + defines + arch) and loads config's kernels for

@@ -8,6 +8,7 @@
 
 #include "kernels/cuda/frame/flow_filters.hpp"
 #include "kernels/cuda/frame/occlusion_filters.hpp"
+#include "variants/cuda/cuda_driver.hpp"
 #include "variants/cuda/cuda_variant.hpp"
 
 namespace flowtune::cuda {
@@ -27,12 +28,16 @@ FrameStages::FrameStages(const Tvl1Params& p, Storage storage, const FrameOption
 
 void FrameStages::prepare(const Config& config) {
   if (!options_.host_emulation) {
+    const LaunchOrder order = options_.programmatic_launch && programmatic_launch_supported()
+                                  ? LaunchOrder::programmatic
+                                  : LaunchOrder::stream;
+    schedule_->set_launch_order(order);
     const int resident_px =
         options_.resident_max_pixels >= 0 ? options_.resident_max_pixels : resident_px_of(config);
-    if (resident_px > 0) resident_ = std::make_unique<ResidentLevels>(config, resident_px);
+    if (resident_px > 0) resident_ = std::make_unique<ResidentLevels>(config, resident_px, order);
     const int tiled_px =
         options_.tiled_max_pixels >= 0 ? options_.tiled_max_pixels : tiled_px_of(config);
-    if (tiled_px > 0) tiled_ = std::make_unique<TiledLevels>(config, tiled_px);
+    if (tiled_px > 0) tiled_ = std::make_unique<TiledLevels>(config, tiled_px, order);
     const int persistent_px = options_.persistent_max_pixels >= 0 ? options_.persistent_max_pixels
                                                                   : persistent_px_of(config);
     if (persistent_px > 0)

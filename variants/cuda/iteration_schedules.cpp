@@ -100,8 +100,8 @@ class TwoKernelSchedule final : public ScheduleBase {
     void* u_args[] = {&grad, &rho, &u, &p1, &p2, &w, &h, &prm_};
     void* p_args[] = {&u, &p1, &p2, &w, &h, &prm_};
     for (int it = 0; it < iterations; ++it) {
-      module_->launch(u_kernel_, grid, block, 0, stream, u_args);
-      module_->launch(p_kernel_, grid, block, 0, stream, p_args);
+      module_->launch(u_kernel_, grid, block, 0, stream, u_args, launch_order_);
+      module_->launch(p_kernel_, grid, block, 0, stream, p_args, launch_order_);
     }
   }
 
@@ -132,7 +132,7 @@ class FusedSchedule final : public ScheduleBase {
       auto src = sets.src(it), dst = sets.dst(it);
       void* args[] = {&grad,   &rho,    &src[0], &src[1], &src[2], &dst[0],
                       &dst[1], &dst[2], &w,      &h,      &prm_};
-      module_->launch(kernel_, grid, block, 0, stream, args);
+      module_->launch(kernel_, grid, block, 0, stream, args, launch_order_);
     }
     sets.finish(iterations, stream);
   }
@@ -201,7 +201,7 @@ class PipelineSchedule final : public ScheduleBase {
       // ft_shared_pipeline takes 12 parameters: cuLaunchKernel reads only those, not `rings`.
       void* args[] = {&grad,   &rho, &src[0], &src[1], &src[2], &dst[0], &dst[1],
                       &dst[2], &wd,  &h,      &prm_,   &depth,  &rings};
-      module_->launch(kernel_, grid, block, shared, stream, args);
+      module_->launch(kernel_, grid, block, shared, stream, args, launch_order_);
     }
     sets.finish(launches, stream);
   }

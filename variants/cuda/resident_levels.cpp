@@ -25,11 +25,13 @@ struct ResidentLevels::Impl {
   std::shared_ptr<const NvrtcBuild> build;
   std::unique_ptr<LoadedModule> module;
   CUfunction kernel = nullptr;
+  LaunchOrder order = LaunchOrder::stream;
 };
 
-ResidentLevels::ResidentLevels(const Config& config, int max_pixels)
+ResidentLevels::ResidentLevels(const Config& config, int max_pixels, LaunchOrder order)
     : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
+  m.order = order;
   m.storage = storage_of(config.precision);
   m.max_pixels = max_pixels;
   const Tvl1Params p = tvl1_params_of(config);
@@ -78,7 +80,7 @@ void ResidentLevels::run(const DeviceFields& f, int iterations, cudaStream_t str
   void* p2 = f.p2;
   void* args[] = {&grad, &rho, &u, &p1, &p2, &w, &h, &m.prm, &its};
   m.module->launch(m.kernel, dim3(1), dim3(32, kThreads / 32), unsigned(shared_bytes(w, h)), stream,
-                   args);
+                   args, m.order);
 }
 
 }  // namespace flowtune::cuda

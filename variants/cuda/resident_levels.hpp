@@ -17,8 +17,9 @@ class ResidentLevels {
  public:
   /// Builds ft_resident for config.precision on the current device with lambda, theta, tau
   /// of config.params. max_pixels: the largest level it takes (0 = none). Throws
-  /// std::runtime_error without a device or when the build fails.
-  ResidentLevels(const Config& config, int max_pixels);
+  /// std::runtime_error without a device or when the build fails. order: how its launches
+  /// follow the kernel before each (launch_order.hpp).
+  ResidentLevels(const Config& config, int max_pixels, LaunchOrder order = LaunchOrder::stream);
   ~ResidentLevels();
   ResidentLevels(const ResidentLevels&) = delete;
   ResidentLevels& operator=(const ResidentLevels&) = delete;

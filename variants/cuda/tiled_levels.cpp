@@ -23,10 +23,13 @@ struct TiledLevels::Impl {
   std::unique_ptr<LoadedModule> module;
   CUfunction kernel = nullptr;
   Scratch scratch;
+  LaunchOrder order = LaunchOrder::stream;
 };
 
-TiledLevels::TiledLevels(const Config& config, int max_pixels) : impl_(std::make_unique<Impl>()) {
+TiledLevels::TiledLevels(const Config& config, int max_pixels, LaunchOrder order)
+    : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
+  m.order = order;
   m.storage = storage_of(config.precision);
   m.max_pixels = max_pixels;
   const Tvl1Params p = tvl1_params_of(config);
@@ -71,7 +74,7 @@ void TiledLevels::run(const DeviceFields& f, int iterations, cudaStream_t stream
     auto src = sets.src(launches), dst = sets.dst(launches);
     void* args[] = {&grad,   &rho,    &src[0], &src[1], &src[2], &dst[0],
                     &dst[1], &dst[2], &w,      &h,      &m.prm,  &k};
-    m.module->launch(m.kernel, grid, block, 0, stream, args);
+    m.module->launch(m.kernel, grid, block, 0, stream, args, m.order);
   }
   sets.finish(launches, stream);
 }

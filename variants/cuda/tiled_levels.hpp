@@ -22,8 +22,9 @@ class TiledLevels {
  public:
   /// Builds ft_tiled for config.precision on the current device with lambda, theta, tau of
   /// config.params. max_pixels: the largest level it takes (0 = none). Throws
-  /// std::runtime_error without a device or when the build fails.
-  TiledLevels(const Config& config, int max_pixels);
+  /// std::runtime_error without a device or when the build fails. order: how its launches
+  /// follow the kernel before each (launch_order.hpp).
+  TiledLevels(const Config& config, int max_pixels, LaunchOrder order = LaunchOrder::stream);
   ~TiledLevels();
   TiledLevels(const TiledLevels&) = delete;
   TiledLevels& operator=(const TiledLevels&) = delete;
