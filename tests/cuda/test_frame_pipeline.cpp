@@ -72,23 +72,9 @@ double mean_distance(const FlowField& a, const FlowField& b) {
   return s / double(a.size());
 }
 
-/// The first valid config of a variant (tunable domains in lexicographic order), or nullopt.
+/// test::first_valid_config with this file's frame parameters.
 std::optional<Config> first_valid_config(const Variant& v, const std::string& precision) {
-  const auto domains = v.tunables();
-  std::vector<std::size_t> idx(domains.size(), 0);
-  for (int guard = 0; guard < 100000; ++guard) {
-    Config c;
-    c.variant = v.name();
-    c.precision = precision;
-    c.params = param_values_of(frame_params());
-    for (std::size_t k = 0; k < domains.size(); ++k)
-      c.tunables[domains[k].name] = domains[k].values[idx[k]];
-    if (!v.invalid_reason(c)) return c;
-    std::size_t k = 0;
-    while (k < idx.size() && ++idx[k] == domains[k].values.size()) idx[k++] = 0;
-    if (k == idx.size()) break;
-  }
-  return std::nullopt;
+  return test::first_valid_config(v, precision, frame_params());
 }
 
 std::vector<const Variant*> cuda_variants_registered() {
