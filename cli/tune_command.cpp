@@ -22,6 +22,7 @@
 #include "select/config_rows.hpp"
 #include "select/export_selection.hpp"
 #include "select/prune_reasons.hpp"
+#include "tuner/kernel_prebuild.hpp"
 #include "tuner/strategy.hpp"
 #include "tuner/tune_run.hpp"
 
@@ -203,6 +204,7 @@ int run_tune(const std::vector<std::string>& args) {
   bool in_process = false, json = false, quiet = false;
   std::string budget_text, objectives_text, workers_text, time_budget_text = "auto";
   std::string prior = "estimate";
+  std::string prebuild_root;
   std::vector<std::string> max_texts;
   o.strategy = "auto";
   std::string progress_deadline_text = "auto";
@@ -274,7 +276,12 @@ int run_tune(const std::vector<std::string>& args) {
       "retry-failed", po::bool_switch(&o.retry_failed),
       "measure again the configs that failed in earlier runs")(
       "allow-clock-control", po::bool_switch(&o.allow_clock_control),
-      "explore GPU clocks by setting them (needs privileges; never on shared machines)");
+      "explore GPU clocks by setting them (needs privileges; never on shared machines)")(
+      "prebuild-kernels", po::value(&prebuild_root),
+      "measure nothing: build the kernels this run would compile first (its strategy's first "
+      "kernel sets and those one tunable step from them) for the board's arch with the NVRTC "
+      "in use into DIR/<arch>-nvrtc<version>/, a prebuilt kernel cache for the board "
+      "(docs/jetson.md, \"Prebuilt kernels\"); needs no GPU");
   desc.add(board_options(o.board))
       .add(store_options(store, "SQLite database (created if absent; runs resume)"))
       .add(store_retry_options(store_retry_s))
@@ -334,12 +341,29 @@ int run_tune(const std::vector<std::string>& args) {
   o.command = "tune";
   for (const std::string& a : args) o.command += " " + a;
 
+  std::ostream no_log(nullptr);  // --quiet: a stream without buffer writes nothing
+  if (!prebuild_root.empty()) {
+    if (prior == "predict" || o.strategy == "model_guided")
+      throw UsageError(
+          "--prebuild-kernels: a model-guided start depends on the DB; prebuild "
+          "for another strategy");
+    const KernelPrebuild p = prebuild_kernels(o, prebuild_root, kPrebuildStartPoints,
+                                              o.build_threads > 0 ? unsigned(o.build_threads) : 0u,
+                                              quiet ? no_log : std::cerr);
+    std::cout << "prebuilt kernels for board " << p.board << " (" << p.arch << ", NVRTC "
+              << p.compiler_version << ") in " << p.folder << ": " << p.built.size()
+              << " kernel sets built, " << p.not_built.size() << " not built; "
+              << kernel_build_counts_text(p.builds) << "; manifest " << p.folder
+              << "/manifest.tsv\n";
+    for (const auto& [label, why] : p.not_built)
+      std::cout << "  not built: " << label << ": " << why << '\n';
+    return p.built.empty() ? 1 : 0;
+  }
   if (prior == "predict")
     o.prior_model = predicted_prior(o.board, o.space.workload, o.db_path, std::cerr);
   else if (prior != "estimate")
     throw UsageError("--prior: estimate or predict, got '" + prior + "'");
   refuse_gpu_board_without_gpu(o);
-  std::ostream no_log(nullptr);  // --quiet: a stream without buffer writes nothing
   if (quiet) {
     o.progress = ProgressStyle::quiet;
   } else if (const int columns = terminal_columns(); columns > 0) {

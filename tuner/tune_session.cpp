@@ -295,7 +295,8 @@ std::unique_ptr<TuneSession> open_session(const TuneOptions& options, std::ostre
   s->time_budget_s = options.time_budget_s;
   s->start = options.start;
   s->board = load_board(options.board);
-  if (s->board.target == "cuda") check_board_matches_device(s->board);
+  // A coordinator without local workers (workers == 0) measures nothing here: any GPU will do.
+  if (s->board.target == "cuda" && options.workers != 0) check_board_matches_device(s->board);
   s->workload = &find_workload(options.space.workload);
   // The inputs and the space before the store: a run refused for its data or its options
   // creates no DB file.

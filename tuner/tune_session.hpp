@@ -98,10 +98,10 @@ struct TuneSession {
   std::size_t collected = 0;  ///< outcomes collected by the loop
 };
 
-/// Sets up a run: loads the board (checking it matches the present GPU), the workload, the
-/// inputs and the DB, enumerates the space, takes the coordinator role of a run in the DB
-/// (claim_coordinator_role: refused while a live coordinator, on any host, tunes the same
-/// board, workload and dataset; a run whose coordinator is gone while its workers live is
+/// Sets up a run: loads the board (checking it matches the present GPU unless options.workers ==
+/// 0), the workload, the inputs and the DB, enumerates the space, takes the coordinator role of a
+/// run in the DB (claim_coordinator_role: refused while a live coordinator, on any host, tunes the
+/// same board, workload and dataset; a run whose coordinator is gone while its workers live is
 /// resumed under its own id; else a new run), logs its size and estimated duration, resolves the
 /// objectives and the energy sensor, starts the constraint checks and builds the strategy with its
 /// budget. Throws what loading throws (unknown board or workload, unreadable data, DB errors).

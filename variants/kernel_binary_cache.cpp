@@ -86,6 +86,7 @@ std::string kernel_binary_hash(const KernelBinary& entry) {
 KernelBuildCounts& KernelBuildCounts::operator+=(const KernelBuildCounts& o) {
   compiled += o.compiled;
   local_hits += o.local_hits;
+  prebuilt_hits += o.prebuilt_hits;
   fetched += o.fetched;
   rejected += o.rejected;
   published += o.published;
@@ -98,6 +99,7 @@ KernelBuildCounts& KernelBuildCounts::operator+=(const KernelBuildCounts& o) {
 KernelBuildCounts operator-(KernelBuildCounts a, const KernelBuildCounts& b) {
   a.compiled -= b.compiled;
   a.local_hits -= b.local_hits;
+  a.prebuilt_hits -= b.prebuilt_hits;
   a.fetched -= b.fetched;
   a.rejected -= b.rejected;
   a.published -= b.published;
@@ -112,8 +114,10 @@ std::string kernel_build_counts_text(const KernelBuildCounts& c) {
   out.setf(std::ios::fixed);
   out.precision(1);
   out << c.compiled << " compiled (" << c.compile_s << " s), " << c.local_hits
-      << " local cache hits, " << c.fetched << " fetched from the store (" << c.fetch_s << " s, "
-      << c.rejected << " rejected), " << c.published << " published";
+      << " local cache hits, ";
+  if (c.prebuilt_hits) out << c.prebuilt_hits << " from the prebuilt cache, ";
+  out << c.fetched << " fetched from the store (" << c.fetch_s << " s, " << c.rejected
+      << " rejected), " << c.published << " published";
   if (c.store_errors) out << ", " << c.store_errors << " store errors";
   return out.str();
 }
@@ -121,6 +125,7 @@ std::string kernel_build_counts_text(const KernelBuildCounts& c) {
 void KernelBuildCounters::add(const KernelBuildCounts& d) {
   compiled_ += d.compiled;
   local_hits_ += d.local_hits;
+  prebuilt_hits_ += d.prebuilt_hits;
   fetched_ += d.fetched;
   rejected_ += d.rejected;
   published_ += d.published;
@@ -133,6 +138,7 @@ KernelBuildCounts KernelBuildCounters::get() const {
   KernelBuildCounts c;
   c.compiled = compiled_;
   c.local_hits = local_hits_;
+  c.prebuilt_hits = prebuilt_hits_;
   c.fetched = fetched_;
   c.rejected = rejected_;
   c.published = published_;
@@ -140,6 +146,27 @@ KernelBuildCounts KernelBuildCounters::get() const {
   c.compile_s = double(compile_us_.load()) * 1e-6;
   c.fetch_s = double(fetch_us_.load()) * 1e-6;
   return c;
+}
+
+namespace {
+std::mutex& folders_mutex() {
+  static std::mutex m;
+  return m;
+}
+std::optional<KernelCacheFolders>& folders_override() {
+  static std::optional<KernelCacheFolders> f;
+  return f;
+}
+}  // namespace
+
+void set_kernel_cache_folders(std::optional<KernelCacheFolders> folders) {
+  std::lock_guard<std::mutex> lock(folders_mutex());
+  folders_override() = std::move(folders);
+}
+
+std::optional<KernelCacheFolders> kernel_cache_folders() {
+  std::lock_guard<std::mutex> lock(folders_mutex());
+  return folders_override();
 }
 
 KernelBinary cached_kernel_binary(const KernelBinaryRequest& r, SharedKernelStore* store,
@@ -188,7 +215,22 @@ KernelBinary cached_kernel_binary(const KernelBinaryRequest& r, SharedKernelStor
     }
   }
 
-  // 2. The shared store, verified.
+  // 2. The prebuilt folders (read-only: shipped with the package, or made by `tune
+  // --prebuild-kernels`), in order. A valid entry is used as it is, never copied.
+  for (const std::string& dir : r.prebuilt_dirs) {
+    const std::filesystem::path base = std::filesystem::path(dir) / r.key;
+    bool ok_binary = false, ok_log = false;
+    KernelBinary entry;
+    entry.binary = read_file(base.string() + ".cubin", &ok_binary);
+    entry.log = read_file(base.string() + ".log", &ok_log);
+    if (ok_binary && ok_log && valid(entry)) {
+      ++d.prebuilt_hits;
+      counters.add(d);
+      return entry;
+    }
+  }
+
+  // 3. The shared store, verified.
   if (store) {
     const auto t0 = Clock::now();
     std::optional<StoredKernelBinary> row;
@@ -211,7 +253,7 @@ KernelBinary cached_kernel_binary(const KernelBinaryRequest& r, SharedKernelStor
     }
   }
 
-  // 3. Compile.
+  // 4. Compile.
   const auto t0 = Clock::now();
   KernelBinary entry;
   try {

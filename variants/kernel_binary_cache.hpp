@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace flowtune {
 
@@ -51,19 +52,21 @@ class SharedKernelStore {
 };
 
 /// What a cache did, counted per process (kernel_build_counts) or per caller. A "local hit" is
-/// an entry read from the local folder; a compile ran the compiler; a fetch took a verified
+/// an entry read from the local folder; a "prebuilt hit" one read from a prebuilt folder
+/// (KernelBinaryRequest::prebuilt_dirs); a compile ran the compiler; a fetch took a verified
 /// entry from the shared store; a rejected entry failed the verification (then it is compiled
 /// and published again); a publish wrote an entry into the store; a store error is a store
 /// call that threw. Seconds are wall-clock time summed over the threads that built.
 struct KernelBuildCounts {
-  std::uint64_t compiled = 0, local_hits = 0, fetched = 0, rejected = 0, published = 0,
-                store_errors = 0;
+  std::uint64_t compiled = 0, local_hits = 0, prebuilt_hits = 0, fetched = 0, rejected = 0,
+                published = 0, store_errors = 0;
   double compile_s = 0, fetch_s = 0;
   KernelBuildCounts& operator+=(const KernelBuildCounts& o);
 };
 KernelBuildCounts operator-(KernelBuildCounts a, const KernelBuildCounts& b);
 
-/// "N compiled (X s), M local cache hits, K fetched from the store (R rejected), P published"
+/// "N compiled (X s), M local cache hits, [B from the prebuilt cache, ]K fetched from the store (R
+/// rejected), P published"
 /// (+ ", E store errors" when there are any).
 std::string kernel_build_counts_text(const KernelBuildCounts& counts);
 
@@ -74,8 +77,8 @@ class KernelBuildCounters {
   KernelBuildCounts get() const;
 
  private:
-  std::atomic<std::uint64_t> compiled_{0}, local_hits_{0}, fetched_{0}, rejected_{0}, published_{0},
-      store_errors_{0};
+  std::atomic<std::uint64_t> compiled_{0}, local_hits_{0}, prebuilt_hits_{0}, fetched_{0},
+      rejected_{0}, published_{0}, store_errors_{0};
   std::atomic<long long> compile_us_{0}, fetch_us_{0};
 };
 
@@ -85,21 +88,39 @@ struct KernelBinaryRequest {
   std::string key;               ///< file stem in dir, the store's key
   std::string arch;              ///< for the store's row
   std::string compiler_version;  ///< for the store's row
+  /// Read-only folders of entries in the local folder's layout, looked in after the local
+  /// folder and before the store: the prebuilt kernel cache (variants/cuda/nvrtc_build.hpp,
+  /// prebuilt_kernel_dirs). A hit there is neither copied nor published.
+  std::vector<std::string> prebuilt_dirs;
 };
 
 /// The entry of request: from the local folder (<dir>/<key>.cubin + <key>.log) when there and
-/// valid; else from the store when given, verified (its size and kernel_binary_hash, then
-/// valid()) and written into the local folder; else compile()d, written into the local folder
-/// and published into the store. Files are written atomically (a temporary file of its own,
-/// then rename), so processes sharing the folder never see a torn entry. A local hit is
-/// published when the store lacks it (a cache filled before the store existed). Store failures
-/// never fail the build (counted as store_errors). Counts go to counters. Callers serialise
-/// requests of one key in a process (nvrtc_build does); processes may race on a key (both
-/// compile, both write valid entries). Throws what compile() throws.
+/// valid; else from the first prebuilt folder that holds it valid; else from the store when given,
+/// verified (its size and kernel_binary_hash, then valid()) and written into the local folder; else
+/// compile()d, written into the local folder and published into the store. Files are written
+/// atomically (a temporary file of its own, then rename), so processes sharing the folder never see
+/// a torn entry. A local hit is published when the store lacks it (a cache filled before the store
+/// existed). Store failures never fail the build (counted as store_errors). Counts go to counters.
+/// Callers serialise requests of one key in a process (nvrtc_build does); processes may race on a
+/// key (both compile, both write valid entries). Throws what compile() throws.
 KernelBinary cached_kernel_binary(const KernelBinaryRequest& request, SharedKernelStore* store,
                                   const std::function<KernelBinary()>& compile,
                                   const std::function<bool(const KernelBinary&)>& valid,
                                   KernelBuildCounters& counters);
+
+/// The kernel cache folders of a process that chooses them itself (tuner/kernel_prebuild.hpp
+/// writes a prebuilt cache): `local` replaces the local folder ($FLOWTUNE_CACHE_DIR, else
+/// ~/.cache/flowtune) and `prebuilt` the prebuilt folders (variants/cuda/nvrtc_build.hpp,
+/// prebuilt_kernel_dirs) of every later build.
+struct KernelCacheFolders {
+  std::string local;
+  std::vector<std::string> prebuilt;
+};
+/// Sets (or, with nullopt, clears) this process's KernelCacheFolders. Thread-safe; builds
+/// already running keep the folders they started with.
+void set_kernel_cache_folders(std::optional<KernelCacheFolders> folders);
+/// The folders set_kernel_cache_folders set, or nullopt (the default: each build's own).
+std::optional<KernelCacheFolders> kernel_cache_folders();
 
 /// The shared store of this process's builds (nullptr = none, the default); set by the tuner
 /// when the run's store shares binaries (tuner/kernel_store.hpp). Thread-safe.

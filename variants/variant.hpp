@@ -125,6 +125,19 @@ class Variant {
     (void)arch;
     return {};
   }
+  /// The version of the run-time compiler that builds this variant's kernels, e.g. "12.6" for
+  /// NVRTC 12.6 (a kernel cache entry holds only that version's builds); empty for variants
+  /// without one (host code, the default). Throws std::runtime_error when the compiler cannot
+  /// be loaded.
+  virtual std::string compiler_version() const { return {}; }
+  /// Builds, into the kernel cache (variants/kernel_binary_cache.hpp), every kernel that a run
+  /// of config on a board of arch compiles: its constraint check's (resources()) and those its
+  /// solver adds. Needs no GPU. The prebuilt kernel cache is made of these
+  /// (tuner/kernel_prebuild.hpp). Default: resources(config, arch). Throws what resources()
+  /// throws.
+  virtual void build_kernels(const Config& config, const std::string& arch) const {
+    (void)resources(config, arch);
+  }
   /// resources(config, arch) read from a committed table of resource reports instead of a
   /// build (each result has from_table set), or nullopt when the table lacks one of config's
   /// kernels for arch (then resources() builds) or the variant has no table (the default).

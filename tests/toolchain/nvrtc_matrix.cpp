@@ -27,6 +27,7 @@
 #include "variants/cuda/cuda_variant.hpp"
 #include "variants/cuda/nvrtc_build.hpp"
 #include "variants/cuda/persistent_levels.hpp"
+#include "variants/cuda/resident_levels.hpp"
 #include "variants/cuda/resource_table.hpp"
 #include "variants/cuda/tiled_levels.hpp"
 #include "variants/variant.hpp"
@@ -133,13 +134,8 @@ int main(int argc, char** argv) {
     if (w->name() != "tvl1") continue;
     // The per-level kernels (resident and tiled levels) with the defines their owners use.
     for (const std::string precision : {"f32", "f16", "mixed"}) {
-      Config resident;
-      resident.precision = precision;
-      resident.tunables = {{"resident_threads", 1024}};
-      Config tiled;
-      tiled.precision = precision;
-      tiled.tunables = {{"tiled_t", flowtune::cuda::kTiledThreadsPerSide},
-                        {"tiled_depth", flowtune::cuda::kTiledDepth}};
+      const Config resident = flowtune::cuda::resident_kernel_config(precision);
+      const Config tiled = flowtune::cuda::tiled_kernel_config(precision);
       for (const auto& [source, c] : std::vector<std::pair<std::string, Config>>{
                {"tvl1_resident.cuh", resident},
                {"tvl1_tiled.cuh", tiled},

@@ -55,7 +55,7 @@ class KernelStoreTest : public ::testing::TestWithParam<std::string> {
   KernelBinary get(const std::string& host, const std::string& key, KernelBuildCounters& counts) {
     auto& store = stores_[host];
     if (!store) store = make_db_kernel_store(storage_, host);
-    const KernelBinaryRequest r{(dir_ / ("cache_" + host)).string(), key, "sm_90", "13.0"};
+    const KernelBinaryRequest r{(dir_ / ("cache_" + host)).string(), key, "sm_90", "13.0", {}};
     return cached_kernel_binary(
         r, store.get(), [&] { return compiler_.compile(key); }, &test::FakeKernelCompiler::valid,
         counts);
@@ -139,7 +139,7 @@ TEST(KernelStore, AnUnreachableStoreCostsACompileNotTheBuild) {
   KernelBuildCounters counts;
   // A folder where the SQLite file cannot be created.
   const auto store = make_db_kernel_store((dir / "no" / "such" / "folder.db").string(), "h");
-  const KernelBinaryRequest r{(dir / "cache").string(), "k", "sm_90", "13.0"};
+  const KernelBinaryRequest r{(dir / "cache").string(), "k", "sm_90", "13.0", {}};
   const KernelBinary got = cached_kernel_binary(
       r, store.get(), [&] { return compiler.compile("k"); }, &test::FakeKernelCompiler::valid,
       counts);

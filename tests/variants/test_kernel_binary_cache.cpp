@@ -29,7 +29,7 @@ class KernelBinaryCacheTest : public ::testing::Test {
   // The entry of key as host (a cache folder of its own) gets it.
   KernelBinary get(const std::string& host, const std::string& key, SharedKernelStore* store,
                    KernelBuildCounters& counters) {
-    const KernelBinaryRequest r{(dir_ / host).string(), key, "sm_90", "13.0"};
+    const KernelBinaryRequest r{(dir_ / host).string(), key, "sm_90", "13.0", {}};
     return cached_kernel_binary(
         r, store, [&] { return compiler_.compile(key); }, &test::FakeKernelCompiler::valid,
         counters);
@@ -165,7 +165,7 @@ TEST_F(KernelBinaryCacheTest, AStoreThatIsDownCostsACompileNotTheBuild) {
 TEST_F(KernelBinaryCacheTest, ACompileErrorPropagatesAndNothingIsCached) {
   test::MemoryKernelStore store;
   KernelBuildCounters counts;
-  const KernelBinaryRequest r{(dir_ / "a").string(), "k1", "sm_90", "13.0"};
+  const KernelBinaryRequest r{(dir_ / "a").string(), "k1", "sm_90", "13.0", {}};
   EXPECT_THROW(cached_kernel_binary(
                    r, &store, []() -> KernelBinary { throw std::runtime_error("syntax error"); },
                    &test::FakeKernelCompiler::valid, counts),
@@ -173,6 +173,84 @@ TEST_F(KernelBinaryCacheTest, ACompileErrorPropagatesAndNothingIsCached) {
   EXPECT_TRUE(store.rows.empty());
   EXPECT_FALSE(fs::exists(dir_ / "a" / "k1.cubin"));
   EXPECT_EQ(counts.get().compiled, 0u);
+}
+
+// A prebuilt folder (the layout of a local one, made elsewhere) answers a local miss before
+// the store and the compiler; its entry is used as it is: not copied into the local folder,
+// not published.
+TEST_F(KernelBinaryCacheTest, APrebuiltEntryAnswersALocalMissWithoutACompile) {
+  KernelBuildCounters made, used;
+  const KernelBinary built = get("builder", "k1", nullptr, made);  // the prebuild
+  test::MemoryKernelStore store;
+  const KernelBinaryRequest r{(dir_ / "board").string(),
+                              "k1",
+                              "sm_87",
+                              "12.6",
+                              {(dir_ / "missing").string(), (dir_ / "builder").string()}};
+  const KernelBinary got = cached_kernel_binary(
+      r, &store, [&] { return compiler_.compile("k1"); }, &test::FakeKernelCompiler::valid, used);
+  EXPECT_EQ(got.binary, built.binary);
+  EXPECT_EQ(got.log, built.log);
+  EXPECT_EQ(compiler_.calls, 1);  // the prebuild's compile only
+  EXPECT_EQ(used.get().prebuilt_hits, 1u);
+  EXPECT_EQ(used.get().compiled, 0u);
+  EXPECT_EQ(used.get().local_hits, 0u);
+  EXPECT_EQ(used.get().published, 0u);
+  EXPECT_TRUE(store.rows.empty());
+  EXPECT_FALSE(fs::exists(dir_ / "board" / "k1.cubin"));
+  EXPECT_NE(kernel_build_counts_text(used.get()).find(", 1 from the prebuilt cache, "),
+            std::string::npos);
+}
+
+// A prebuilt entry that is not valid (no resource report) or lacks its log is passed over:
+// the next folder, then the compiler, answers; a key the prebuild did not build compiles.
+TEST_F(KernelBinaryCacheTest, AnInvalidOrMissingPrebuiltEntryIsPassedOver) {
+  KernelBuildCounters made, used;
+  get("good", "k1", nullptr, made);
+  fs::create_directories(dir_ / "bad");
+  std::ofstream(dir_ / "bad" / "k1.cubin") << "binary";
+  std::ofstream(dir_ / "bad" / "k1.log") << "no report";
+  fs::create_directories(dir_ / "torn");
+  std::ofstream(dir_ / "torn" / "k1.cubin") << "binary";  // its log never written
+  const std::vector<std::string> prebuilt = {(dir_ / "bad").string(), (dir_ / "torn").string(),
+                                             (dir_ / "good").string()};
+  const auto ask = [&](const std::string& key) {
+    const KernelBinaryRequest r{(dir_ / "board").string(), key, "sm_87", "12.6", prebuilt};
+    return cached_kernel_binary(
+        r, nullptr, [&] { return compiler_.compile(key); }, &test::FakeKernelCompiler::valid, used);
+  };
+  EXPECT_EQ(ask("k1").binary, compiler_.compile("k1").binary);
+  EXPECT_EQ(used.get().prebuilt_hits, 1u);
+  EXPECT_EQ(used.get().compiled, 0u);
+  const int calls = compiler_.calls;
+  ask("k2");
+  EXPECT_EQ(compiler_.calls, calls + 1);
+  EXPECT_EQ(used.get().compiled, 1u);
+  EXPECT_TRUE(fs::exists(dir_ / "board" / "k2.cubin"));  // a compile goes to the local folder
+}
+
+// The local folder comes first: an entry there is a local hit even when a prebuilt one exists.
+TEST_F(KernelBinaryCacheTest, TheLocalFolderComesBeforeThePrebuiltOnes) {
+  KernelBuildCounters made, used;
+  get("builder", "k1", nullptr, made);
+  get("board", "k1", nullptr, made);
+  const KernelBinaryRequest r{
+      (dir_ / "board").string(), "k1", "sm_87", "12.6", {(dir_ / "builder").string()}};
+  cached_kernel_binary(
+      r, nullptr, [&] { return compiler_.compile("k1"); }, &test::FakeKernelCompiler::valid, used);
+  EXPECT_EQ(used.get().local_hits, 1u);
+  EXPECT_EQ(used.get().prebuilt_hits, 0u);
+}
+
+// set_kernel_cache_folders replaces the process's folders until cleared.
+TEST(KernelCacheFolders, AreSetAndCleared) {
+  EXPECT_FALSE(kernel_cache_folders().has_value());
+  set_kernel_cache_folders(KernelCacheFolders{"/tmp/local", {"/tmp/a", "/tmp/b"}});
+  ASSERT_TRUE(kernel_cache_folders().has_value());
+  EXPECT_EQ(kernel_cache_folders()->local, "/tmp/local");
+  EXPECT_EQ(kernel_cache_folders()->prebuilt, (std::vector<std::string>{"/tmp/a", "/tmp/b"}));
+  set_kernel_cache_folders(std::nullopt);
+  EXPECT_FALSE(kernel_cache_folders().has_value());
 }
 
 TEST(KernelBuildCounts, TextSaysEveryCount) {
@@ -186,11 +264,17 @@ TEST(KernelBuildCounts, TextSaysEveryCount) {
   EXPECT_EQ(kernel_build_counts_text(c),
             "3 compiled (4.0 s), 5 local cache hits, 7 fetched from the store (0.0 s, 1 "
             "rejected), 2 published");
+  c.prebuilt_hits = 6;
+  EXPECT_EQ(kernel_build_counts_text(c),
+            "3 compiled (4.0 s), 5 local cache hits, 6 from the prebuilt cache, 7 fetched from "
+            "the store (0.0 s, 1 rejected), 2 published");
   c.store_errors = 4;
   EXPECT_NE(kernel_build_counts_text(c).find(", 4 store errors"), std::string::npos);
   KernelBuildCounts d = c;
   d += c;
   EXPECT_EQ((d - c).fetched, 7u);
+  EXPECT_EQ(d.prebuilt_hits, 12u);
+  EXPECT_EQ((d - c).prebuilt_hits, 6u);
 }
 
 }  // namespace

@@ -6,7 +6,9 @@
 #include "variants/cuda/device_fields.hpp"
 #include "variants/cuda/nvrtc_build.hpp"
 #include "variants/cuda/persistent_levels.hpp"
+#include "variants/cuda/resident_levels.hpp"
 #include "variants/cuda/resource_table.hpp"
+#include "variants/cuda/tiled_levels.hpp"
 #include "variants/kernel_defines.hpp"
 #include "variants/tvl1_params_of.hpp"
 
@@ -154,6 +156,19 @@ std::vector<KernelResources> CudaVariant::resources(const Config& config,
     }
   }
   return out;
+}
+
+std::string CudaVariant::compiler_version() const {
+  return nvrtc_version();
+}
+
+void CudaVariant::build_kernels(const Config& config, const std::string& arch) const {
+  (void)resources(config, arch);
+  if (resident_px_of(config) > 0)
+    (void)nvrtc_build("tvl1_resident.cuh", nvrtc_defines(resident_kernel_config(config.precision)),
+                      arch);
+  if (tiled_px_of(config) > 0)
+    (void)nvrtc_build("tvl1_tiled.cuh", nvrtc_defines(tiled_kernel_config(config.precision)), arch);
 }
 
 std::optional<std::vector<KernelResources>> CudaVariant::table_resources(

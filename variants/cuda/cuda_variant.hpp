@@ -47,6 +47,13 @@ class CudaVariant : public FlowVariant {
   /// std::invalid_argument for an invalid config, std::runtime_error when the build fails.
   std::vector<KernelResources> resources(const Config& config,
                                          const std::string& arch) const override;
+  /// resources(config, arch), then the shared per-level kernels a frame of config builds: the
+  /// resident-level kernel when resident_px > 0 (resident_kernel_config) and the tiled one
+  /// when tiled_px > 0 (tiled_kernel_config), for config's precision. Needs no GPU. Throws
+  /// what resources() throws, std::runtime_error when a level kernel's build fails.
+  void build_kernels(const Config& config, const std::string& arch) const override;
+  /// NVRTC's version (nvrtc_version(), variants/cuda/nvrtc_build.hpp).
+  std::string compiler_version() const override;
   /// resources() from the committed table of NVRTC 11.8 reports (ResourceTable::committed(),
   /// variants/cuda/resource_table.hpp), the launch shape and, with persistent_px > 0, the
   /// persistent kernel's row added as resources() adds its build; nullopt when the table

@@ -129,6 +129,12 @@ std::vector<int> nvrtc_supported_archs() {
   return archs;
 }
 
+std::string nvrtc_version() {
+  int major = 0, minor = 0;
+  nvrtc_api().version(&major, &minor);
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
 std::string nvrtc_version_string() {
   int major = 0, minor = 0;
   nvrtc_api().version(&major, &minor);
@@ -215,9 +221,39 @@ std::vector<std::string> nvrtc_options(const std::string& target, int nvrtc_majo
 }
 
 std::string build_cache_dir() {
+  if (const auto folders = kernel_cache_folders()) return folders->local;
   if (const char* e = std::getenv("FLOWTUNE_CACHE_DIR"); e && *e) return e;
   if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/flowtune";
   return {};
+}
+
+std::vector<std::string> prebuilt_kernel_dirs() {
+  if (const auto folders = kernel_cache_folders()) return folders->prebuilt;
+  static const std::vector<std::string> dirs = [] {
+    std::vector<std::string> out;
+    std::error_code ec;
+    if (const char* e = std::getenv("FLOWTUNE_PREBUILT_KERNELS")) {
+      std::stringstream in(e);
+      std::string dir;
+      while (std::getline(in, dir, ':'))
+        if (!dir.empty() && std::filesystem::is_directory(dir, ec)) out.push_back(dir);
+      return out;
+    }
+    // The installed cache: <prefix>/share/flowtune/kernels for <prefix>/bin/tune (or a program
+    // linking the installed library from <prefix>/lib).
+    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec) return out;
+    const std::filesystem::path root = exe.parent_path().parent_path() / "share/flowtune/kernels";
+    if (!std::filesystem::is_directory(root, ec)) return out;
+    out.push_back(root.string());
+    std::vector<std::string> subs;
+    for (const auto& entry : std::filesystem::directory_iterator(root, ec))
+      if (entry.is_directory(ec)) subs.push_back(entry.path().string());
+    std::sort(subs.begin(), subs.end());
+    out.insert(out.end(), subs.begin(), subs.end());
+    return out;
+  }();
+  return dirs;
 }
 
 std::shared_ptr<const NvrtcBuild> nvrtc_build(const std::string& main_file,
@@ -329,7 +365,8 @@ std::shared_ptr<const NvrtcBuild> nvrtc_build(const std::string& main_file,
     return !e.binary.empty() && !parse_ptxas_log(e.log).empty();
   };
   const KernelBinaryRequest request{build_cache_dir(), hex, target,
-                                    std::to_string(major) + "." + std::to_string(minor)};
+                                    std::to_string(major) + "." + std::to_string(minor),
+                                    prebuilt_kernel_dirs()};
   const std::shared_ptr<SharedKernelStore> store = shared_kernel_store();
   KernelBinary entry =
       cached_kernel_binary(request, store.get(), compile, valid, kernel_build_counters());

@@ -55,10 +55,11 @@ std::vector<KernelResources> parse_ptxas_log(const std::string& log);
 /// Cached in memory and on disk ($FLOWTUNE_CACHE_DIR, else ~/.cache/flowtune, as
 /// <hash>.cubin + <hash>.log) by a 64-bit FNV-1a hash of NVRTC's version, every embedded source
 /// and the options but the include directory (the arch and the defines among them); on a local
-/// miss the shared store of the run (set_shared_kernel_store, variants/kernel_binary_cache.hpp)
-/// is asked before NVRTC, and a compiled entry is published into it. Counted in
-/// kernel_build_counters(). Thread-safe. Throws std::runtime_error with the NVRTC log when the
-/// build fails, std::invalid_argument for an unknown main_file.
+/// miss the prebuilt kernel cache (prebuilt_kernel_dirs) and then the shared store of the run
+/// (set_shared_kernel_store, variants/kernel_binary_cache.hpp) is asked before NVRTC, and a
+/// compiled entry is published into it. Counted in kernel_build_counters(). Thread-safe. Throws
+/// std::runtime_error with the NVRTC log when the build fails, std::invalid_argument for an unknown
+/// main_file.
 std::shared_ptr<const NvrtcBuild> nvrtc_build(const std::string& main_file,
                                               const std::vector<std::string>& defines,
                                               const std::string& arch);
@@ -68,7 +69,23 @@ std::shared_ptr<const NvrtcBuild> nvrtc_build(const std::string& main_file,
 /// newer (whose own cache answers a hit without the ptxas report).
 std::vector<std::string> nvrtc_options(const std::string& target, int nvrtc_major, int nvrtc_minor);
 
-/// Directory of the disk cache (see nvrtc_build); empty when neither variable is set.
+/// Directory of the disk cache (see nvrtc_build): KernelCacheFolders::local when set
+/// (variants/kernel_binary_cache.hpp), else $FLOWTUNE_CACHE_DIR, else ~/.cache/flowtune; empty
+/// when none of them is set.
 std::string build_cache_dir();
+
+/// The folders of the prebuilt kernel cache, read-only, in the disk cache's layout and keyed
+/// the same way (so an entry matches only the NVRTC version, sources, arch and defines it was
+/// built with): KernelCacheFolders::prebuilt when set (variants/kernel_binary_cache.hpp); else
+/// $FLOWTUNE_PREBUILT_KERNELS, a ':'-separated list (set and empty: none); else
+/// the installed cache, <prefix>/share/flowtune/kernels next to the running executable's
+/// <prefix>/bin or <prefix>/lib, and each of its sub-folders (one per arch and NVRTC version,
+/// e.g. sm_87-nvrtc12.6, as `tune --prebuild-kernels` writes them; docs/jetson.md). Folders
+/// that do not exist are left out. Read from the environment and the file system once per
+/// process.
+std::vector<std::string> prebuilt_kernel_dirs();
+
+/// NVRTC's version as "major.minor" ("12.6"), of the NVRTC in use (nvrtc_supported_archs).
+std::string nvrtc_version();
 
 }  // namespace flowtune::cuda

@@ -11,8 +11,11 @@
 
 namespace flowtune::cuda {
 
-namespace {
-constexpr int kThreads = 1024;  // one block of 32 x 32: the whole SM for one level
+Config resident_kernel_config(const std::string& precision) {
+  Config c;
+  c.precision = precision;
+  c.tunables = {{"resident_threads", kResidentThreads}};
+  return c;
 }
 
 struct ResidentLevels::Impl {
@@ -37,9 +40,9 @@ ResidentLevels::ResidentLevels(const Config& config, int max_pixels, LaunchOrder
   const Tvl1Params p = tvl1_params_of(config);
   m.prm = {float(p.lambda * p.theta), float(p.theta), float(p.tau / p.theta)};
   if (max_pixels <= 0) return;
-  Config c = config;
-  c.tunables = {{"resident_threads", kThreads}};
-  m.build = nvrtc_build("tvl1_resident.cuh", nvrtc_defines(c), current_device_arch());
+  m.build =
+      nvrtc_build("tvl1_resident.cuh", nvrtc_defines(resident_kernel_config(config.precision)),
+                  current_device_arch());
   m.module = std::make_unique<LoadedModule>(m.build->cubin);
   m.kernel = m.module->function("ft_resident");
   int device = 0;
@@ -79,8 +82,8 @@ void ResidentLevels::run(const DeviceFields& f, int iterations, cudaStream_t str
   void* p1 = f.p1;
   void* p2 = f.p2;
   void* args[] = {&grad, &rho, &u, &p1, &p2, &w, &h, &m.prm, &its};
-  m.module->launch(m.kernel, dim3(1), dim3(32, kThreads / 32), unsigned(shared_bytes(w, h)), stream,
-                   args, m.order);
+  m.module->launch(m.kernel, dim3(1), dim3(32, kResidentThreads / 32), unsigned(shared_bytes(w, h)),
+                   stream, args, m.order);
 }
 
 }  // namespace flowtune::cuda

@@ -6,11 +6,21 @@
 #include <cuda_runtime_api.h>
 
 #include <memory>
+#include <string>
 
 #include "variants/config.hpp"
 #include "variants/cuda/device_fields.hpp"
 
 namespace flowtune::cuda {
+
+/// Threads per block of the resident-level kernel: one block of 32 x 32, the whole SM for one
+/// level.
+constexpr int kResidentThreads = 1024;
+
+/// The resident-level kernel's NVRTC config for `precision` (tunable resident_threads =
+/// kResidentThreads): what ResidentLevels builds, and what a prebuilt kernel cache holds for a
+/// config with resident_px > 0 (CudaVariant::build_kernels).
+Config resident_kernel_config(const std::string& precision);
 
 /// The resident-level kernel built (NVRTC, cached) for one config's precision and params.
 class ResidentLevels {

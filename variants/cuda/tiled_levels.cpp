@@ -13,6 +13,13 @@
 
 namespace flowtune::cuda {
 
+Config tiled_kernel_config(const std::string& precision) {
+  Config c;
+  c.precision = precision;
+  c.tunables = {{"tiled_t", kTiledThreadsPerSide}, {"tiled_depth", kTiledDepth}};
+  return c;
+}
+
 struct TiledLevels::Impl {
   Storage storage = Storage::f32;
   int max_pixels = 0;
@@ -35,9 +42,8 @@ TiledLevels::TiledLevels(const Config& config, int max_pixels, LaunchOrder order
   const Tvl1Params p = tvl1_params_of(config);
   m.prm = {float(p.lambda * p.theta), float(p.theta), float(p.tau / p.theta)};
   if (max_pixels <= 0) return;
-  Config c = config;
-  c.tunables = {{"tiled_t", kTiledThreadsPerSide}, {"tiled_depth", kTiledDepth}};
-  m.build = nvrtc_build("tvl1_tiled.cuh", nvrtc_defines(c), current_device_arch());
+  m.build = nvrtc_build("tvl1_tiled.cuh", nvrtc_defines(tiled_kernel_config(config.precision)),
+                        current_device_arch());
   m.module = std::make_unique<LoadedModule>(m.build->cubin);
   m.kernel = m.module->function("ft_tiled");
 }

@@ -7,6 +7,7 @@
 #include <cuda_runtime_api.h>
 
 #include <memory>
+#include <string>
 
 #include "variants/config.hpp"
 #include "variants/cuda/device_fields.hpp"
@@ -16,6 +17,11 @@ namespace flowtune::cuda {
 /// Threads per side of the tiled kernel's block and iterations per launch (its halo).
 constexpr int kTiledThreadsPerSide = 32;
 constexpr int kTiledDepth = 4;
+
+/// The tiled kernel's NVRTC config for `precision` (tunables tiled_t = kTiledThreadsPerSide,
+/// tiled_depth = kTiledDepth): what TiledLevels builds, and what a prebuilt kernel cache holds
+/// for a config with tiled_px > 0 (CudaVariant::build_kernels).
+Config tiled_kernel_config(const std::string& precision);
 
 /// The tiled kernel built (NVRTC, cached) for one config's precision and params.
 class TiledLevels {
