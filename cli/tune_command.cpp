@@ -353,8 +353,7 @@ int run_tune(const std::vector<std::string>& args) {
     std::cout << "prebuilt kernels for board " << p.board << " (" << p.arch << ", NVRTC "
               << p.compiler_version << ") in " << p.folder << ": " << p.built.size()
               << " kernel sets built, " << p.not_built.size() << " not built; "
-              << kernel_build_counts_text(p.builds) << "; manifest " << p.folder
-              << "/manifest.tsv\n";
+              << kernel_build_counts_text(p.builds) << "; manifest " << p.manifest << '\n';
     for (const auto& [label, why] : p.not_built)
       std::cout << "  not built: " << label << ": " << why << '\n';
     return p.built.empty() ? 1 : 0;

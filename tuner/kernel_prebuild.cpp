@@ -151,10 +151,10 @@ KernelPrebuild prebuild_kernels(const TuneOptions& options, const std::string& r
     else
       out.not_built.emplace_back(label, failure[i].substr(0, failure[i].find('\n')));
   }
-  const std::string manifest = (std::filesystem::path(out.folder) / "manifest.tsv").string();
-  std::ofstream file(manifest);
+  out.manifest = (std::filesystem::path(out.folder) / ("manifest-" + out.board + ".tsv")).string();
+  std::ofstream file(out.manifest);
   file << kernel_prebuild_manifest(out);
-  if (!file.flush()) throw std::runtime_error("--prebuild-kernels: cannot write " + manifest);
+  if (!file.flush()) throw std::runtime_error("--prebuild-kernels: cannot write " + out.manifest);
   return out;
 }
 

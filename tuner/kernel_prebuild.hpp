@@ -25,6 +25,7 @@ struct KernelPrebuild {
   std::string board, arch;
   std::string compiler_version;  ///< the run-time compiler's, e.g. "12.6" (NVRTC 12.6)
   std::string folder;            ///< where the entries went: <root>/<arch>-nvrtc<version>
+  std::string manifest;          ///< <folder>/manifest-<board>.tsv
   std::size_t start_points = 0;  ///< points of the strategy's start (Strategy::upcoming)
   std::size_t start_sets = 0;    ///< distinct kernel sets among them
   /// Kernel sets (Config::label: variant, precision, tunables) built or found in the cache,
@@ -52,7 +53,7 @@ std::string prebuilt_kernel_folder(const std::string& arch, const std::string& c
 /// the strategies' local proposals). Each is built with Variant::build_kernels, with the
 /// compiler in use, into <root>/prebuilt_kernel_folder(arch, its version) (created; entries
 /// already there are kept and count as cache hits, so a stopped prebuild resumes), and no
-/// other cache is read (set_kernel_cache_folders); then <folder>/manifest.tsv is written
+/// other cache is read (set_kernel_cache_folders); then <folder>/manifest-<board>.tsv is written
 /// (kernel_prebuild_manifest). `threads` threads build (0 = the cores). The run's session
 /// (open_session) is opened on a scratch store in the system's temporary folder, removed at
 /// the end: nothing is measured or stored. Needs no GPU. Logs the selection and a counter with
@@ -64,8 +65,9 @@ KernelPrebuild prebuild_kernels(const TuneOptions& options, const std::string& r
                                 std::size_t start_points, unsigned threads, std::ostream& log);
 
 /// The manifest of a prebuilt cache folder (written by `tune --prebuild-kernels` as
-/// <dir>/manifest.tsv): a "# " header of board, arch, NVRTC version and the counts, then one
-/// "built\t<label>" or "not built\t<label>\t<reason>" line per kernel set.
+/// <folder>/manifest-<board>.tsv; boards of one arch share the folder): a "# " header of board,
+/// arch, NVRTC version and the counts, then one "built\t<label>" or "not built\t<label>\t<reason>"
+/// line per kernel set.
 std::string kernel_prebuild_manifest(const KernelPrebuild& prebuild);
 
 }  // namespace flowtune

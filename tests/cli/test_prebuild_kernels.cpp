@@ -83,7 +83,7 @@ TEST_F(CliPrebuildKernels, BuildsTheStartAndItsNeighboursResumesAndServesTheBoar
 
   // The manifest: the start's kernel sets first, then each other one a single tunable away
   // from one of them (the labels name variant, precision and every tunable).
-  std::ifstream manifest(folder + "/manifest.tsv");
+  std::ifstream manifest(folder + "/manifest-agx-orin.tsv");
   ASSERT_TRUE(manifest) << folder;
   std::string header;
   std::getline(manifest, header);
