@@ -1,7 +1,8 @@
 # Debian packages through CPack (`cpack -G DEB` in a build tree; scripts/deb-packages):
 #   flowtune         the `tune` binary and the board profiles (share/flowtune/boards), the
-#                    bundled Middlebury sequences (share/flowtune/data), bash completion;
-#                    its Depends come from dpkg-shlibdeps.
+#                    bundled Middlebury sequences (share/flowtune/data), bash completion, and
+#                    the prebuilt kernel cache when FLOWTUNE_PREBUILT_KERNELS_DIR names one
+#                    (share/flowtune/kernels); its Depends come from dpkg-shlibdeps.
 #   libflowtune-dev  the deployment library flowtune::tvl1: headers, static library, the CMake
 #                    package (find_package(flowtune CONFIG)) and a pkg-config file (flowtune.pc).
 include(GNUInstallDirs)
@@ -13,6 +14,19 @@ install(FILES ${PROJECT_SOURCE_DIR}/cli/completion/tune.bash
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME tune COMPONENT tune)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/data/middlebury
         DESTINATION ${CMAKE_INSTALL_DATADIR}/flowtune/data COMPONENT tune)
+# The prebuilt kernel cache (scripts/prebuilt-kernels; docs/jetson.md, "Prebuilt kernels"): its
+# <arch>-nvrtc<version>/ folders go to share/flowtune/kernels, where `tune` looks beside its
+# bin/ (variants/cuda/nvrtc_build.hpp, prebuilt_kernel_dirs); the script's own logs stay out.
+set(FLOWTUNE_PREBUILT_KERNELS_DIR "" CACHE PATH
+    "a folder of prebuilt kernel caches (scripts/prebuilt-kernels) to install with tune")
+if(FLOWTUNE_PREBUILT_KERNELS_DIR)
+  if(NOT IS_DIRECTORY "${FLOWTUNE_PREBUILT_KERNELS_DIR}")
+    message(FATAL_ERROR "FLOWTUNE_PREBUILT_KERNELS_DIR=${FLOWTUNE_PREBUILT_KERNELS_DIR}: no such folder")
+  endif()
+  install(DIRECTORY ${FLOWTUNE_PREBUILT_KERNELS_DIR}/
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/flowtune/kernels COMPONENT tune
+          FILES_MATCHING REGEX "/sm_[0-9]+-nvrtc[0-9.]+/[^/]+[.](cubin|log|tsv)$")
+endif()
 
 set(FLOWTUNE_PC_CUDA_LIBS "")
 if(FLOWTUNE_HAVE_CUDA)

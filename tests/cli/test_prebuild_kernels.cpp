@@ -141,6 +141,25 @@ TEST_F(CliPrebuildKernels, BuildsTheStartAndItsNeighboursResumesAndServesTheBoar
                  "prebuilt cache")))
       << run.output;
   EXPECT_GT(std::stoi(m[1]), 0);
+
+  // Installed: tune in <prefix>/bin finds the folder under <prefix>/share/flowtune/kernels by
+  // itself (the layout of the package and of scripts/jetson-setup's build tree).
+  const fs::path prefix = dir_ / "prefix";
+  fs::create_directories(prefix / "bin");
+  fs::copy_file(FLOWTUNE_TUNE_EXE, prefix / "bin" / "tune");
+  fs::permissions(prefix / "bin" / "tune", fs::perms::owner_exec, fs::perm_options::add);
+  fs::create_directories(prefix / "share/flowtune/kernels");
+  fs::copy(folder, prefix / "share/flowtune/kernels" / fs::path(folder).filename());
+  const test::TuneResult installed =
+      shell("env -u FLOWTUNE_PREBUILT_KERNELS FLOWTUNE_CACHE_DIR=" + path("installed") + " " +
+            (prefix / "bin" / "tune").string() +
+            " --board agx-orin --variant global --precision f32 --workers 0 --time-budget 2s "
+            "--db " +
+            path("installed.db") + " 2>&1");
+  EXPECT_TRUE(std::regex_search(installed.output,
+                                std::regex("this process 0 compiled \\(0.0 s\\), 0 local cache "
+                                           "hits, [1-9][0-9]* from the prebuilt cache")))
+      << installed.output;
 }
 
 TEST_F(CliPrebuildKernels, IsRefusedForABoardWithoutGpuKernels) {

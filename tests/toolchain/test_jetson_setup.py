@@ -179,6 +179,23 @@ class JetsonSetupDryRun(unittest.TestCase):
         self.assertFalse([c for c in self.commands(out) if "--board" in c])
         self.assertIn("--no-run: not tuning", out)
 
+    def test_prebuilt_kernels_are_unpacked_beside_the_built_tune(self):
+        tarball = self._file("prebuilt-kernels.tar.xz", "")
+        out = self.dry_run("--release", "jammy", "--cuda-home", self.cuda["12.2"], "--arch", "87",
+                           "--prebuilt-kernels", tarball)
+        kernels = os.path.join(ROOT, "build-jetson", "share", "flowtune", "kernels")
+        commands = self.commands(out)
+        self.assertIn(["tar", "-C", kernels, "-xJf", tarball], commands)
+        build = [i for i, c in enumerate(commands) if "--build" in c and "tune" in c][0]
+        unpack = commands.index(["tar", "-C", kernels, "-xJf", tarball])
+        tune = [i for i, c in enumerate(commands) if "--board" in c][0]
+        self.assertLess(build, unpack)
+        self.assertLess(unpack, tune)
+        r = self.run_script("--dry-run", "--release", "jammy", "--cuda-home", self.cuda["12.2"],
+                            "--prebuilt-kernels", os.path.join(self.tmp.name, "absent.tar.xz"))
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("--prebuilt-kernels", r.stderr)
+
     def test_a_cuda_of_the_other_jetpack_is_a_warning(self):
         out = self.dry_run("--release", "focal", "--cuda-home", self.cuda["12.2"], "--arch", "72")
         self.assertIn("warning: JetPack 5 ships CUDA 11.x", out)
