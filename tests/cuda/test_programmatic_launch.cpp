@@ -13,6 +13,7 @@
 #include <string>
 
 #include "tests/cuda/test_frame_support.hpp"
+#include "tests/source_root.hpp"
 #include "variants/cuda/cuda_driver.hpp"
 #include "variants/cuda/cuda_frame_solver.hpp"
 #include "variants/cuda/embedded_sources.hpp"
@@ -39,6 +40,36 @@ TEST(ProgrammaticLaunch, EveryTvl1KernelEntryWaitsForItsPredecessorFirst) {
   // ft_global_u, ft_global_p, ft_shared_fusion, ft_global_pipeline, ft_shared_pipeline,
   // ft_tiled, ft_resident, ft_persistent.
   EXPECT_EQ(entries, 8);
+}
+
+// The frame stages' kernels (nvcc, kernels/cuda/frame/) are launched programmatically too
+// (frame::Exec::programmatic): each begins with the wait, and every launch goes through
+// frame::launch_kernel (no `<<<` left that would launch one without the stage's order).
+TEST(ProgrammaticLaunch, EveryFrameKernelWaitsFirstAndLaunchesThroughTheStageOrder) {
+  const std::regex entry(R"re(__global__[^{;]*\{\s*([^;]*;))re");
+  int entries = 0;
+  for (const char* name :
+       {"flow_filters.cu", "frame_kernels.cu", "occlusion_filters.cu", "texture_kernels.cu"}) {
+    const std::string path = (test::source_root_holding("kernels/cuda/frame/frame_kernels.cu") /
+                              "kernels/cuda/frame" / name)
+                                 .string();
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    ASSERT_NE(f, nullptr) << path;
+    std::string text;
+    char buf[4096];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, n);
+    std::fclose(f);
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), entry);
+         it != std::sregex_iterator(); ++it) {
+      ++entries;
+      EXPECT_EQ((*it)[1].str(), "ft::wait_previous_grid_then_allow_next();")
+          << name << ": a kernel starts with `" << (*it)[1].str() << "`";
+    }
+    EXPECT_EQ(text.find("<<<"), std::string::npos) << name << " launches a kernel with <<<";
+  }
+  // median, weighted median, flow change (2), pixel, minmax (3), gaussian, zoom-out,
+  // occlusion cost, occluded weighted median, texture pixel, blocked ROF.
+  EXPECT_EQ(entries, 14);
 }
 
 class ProgrammaticLaunchGpu : public ::testing::Test {

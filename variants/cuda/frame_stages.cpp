@@ -32,6 +32,7 @@ void FrameStages::prepare(const Config& config) {
                                   ? LaunchOrder::programmatic
                                   : LaunchOrder::stream;
     schedule_->set_launch_order(order);
+    programmatic_ = order == LaunchOrder::programmatic;
     const int resident_px =
         options_.resident_max_pixels >= 0 ? options_.resident_max_pixels : resident_px_of(config);
     if (resident_px > 0) resident_ = std::make_unique<ResidentLevels>(config, resident_px, order);
@@ -51,6 +52,10 @@ void FrameStages::prepare(const Config& config) {
                                               options_.rof_iterations_per_launch);
 }
 
+frame::Exec FrameStages::exec_on(cudaStream_t s) const {
+  return frame::Exec{s, options_.host_emulation, programmatic_ && !options_.host_emulation};
+}
+
 void FrameStages::upload(cudaStream_t s, FrameBuffers& b, const void* in0, const void* in1,
                          FrameInput input) {
   const std::size_t n = std::size_t(b.width) * b.height;
@@ -65,7 +70,7 @@ void FrameStages::upload(cudaStream_t s, FrameBuffers& b, const void* in0, const
   if (options_.fused_stages && input == FrameInput::device_float && !options_.host_emulation) {
     frame::minmax_pair_one_launch(static_cast<const float*>(in0), static_cast<const float*>(in1), n,
                                   b.minmax_scratch.as<float>(), b.minmax.as<float>(),
-                                  frame::Exec{s, false}, raw, raw + n);
+                                  frame::Exec{s, false, programmatic_}, raw, raw + n);
     marks_.mark(s, "upload", -1);
     marks_.mark(s, "normalise", -1);
     return;
@@ -101,7 +106,7 @@ void FrameStages::upload_pitched(cudaStream_t s, FrameBuffers& b, const float* i
 
 void FrameStages::widen_u8(cudaStream_t s, FrameBuffers& b) {
   frame::bytes_to_float_pair(b.raw_u8.as<std::uint8_t>(), b.width, b.height, b.raw.as<float>(),
-                             frame::Exec{s, options_.host_emulation});
+                             exec_on(s));
 }
 
 void FrameStages::normalise(cudaStream_t s, FrameBuffers& b) {
@@ -109,7 +114,7 @@ void FrameStages::normalise(cudaStream_t s, FrameBuffers& b) {
   const std::size_t n = std::size_t(b.width) * b.height;
   float* raw = b.raw.as<float>();
   frame::minmax_pair_one_launch(raw, raw + n, n, b.minmax_scratch.as<float>(), b.minmax.as<float>(),
-                                frame::Exec{s, options_.host_emulation});
+                                exec_on(s));
   marks_.mark(s, "normalise", -1);
 }
 
@@ -121,13 +126,12 @@ void FrameStages::download(cudaStream_t s, FrameBuffers& b, void* out) {
 
 void FrameStages::download_interleaved(cudaStream_t s, FrameBuffers& b, float* out,
                                        std::size_t pitch) {
-  frame::planar_to_interleaved_rows(b.flow.as<float>(), b.width, b.height, out, pitch,
-                                    frame::Exec{s, options_.host_emulation});
+  frame::planar_to_interleaved_rows(b.flow.as<float>(), b.width, b.height, out, pitch, exec_on(s));
   marks_.mark(s, "download", -1);
 }
 
 void FrameStages::core(cudaStream_t stream, FrameBuffers& b) {
-  const frame::Exec exec{stream, options_.host_emulation};
+  const frame::Exec exec = exec_on(stream);
   const Tvl1Params& p = params_;
   const bool f16 = storage_ == Storage::f16;
   const int w = b.width, h = b.height;
@@ -285,7 +289,7 @@ void FrameStages::core(cudaStream_t stream, FrameBuffers& b) {
 }
 
 void FrameStages::init_flow(cudaStream_t stream, FrameBuffers& b, void* u) {
-  const frame::Exec exec{stream, options_.host_emulation};
+  const frame::Exec exec = exec_on(stream);
   const std::size_t n = std::size_t(b.width) * b.height;
   float* a = b.flow.as<float>();
   float* tmp = b.tmp.as<float>();

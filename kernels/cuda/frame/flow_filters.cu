@@ -5,6 +5,7 @@
 #include <string>
 
 #include "kernels/cuda/frame/flow_filters.hpp"
+#include "kernels/cuda/frame/frame_launch.cuh"
 #include "kernels/cuda/frame/frame_pixels.cuh"
 #include "kernels/median_filter.hpp"
 #include "kernels/weighted_median.hpp"
@@ -55,6 +56,7 @@ FT_HD void median_px_pair(const T2* in, T2* out, int w, int h, int x, int y) {
 
 template <int Window, class T2>
 __global__ void median_kernel(const T2* in, T2* out, int w, int h) {
+  ft::wait_previous_grid_then_allow_next();
   const int x = int(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = int(blockIdx.y * blockDim.y + threadIdx.y);
   if (x < w && y < h) median_px_pair<Window>(in, out, w, h, x, y);
@@ -71,8 +73,8 @@ void median_impl(const void* u_in, void* u_out, int w, int h, Exec exec) {
   }
   const dim3 block(kBlockX, kBlockY);
   const dim3 grid(unsigned((w + kBlockX - 1) / kBlockX), unsigned((h + kBlockY - 1) / kBlockY));
-  median_kernel<Window><<<grid, block, 0, exec.stream>>>(in, out, w, h);
-  check(cudaGetLastError(), "median_flow");
+  check(launch_kernel(median_kernel<Window, T2>, grid, block, 0, exec, in, out, w, h),
+        "median_flow");
 }
 
 template <int Window, class T2>
@@ -88,6 +90,7 @@ template <int Window, class T2>
 __global__ void __launch_bounds__(kWmBlockX* kWmBlockY)
     weighted_median_kernel(const T2* in, T2* out, const float* guide, int w, int h,
                            float sigma_spatial, float sigma_color) {
+  ft::wait_previous_grid_then_allow_next();
   const int x = int(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = int(blockIdx.y * blockDim.y + threadIdx.y);
   if (x < w && y < h)
@@ -108,9 +111,9 @@ void weighted_median_impl(const void* u_in, void* u_out, const float* guide, int
   const dim3 block(kWmBlockX, kWmBlockY);
   const dim3 grid(unsigned((w + kWmBlockX - 1) / kWmBlockX),
                   unsigned((h + kWmBlockY - 1) / kWmBlockY));
-  weighted_median_kernel<Window>
-      <<<grid, block, 0, exec.stream>>>(in, out, guide, w, h, sigma_spatial, sigma_color);
-  check(cudaGetLastError(), "weighted_median_flow");
+  check(launch_kernel(weighted_median_kernel<Window, T2>, grid, block, 0, exec, in, out, guide, w,
+                      h, sigma_spatial, sigma_color),
+        "weighted_median_flow");
 }
 
 template <class T2>
@@ -139,6 +142,7 @@ FT_HD double change_at(const T2* u, const T2* prev, std::size_t i) {
 
 template <class T2>
 __global__ void change_partial_kernel(const T2* u, const T2* prev, std::size_t n, double* partial) {
+  ft::wait_previous_grid_then_allow_next();
   __shared__ double s[kSumThreads];
   double acc = 0;
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
@@ -155,6 +159,7 @@ __global__ void change_partial_kernel(const T2* u, const T2* prev, std::size_t n
 
 __global__ void change_final_kernel(const double* partial, int n_partials, std::size_t n,
                                     double* mean_out) {
+  ft::wait_previous_grid_then_allow_next();
   __shared__ double s[kSumThreads];
   double acc = 0;
   for (int i = int(threadIdx.x); i < n_partials; i += int(blockDim.x)) acc += partial[i];
@@ -181,10 +186,10 @@ void change_impl(const void* u_, const void* prev_, int w, int h, double* scratc
   }
   const std::size_t want = (n + kSumThreads - 1) / kSumThreads;
   const int blocks = int(want < std::size_t(kSumBlocks) ? (want > 0 ? want : 1) : kSumBlocks);
-  change_partial_kernel<<<blocks, kSumThreads, 0, exec.stream>>>(u, prev, n, scratch);
-  check(cudaGetLastError(), "flow_change_partial");
-  change_final_kernel<<<1, kSumThreads, 0, exec.stream>>>(scratch, blocks, n, mean_out);
-  check(cudaGetLastError(), "flow_change_final");
+  check(launch_kernel(change_partial_kernel<T2>, blocks, kSumThreads, 0, exec, u, prev, n, scratch),
+        "flow_change_partial");
+  check(launch_kernel(change_final_kernel, 1, kSumThreads, 0, exec, scratch, blocks, n, mean_out),
+        "flow_change_final");
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernels/cuda/frame/frame_kernels.hpp"
+#include "kernels/cuda/frame/frame_launch.cuh"
 #include "kernels/cuda/frame/frame_pixels.cuh"
 
 namespace flowtune::cuda::frame {
@@ -26,6 +27,7 @@ void check(cudaError_t e, const char* what) {
 
 template <class F>
 __global__ void pixel_kernel(int w, int h, F f) {
+  ft::wait_previous_grid_then_allow_next();
   const int x = int(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = int(blockIdx.y * blockDim.y + threadIdx.y);
   if (x < w && y < h) f(x, y, int(blockIdx.z));
@@ -45,8 +47,7 @@ void for_each_pixel(int w, int h, int nz, Exec exec, const char* what, const F& 
   const dim3 block(kBlockX, kBlockY);
   const dim3 grid(unsigned((w + kBlockX - 1) / kBlockX), unsigned((h + kBlockY - 1) / kBlockY),
                   unsigned(nz));
-  pixel_kernel<<<grid, block, 0, exec.stream>>>(w, h, f);
-  check(cudaGetLastError(), what);
+  check(launch_kernel(pixel_kernel<F>, grid, block, 0, exec, w, h, f), what);
 }
 
 /// One block's joint (min, max) of a and b (grid-stride) into partial[2 blockIdx.x + 0 / 1].
@@ -55,6 +56,7 @@ __device__ void minmax_partial_block(const float* a, const float* b, std::size_t
 
 __global__ void minmax_partial_kernel(const float* a, const float* b, std::size_t n,
                                       float* partial) {
+  ft::wait_previous_grid_then_allow_next();
   minmax_partial_block(a, b, n, partial);
 }
 
@@ -110,6 +112,7 @@ __device__ void minmax_final_block(const float* partial, int n_partials, float* 
 }
 
 __global__ void minmax_final_kernel(const float* partial, int n_partials, float* minmax) {
+  ft::wait_previous_grid_then_allow_next();
   minmax_final_block(partial, n_partials, minmax);
 }
 
@@ -118,6 +121,7 @@ __global__ void minmax_final_kernel(const float* partial, int n_partials, float*
 /// programming guide's "last block" reduction).
 __global__ void minmax_one_kernel(const float* a, const float* b, std::size_t n, float* partial,
                                   unsigned* done, float* minmax, float* copy_a, float* copy_b) {
+  ft::wait_previous_grid_then_allow_next();
   minmax_partial_block(a, b, n, partial, copy_a, copy_b);
   __shared__ bool last;
   if (threadIdx.x == 0) {
@@ -134,6 +138,7 @@ __global__ void minmax_one_kernel(const float* a, const float* b, std::size_t n,
 /// gaussian_pair_one_launch's kernel: blockIdx.z picks the plane.
 __global__ void gaussian_one_kernel(const float* in0, const float* in1, float* out0, float* out1,
                                     int w, int h, GaussTaps t, const float* minmax) {
+  ft::wait_previous_grid_then_allow_next();
   __shared__ float tile[kGaussTileRows * kGaussBlockX];
   const int bx = int(blockIdx.x), by = int(blockIdx.y), tx = int(threadIdx.x),
             ty = int(threadIdx.y);
@@ -152,6 +157,7 @@ __global__ void gaussian_one_kernel(const float* in0, const float* in1, float* o
 __global__ void zoom_out_one_kernel(const float* in0, const float* in1, int w, int h, float* out0,
                                     float* out1, int ow, int oh, GaussTaps t, double zoom,
                                     int tile_x, int tile_y) {
+  ft::wait_previous_grid_then_allow_next();
   extern __shared__ float smem[];
   const ZoomFootprint f =
       zoom_out_footprint(int(blockIdx.x), int(blockIdx.y), tile_x, tile_y, w, h, ow, oh, zoom);
@@ -297,10 +303,10 @@ void minmax_pair(const float* a, const float* b, std::size_t n, float* scratch, 
   }
   const std::size_t want = (n + kMinmaxThreads - 1) / kMinmaxThreads;
   const int blocks = int(want < std::size_t(kMinmaxBlocks) ? (want > 0 ? want : 1) : kMinmaxBlocks);
-  minmax_partial_kernel<<<blocks, kMinmaxThreads, 0, exec.stream>>>(a, b, n, scratch);
-  check(cudaGetLastError(), "minmax_partial");
-  minmax_final_kernel<<<1, kMinmaxThreads, 0, exec.stream>>>(scratch, blocks, minmax);
-  check(cudaGetLastError(), "minmax_final");
+  check(launch_kernel(minmax_partial_kernel, blocks, kMinmaxThreads, 0, exec, a, b, n, scratch),
+        "minmax_partial");
+  check(launch_kernel(minmax_final_kernel, 1, kMinmaxThreads, 0, exec, scratch, blocks, minmax),
+        "minmax_final");
 }
 
 void minmax_pair_one_launch(const float* a, const float* b, std::size_t n, float* scratch,
@@ -316,9 +322,9 @@ void minmax_pair_one_launch(const float* a, const float* b, std::size_t n, float
   const std::size_t want = (n + kMinmaxThreads - 1) / kMinmaxThreads;
   const int blocks = int(want < std::size_t(kMinmaxBlocks) ? (want > 0 ? want : 1) : kMinmaxBlocks);
   unsigned* done = reinterpret_cast<unsigned*>(scratch + 2 * kMinmaxBlocks);
-  minmax_one_kernel<<<blocks, kMinmaxThreads, 0, exec.stream>>>(a, b, n, scratch, done, minmax,
-                                                                copy_a, copy_b);
-  check(cudaGetLastError(), "minmax_one");
+  check(launch_kernel(minmax_one_kernel, blocks, kMinmaxThreads, 0, exec, a, b, n, scratch, done,
+                      minmax, copy_a, copy_b),
+        "minmax_one");
 }
 
 void bytes_to_float_pair(const std::uint8_t* in, int w, int h, float* out, Exec exec) {
@@ -375,8 +381,9 @@ void gaussian_pair_one_launch(const float* in0, const float* in1, float* out0, f
     return;
   }
   const dim3 block(kGaussBlockX, kGaussBlockY), grid(unsigned(gx), unsigned(gy), 2u);
-  gaussian_one_kernel<<<grid, block, 0, exec.stream>>>(in0, in1, out0, out1, w, h, taps, minmax);
-  check(cudaGetLastError(), "gaussian_one");
+  check(launch_kernel(gaussian_one_kernel, grid, block, 0, exec, in0, in1, out0, out1, w, h, taps,
+                      minmax),
+        "gaussian_one");
 }
 
 void zoom_out_sample_pair(const float* in0, const float* in1, int w, int h, float* out0,
@@ -451,9 +458,9 @@ bool zoom_out_pair_one_launch(const float* in0, const float* in1, int w, int h, 
     return true;
   }
   const dim3 block(unsigned(schedule.threads)), grid(unsigned(gx), unsigned(gy), 2u);
-  zoom_out_one_kernel<<<grid, block, floats * sizeof(float), exec.stream>>>(
-      in0, in1, w, h, out0, out1, ow, oh, taps, zoom, tx, ty);
-  check(cudaGetLastError(), "zoom_out_one");
+  check(launch_kernel(zoom_out_one_kernel, grid, block, floats * sizeof(float), exec, in0, in1, w,
+                      h, out0, out1, ow, oh, taps, zoom, tx, ty),
+        "zoom_out_one");
   return true;
 }
 

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernels/cuda/frame/frame_launch.cuh"
 #include "kernels/cuda/frame/frame_pixels.cuh"
 #include "kernels/cuda/frame/occlusion_filters.hpp"
 #include "kernels/occlusion.hpp"
@@ -32,6 +33,7 @@ FT_HD void cost_px(const T2* u, const float* i0, const float* i1, float* cost, i
 template <class T2>
 __global__ void cost_kernel(const T2* u, const float* i0, const float* i1, float* cost, int w,
                             int h, float kd, float ke) {
+  ft::wait_previous_grid_then_allow_next();
   const int x = int(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = int(blockIdx.y * blockDim.y + threadIdx.y);
   if (x < w && y < h) cost_px(u, i0, i1, cost, w, h, kd, ke, x, y);
@@ -48,8 +50,8 @@ void cost_impl(const void* u_, const float* i0, const float* i1, float* cost, in
   }
   const dim3 block(kBlockX, kBlockY);
   const dim3 grid(unsigned((w + kBlockX - 1) / kBlockX), unsigned((h + kBlockY - 1) / kBlockY));
-  cost_kernel<<<grid, block, 0, exec.stream>>>(u, i0, i1, cost, w, h, kd, ke);
-  check(cudaGetLastError(), "occlusion_cost");
+  check(launch_kernel(cost_kernel<T2>, grid, block, 0, exec, u, i0, i1, cost, w, h, kd, ke),
+        "occlusion_cost");
 }
 
 template <int Window, class T2>
@@ -66,6 +68,7 @@ template <int Window, class T2>
 __global__ void __launch_bounds__(kWmBlockX* kWmBlockY)
     wm_occluded_kernel(const T2* in, T2* out, const float* guide, const float* cost, int w, int h,
                        float sigma_spatial, float sigma_color) {
+  ft::wait_previous_grid_then_allow_next();
   const int x = int(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = int(blockIdx.y * blockDim.y + threadIdx.y);
   if (x < w && y < h)
@@ -85,8 +88,9 @@ void wm_occluded_impl(const void* u_in, void* u_out, const float* guide, const f
   const dim3 block(kWmBlockX, kWmBlockY);
   const dim3 grid(unsigned((w + kWmBlockX - 1) / kWmBlockX),
                   unsigned((h + kWmBlockY - 1) / kWmBlockY));
-  wm_occluded_kernel<Window><<<grid, block, 0, exec.stream>>>(in, out, guide, cost, w, h, ss, sc);
-  check(cudaGetLastError(), "weighted_median_flow_occluded");
+  check(launch_kernel(wm_occluded_kernel<Window, T2>, grid, block, 0, exec, in, out, guide, cost, w,
+                      h, ss, sc),
+        "weighted_median_flow_occluded");
 }
 
 template <class T2>

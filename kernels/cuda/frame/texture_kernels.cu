@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cuda/frame/frame_launch.cuh"
 #include "kernels/cuda/frame/frame_pixels.cuh"
 #include "kernels/cuda/frame/texture_kernels.hpp"
 #include "kernels/structure_texture.hpp"
@@ -30,6 +31,7 @@ FT_HD float normalised_value(float v, float2 norm) {
 
 template <class F>
 __global__ void texture_pixel_kernel(int w, int h, F f) {
+  ft::wait_previous_grid_then_allow_next();
   const int x = int(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = int(blockIdx.y * blockDim.y + threadIdx.y);
   if (x < w && y < h) f(x, y, int(blockIdx.z));
@@ -45,8 +47,7 @@ void each_pixel(int w, int h, Exec exec, const char* what, const F& f) {
   }
   const dim3 block(kBlockX, kBlockY);
   const dim3 grid(unsigned((w + kBlockX - 1) / kBlockX), unsigned((h + kBlockY - 1) / kBlockY), 2u);
-  texture_pixel_kernel<<<grid, block, 0, exec.stream>>>(w, h, f);
-  check(cudaGetLastError(), what);
+  check(launch_kernel(texture_pixel_kernel<F>, grid, block, 0, exec, w, h, f), what);
 }
 
 // ---- Temporally blocked ROF --------------------------------------------------------------
@@ -176,6 +177,7 @@ FT_HD void rof_store(const RofTile& t, const RofLaunch& a, int z, const RofCell&
 
 __global__ void __launch_bounds__(kRofRegion* kRofThreadsY, kRofBlocksPerSm)
     rof_blocked_kernel(const RofLaunch a) {
+  ft::wait_previous_grid_then_allow_next();
   __shared__ RofTile t;
   const int bx = int(blockIdx.x), by = int(blockIdx.y), z = int(blockIdx.z);
   const int lx = int(threadIdx.x), ly0 = int(threadIdx.y);
@@ -209,8 +211,9 @@ void rof_blocked_launch(const RofLaunch& a, Exec exec) {
   const unsigned gx = unsigned((a.w + a.out_w - 1) / a.out_w);
   const unsigned gy = unsigned((a.h + a.out_h - 1) / a.out_h);
   if (!exec.on_host) {
-    rof_blocked_kernel<<<dim3(gx, gy, 2u), dim3(kRofRegion, kRofThreadsY), 0, exec.stream>>>(a);
-    check(cudaGetLastError(), "rof_blocked");
+    check(launch_kernel(rof_blocked_kernel, dim3(gx, gy, 2u), dim3(kRofRegion, kRofThreadsY), 0,
+                        exec, a),
+          "rof_blocked");
     return;
   }
   auto t = std::make_unique<RofTile>();
