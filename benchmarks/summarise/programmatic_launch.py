@@ -7,8 +7,10 @@ programmatic-launch (one folder, its $OUT, or a committed copy with .xz):
   throughput_off_<k>.json         the same rows, FLOWTUNE_THROUGHPUT_PROGRAMMATIC=0 (run k),
 the runs interleaved on, off, on, off in one call. Prints Markdown: per benchmark row the
 median [min, max] over its repetitions of each run, and off / on of the medians per pair k.
-Python standard library only.
-Usage: python3 -m benchmarks.summarise programmatic-launch FOLDER"""
+The optional SUBJECT names what "on" and "off" switch in the title (default "the iteration
+kernels"; benchmarks/run programmatic-frame-kernels passes "the frame stages' kernels", its
+off runs having the iteration kernels' on). Python standard library only.
+Usage: python3 -m benchmarks.summarise programmatic-launch FOLDER [SUBJECT]"""
 import os
 import re
 import sys
@@ -31,7 +33,7 @@ def cell(s):
     return f"{s['median']:.3f} [{s['min']:.3f}, {s['max']:.3f}]" if s else "-"
 
 
-def main(folder):
+def main(folder, subject="the iteration kernels"):
     on, off = runs(folder, "on"), runs(folder, "off")
     if not on or not off:
         sys.exit(f"programmatic-launch: {folder} has no throughput_on_<k>.json and "
@@ -39,7 +41,7 @@ def main(folder):
     log = read_text(os.path.join(folder, "test_cuda.log")) or ""
     passed = re.search(r"\[  PASSED  \] (\d+) test", log)
     failed = re.search(r"(\d+) FAILED TEST", log)
-    print("## Programmatic dependent launch of the iteration kernels: on against off\n")
+    print(f"## Programmatic dependent launch of {subject}: on against off\n")
     print(f"GPU tests (test_cuda.log): {passed.group(1) if passed else 0} passed, "
           f"{failed.group(1) if failed else 0} failed.\n")
     pairs = sorted(set(on) & set(off))
@@ -59,4 +61,4 @@ def main(folder):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "device-out")
+    main(sys.argv[1] if len(sys.argv) > 1 else "device-out", *sys.argv[2:3])

@@ -22,4 +22,13 @@ __device__ __forceinline__ void wait_previous_grid_then_allow_next() {
 #endif
 }
 
+/// The wait alone, without letting the next grid start early: for kernels of several waves
+/// (the frame stages' kernels, kernels/cuda/frame/), whose later waves would otherwise share
+/// the SMs with the next grid's waiting blocks. The next grid then starts when this one ends.
+__device__ __forceinline__ void wait_previous_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 }  // namespace ft

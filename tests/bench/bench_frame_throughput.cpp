@@ -20,7 +20,8 @@
 // fusion and chunked host copies; _PYRAMID_TILE_X, _PYRAMID_TILE_Y and _PYRAMID_THREADS its
 // pyramid_schedule: 32 8 256 is kZoomSchedule32x8; FLOWTUNE_THROUGHPUT_ROF_K its
 // rof_iterations_per_launch, the structure-texture stage's Chambolle iterations per launch;
-// FLOWTUNE_THROUGHPUT_PROGRAMMATIC (1 / 0) its programmatic_launch).
+// FLOWTUNE_THROUGHPUT_PROGRAMMATIC (1 / 0) its programmatic_launch,
+// FLOWTUNE_THROUGHPUT_PROGRAMMATIC_FRAME (1 / 0) its programmatic_frame_kernels).
 //
 // Benchmarks, each 5 repetitions (median, min, max as aggregates):
 //  - device_ms/<p>: device time per frame: CUDA events around one graph frame (upload, graph,
@@ -167,6 +168,7 @@ cuda::FrameOptions frame_options() {
                                                 std::to_string(o.persistent_blocks_per_sm)));
   o.fused_stages = env_or("FLOWTUNE_THROUGHPUT_FUSED", "1") != "0";
   o.programmatic_launch = env_or("FLOWTUNE_THROUGHPUT_PROGRAMMATIC", "1") != "0";
+  o.programmatic_frame_kernels = env_or("FLOWTUNE_THROUGHPUT_PROGRAMMATIC_FRAME", "0") != "0";
   o.host_copy_chunks =
       std::stoi(env_or("FLOWTUNE_THROUGHPUT_HOST_CHUNKS", std::to_string(o.host_copy_chunks)));
   o.host_copy_threads = std::stoi(

@@ -1,6 +1,7 @@
 // Programmatic dependent launch of the TV-L1 iteration kernels (cuda::FrameOptions::
-// programmatic_launch, variants/cuda/launch_order.hpp): every kernel entry waits for its
-// predecessor before it touches memory, so a frame launched that way gives the stream-ordered
+// programmatic_launch, variants/cuda/launch_order.hpp) and of the frame stages' kernels
+// (programmatic_frame_kernels): every kernel entry waits for its predecessor before it touches
+// memory, so a frame launched that way gives the stream-ordered
 // frame's flow bit for bit, directly launched and replayed from its CUDA Graph, for every CUDA
 // scheme, precision and per-level scheme. The source check runs everywhere; GPU tests skip
 // without a device.
@@ -62,7 +63,7 @@ TEST(ProgrammaticLaunch, EveryFrameKernelWaitsFirstAndLaunchesThroughTheStageOrd
     for (auto it = std::sregex_iterator(text.begin(), text.end(), entry);
          it != std::sregex_iterator(); ++it) {
       ++entries;
-      EXPECT_EQ((*it)[1].str(), "ft::wait_previous_grid_then_allow_next();")
+      EXPECT_EQ((*it)[1].str(), "ft::wait_previous_grid();")
           << name << ": a kernel starts with `" << (*it)[1].str() << "`";
     }
     EXPECT_EQ(text.find("<<<"), std::string::npos) << name << " launches a kernel with <<<";
@@ -88,15 +89,17 @@ TEST_F(ProgrammaticLaunchGpu, SupportedExactlyFromComputeCapabilityNine) {
   EXPECT_EQ(cuda::programmatic_launch_supported(), major >= 9) << "compute capability " << major;
 }
 
-/// Solvers of c with programmatic launch on and off, per-level schemes as given.
+/// Solvers of c with programmatic launch on (the frame stages' kernels too when
+/// frame_kernels) and off, per-level schemes as given.
 struct SolverPair {
   std::unique_ptr<FlowSolver> programmatic, ordered;
 };
 
-SolverPair solver_pair(const Config& c, int resident_px, int tiled_px) {
+SolverPair solver_pair(const Config& c, int resident_px, int tiled_px, bool frame_kernels = true) {
   auto make = [&](bool programmatic) {
     cuda::FrameOptions o;
     o.programmatic_launch = programmatic;
+    o.programmatic_frame_kernels = programmatic && frame_kernels;
     o.resident_max_pixels = resident_px;
     o.tiled_max_pixels = tiled_px;
     o.persistent_max_pixels = 0;
@@ -171,9 +174,12 @@ TEST_F(ProgrammaticLaunchGpu, TunedPipelineFrameGivesTheStreamOrderedFlow) {
   const auto* v = find_variant("global_pipeline");
   ASSERT_TRUE(v);
   if (auto why = v->invalid_reason(c)) FAIL() << *why;
-  SolverPair s = solver_pair(c, -1, -1);
-  expect_same_frames(s, test::load_repo_pair("RubberWhale"), c.label() + " RubberWhale");
-  expect_same_frames(s, test::load_repo_pair("Grove2"), c.label() + " Grove2");
+  for (const bool frame_kernels : {false, true}) {  // the default, then the frame kernels too
+    SolverPair s = solver_pair(c, -1, -1, frame_kernels);
+    const std::string what = c.label() + (frame_kernels ? " (frame kernels too) " : " ");
+    expect_same_frames(s, test::load_repo_pair("RubberWhale"), what + "RubberWhale");
+    expect_same_frames(s, test::load_repo_pair("Grove2"), what + "Grove2");
+  }
 }
 
 }  // namespace

@@ -109,6 +109,11 @@ struct FrameOptions {
   /// size's CUDA Graph) shrinks. false: stream order (the reference of
   /// tests/cuda/test_programmatic_launch.cpp). Elsewhere it has no effect.
   bool programmatic_launch = true;
+  /// With programmatic_launch, also launch the frame stages' kernels (pyramid, warping,
+  /// filters, texture: kernels/cuda/frame/, frame::Exec::programmatic) that way; they wait for
+  /// the kernel before them and let the next start only when they end. Off by default: on the
+  /// H100 it was slower at OpenCV's accuracy (docs/frames.md, "Programmatic launch").
+  bool programmatic_frame_kernels = false;
 };
 
 /// One stage of a profiled frame: its name, the pyramid level it worked on (0 = finest, -1

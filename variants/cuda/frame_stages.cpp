@@ -32,7 +32,7 @@ void FrameStages::prepare(const Config& config) {
                                   ? LaunchOrder::programmatic
                                   : LaunchOrder::stream;
     schedule_->set_launch_order(order);
-    programmatic_ = order == LaunchOrder::programmatic;
+    programmatic_ = order == LaunchOrder::programmatic && options_.programmatic_frame_kernels;
     const int resident_px =
         options_.resident_max_pixels >= 0 ? options_.resident_max_pixels : resident_px_of(config);
     if (resident_px > 0) resident_ = std::make_unique<ResidentLevels>(config, resident_px, order);

@@ -80,8 +80,8 @@ class FrameStages {
   void core(cudaStream_t stream, FrameBuffers& b);
 
  private:
-  /// Where the frame kernels of a stage run: on s, launched programmatically when prepare()
-  /// chose LaunchOrder::programmatic (as the iteration kernels), on the host in host emulation.
+  /// Where the frame kernels of a stage run: on s, launched programmatically when programmatic_,
+  /// on the host in host emulation.
   frame::Exec exec_on(cudaStream_t s) const;
   void init_flow(cudaStream_t stream, FrameBuffers& b, void* u);
   void copy(cudaStream_t s, void* dst, const void* src, std::size_t bytes);
@@ -100,7 +100,9 @@ class FrameStages {
   std::unique_ptr<EpsilonStop> stop_;      ///< when params_.epsilon > 0
   std::unique_ptr<TextureStage> texture_;  ///< when params_.texture_alpha > 0
   const float* init_flow_ = nullptr;       ///< compute_from's frame is being enqueued
-  bool programmatic_ = false;              ///< prepare() chose LaunchOrder::programmatic
+  /// The frame kernels are launched programmatically (prepare(): LaunchOrder::programmatic and
+  /// FrameOptions::programmatic_frame_kernels).
+  bool programmatic_ = false;
 };
 
 }  // namespace flowtune::cuda

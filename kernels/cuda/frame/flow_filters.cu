@@ -56,7 +56,7 @@ FT_HD void median_px_pair(const T2* in, T2* out, int w, int h, int x, int y) {
 
 template <int Window, class T2>
 __global__ void median_kernel(const T2* in, T2* out, int w, int h) {
-  ft::wait_previous_grid_then_allow_next();
+  ft::wait_previous_grid();
   const int x = int(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = int(blockIdx.y * blockDim.y + threadIdx.y);
   if (x < w && y < h) median_px_pair<Window>(in, out, w, h, x, y);
@@ -90,7 +90,7 @@ template <int Window, class T2>
 __global__ void __launch_bounds__(kWmBlockX* kWmBlockY)
     weighted_median_kernel(const T2* in, T2* out, const float* guide, int w, int h,
                            float sigma_spatial, float sigma_color) {
-  ft::wait_previous_grid_then_allow_next();
+  ft::wait_previous_grid();
   const int x = int(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = int(blockIdx.y * blockDim.y + threadIdx.y);
   if (x < w && y < h)
@@ -142,7 +142,7 @@ FT_HD double change_at(const T2* u, const T2* prev, std::size_t i) {
 
 template <class T2>
 __global__ void change_partial_kernel(const T2* u, const T2* prev, std::size_t n, double* partial) {
-  ft::wait_previous_grid_then_allow_next();
+  ft::wait_previous_grid();
   __shared__ double s[kSumThreads];
   double acc = 0;
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
@@ -159,7 +159,7 @@ __global__ void change_partial_kernel(const T2* u, const T2* prev, std::size_t n
 
 __global__ void change_final_kernel(const double* partial, int n_partials, std::size_t n,
                                     double* mean_out) {
-  ft::wait_previous_grid_then_allow_next();
+  ft::wait_previous_grid();
   __shared__ double s[kSumThreads];
   double acc = 0;
   for (int i = int(threadIdx.x); i < n_partials; i += int(blockDim.x)) acc += partial[i];

@@ -27,7 +27,7 @@ void check(cudaError_t e, const char* what) {
 
 template <class F>
 __global__ void pixel_kernel(int w, int h, F f) {
-  ft::wait_previous_grid_then_allow_next();
+  ft::wait_previous_grid();
   const int x = int(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = int(blockIdx.y * blockDim.y + threadIdx.y);
   if (x < w && y < h) f(x, y, int(blockIdx.z));
@@ -56,7 +56,7 @@ __device__ void minmax_partial_block(const float* a, const float* b, std::size_t
 
 __global__ void minmax_partial_kernel(const float* a, const float* b, std::size_t n,
                                       float* partial) {
-  ft::wait_previous_grid_then_allow_next();
+  ft::wait_previous_grid();
   minmax_partial_block(a, b, n, partial);
 }
 
@@ -112,7 +112,7 @@ __device__ void minmax_final_block(const float* partial, int n_partials, float* 
 }
 
 __global__ void minmax_final_kernel(const float* partial, int n_partials, float* minmax) {
-  ft::wait_previous_grid_then_allow_next();
+  ft::wait_previous_grid();
   minmax_final_block(partial, n_partials, minmax);
 }
 
@@ -121,7 +121,7 @@ __global__ void minmax_final_kernel(const float* partial, int n_partials, float*
 /// programming guide's "last block" reduction).
 __global__ void minmax_one_kernel(const float* a, const float* b, std::size_t n, float* partial,
                                   unsigned* done, float* minmax, float* copy_a, float* copy_b) {
-  ft::wait_previous_grid_then_allow_next();
+  ft::wait_previous_grid();
   minmax_partial_block(a, b, n, partial, copy_a, copy_b);
   __shared__ bool last;
   if (threadIdx.x == 0) {
@@ -138,7 +138,7 @@ __global__ void minmax_one_kernel(const float* a, const float* b, std::size_t n,
 /// gaussian_pair_one_launch's kernel: blockIdx.z picks the plane.
 __global__ void gaussian_one_kernel(const float* in0, const float* in1, float* out0, float* out1,
                                     int w, int h, GaussTaps t, const float* minmax) {
-  ft::wait_previous_grid_then_allow_next();
+  ft::wait_previous_grid();
   __shared__ float tile[kGaussTileRows * kGaussBlockX];
   const int bx = int(blockIdx.x), by = int(blockIdx.y), tx = int(threadIdx.x),
             ty = int(threadIdx.y);
@@ -157,7 +157,7 @@ __global__ void gaussian_one_kernel(const float* in0, const float* in1, float* o
 __global__ void zoom_out_one_kernel(const float* in0, const float* in1, int w, int h, float* out0,
                                     float* out1, int ow, int oh, GaussTaps t, double zoom,
                                     int tile_x, int tile_y) {
-  ft::wait_previous_grid_then_allow_next();
+  ft::wait_previous_grid();
   extern __shared__ float smem[];
   const ZoomFootprint f =
       zoom_out_footprint(int(blockIdx.x), int(blockIdx.y), tile_x, tile_y, w, h, ow, oh, zoom);

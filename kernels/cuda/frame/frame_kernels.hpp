@@ -29,8 +29,9 @@ struct GaussTaps {
 /// Where a stage runs: enqueued on `stream`, or synchronously on the host when on_host.
 /// With programmatic, each kernel is launched as a programmatic dependent launch
 /// (cudaLaunchAttributeProgrammaticStreamSerialization, CUDA 11.8 and newer; the kernels wait
-/// for the grid before them first, kernels/cuda/grid_dependency.cuh), so its launch overlaps
-/// the previous kernel's tail and it reads what stream order gives it; else in stream order.
+/// for the grid before them first and never let the next one start early,
+/// kernels/cuda/grid_dependency.cuh), so its launch overlaps the previous kernel's tail and it
+/// reads what stream order gives it; else in stream order.
 struct Exec {
   cudaStream_t stream = nullptr;
   bool on_host = false;

@@ -1,6 +1,6 @@
 // The launch of a frame stage's kernel (nvcc): in stream order, or, with Exec::programmatic, as
 // a programmatic dependent launch (CUDA Programming Guide, "Programmatic Dependent Launch and
-// Synchronization"), whose kernel begins with ft::wait_previous_grid_then_allow_next
+// Synchronization"), whose kernel begins with ft::wait_previous_grid
 // (kernels/cuda/grid_dependency.cuh) and so reads and writes what it would in stream order.
 // A toolkit older than 11.8 has no cudaLaunchKernelEx: there every launch is in stream order.
 #pragma once

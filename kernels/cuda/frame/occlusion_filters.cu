@@ -33,7 +33,7 @@ FT_HD void cost_px(const T2* u, const float* i0, const float* i1, float* cost, i
 template <class T2>
 __global__ void cost_kernel(const T2* u, const float* i0, const float* i1, float* cost, int w,
                             int h, float kd, float ke) {
-  ft::wait_previous_grid_then_allow_next();
+  ft::wait_previous_grid();
   const int x = int(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = int(blockIdx.y * blockDim.y + threadIdx.y);
   if (x < w && y < h) cost_px(u, i0, i1, cost, w, h, kd, ke, x, y);
@@ -68,7 +68,7 @@ template <int Window, class T2>
 __global__ void __launch_bounds__(kWmBlockX* kWmBlockY)
     wm_occluded_kernel(const T2* in, T2* out, const float* guide, const float* cost, int w, int h,
                        float sigma_spatial, float sigma_color) {
-  ft::wait_previous_grid_then_allow_next();
+  ft::wait_previous_grid();
   const int x = int(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = int(blockIdx.y * blockDim.y + threadIdx.y);
   if (x < w && y < h)

@@ -31,7 +31,7 @@ FT_HD float normalised_value(float v, float2 norm) {
 
 template <class F>
 __global__ void texture_pixel_kernel(int w, int h, F f) {
-  ft::wait_previous_grid_then_allow_next();
+  ft::wait_previous_grid();
   const int x = int(blockIdx.x * blockDim.x + threadIdx.x);
   const int y = int(blockIdx.y * blockDim.y + threadIdx.y);
   if (x < w && y < h) f(x, y, int(blockIdx.z));
@@ -177,7 +177,7 @@ FT_HD void rof_store(const RofTile& t, const RofLaunch& a, int z, const RofCell&
 
 __global__ void __launch_bounds__(kRofRegion* kRofThreadsY, kRofBlocksPerSm)
     rof_blocked_kernel(const RofLaunch a) {
-  ft::wait_previous_grid_then_allow_next();
+  ft::wait_previous_grid();
   __shared__ RofTile t;
   const int bx = int(blockIdx.x), by = int(blockIdx.y), z = int(blockIdx.z);
   const int lx = int(threadIdx.x), ly0 = int(threadIdx.y);
