@@ -191,15 +191,21 @@ KernelBinary cached_kernel_binary(const KernelBinaryRequest& r, SharedKernelStor
     }
   };
 
-  // 1. The local folder.
-  if (!r.dir.empty()) {
-    const std::filesystem::path base = std::filesystem::path(r.dir) / r.key;
+  // The entry of r.key in a folder of the local layout when both files are there and valid.
+  const auto read_entry = [&](const std::string& dir) -> std::optional<KernelBinary> {
+    const std::filesystem::path base = std::filesystem::path(dir) / r.key;
     bool ok_binary = false, ok_log = false;
     KernelBinary entry;
     entry.binary = read_file(base.string() + ".cubin", &ok_binary);
     entry.log = read_file(base.string() + ".log", &ok_log);
-    // An entry that is not valid (a torn write by an older build) is replaced.
-    if (ok_binary && ok_log && valid(entry)) {
+    if (ok_binary && ok_log && valid(entry)) return entry;
+    return std::nullopt;
+  };
+
+  // 1. The local folder. An entry that is not valid (a torn write by an older build) is
+  // replaced.
+  if (!r.dir.empty()) {
+    if (std::optional<KernelBinary> entry = read_entry(r.dir)) {
       ++d.local_hits;
       if (store) {
         bool there = true;
@@ -208,25 +214,20 @@ KernelBinary cached_kernel_binary(const KernelBinaryRequest& r, SharedKernelStor
         } catch (const std::exception&) {
           ++d.store_errors;
         }
-        if (!there) publish(entry);
+        if (!there) publish(*entry);
       }
       counters.add(d);
-      return entry;
+      return std::move(*entry);
     }
   }
 
   // 2. The prebuilt folders (read-only: shipped with the package, or made by `tune
   // --prebuild-kernels`), in order. A valid entry is used as it is, never copied.
   for (const std::string& dir : r.prebuilt_dirs) {
-    const std::filesystem::path base = std::filesystem::path(dir) / r.key;
-    bool ok_binary = false, ok_log = false;
-    KernelBinary entry;
-    entry.binary = read_file(base.string() + ".cubin", &ok_binary);
-    entry.log = read_file(base.string() + ".log", &ok_log);
-    if (ok_binary && ok_log && valid(entry)) {
+    if (std::optional<KernelBinary> entry = read_entry(dir)) {
       ++d.prebuilt_hits;
       counters.add(d);
-      return entry;
+      return std::move(*entry);
     }
   }
 

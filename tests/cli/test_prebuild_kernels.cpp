@@ -57,18 +57,9 @@ class CliPrebuildKernels : public ::testing::Test {
   fs::path dir_;
 };
 
-test::TuneResult shell(const std::string& cmd) {
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), int(buf.size()), pipe.get())) out += buf.data();
-  const int status = pclose(pipe.release());
-  return {WEXITSTATUS(status), out};
-}
-
 TEST_F(CliPrebuildKernels, BuildsTheStartAndItsNeighboursResumesAndServesTheBoard) {
   if (!test::tune_exe_exists()) GTEST_SKIP() << "no tune executable in this build";
-  const test::TuneResult first = shell(prebuild());
+  const test::TuneResult first = test::run_shell(prebuild());
   ASSERT_EQ(first.exit_code, 0) << first.output;
   std::smatch m;
   ASSERT_TRUE(std::regex_search(first.output, m,
@@ -120,7 +111,7 @@ TEST_F(CliPrebuildKernels, BuildsTheStartAndItsNeighboursResumesAndServesTheBoar
   EXPECT_TRUE(fs::is_empty(dir_ / "local"));
 
   // Again: every build is already in the folder.
-  const test::TuneResult again = shell(prebuild());
+  const test::TuneResult again = test::run_shell(prebuild());
   ASSERT_EQ(again.exit_code, 0) << again.output;
   EXPECT_NE(
       again.output.find("; 0 compiled (0.0 s), " + std::to_string(compiled) + " local cache hits"),
@@ -129,12 +120,12 @@ TEST_F(CliPrebuildKernels, BuildsTheStartAndItsNeighboursResumesAndServesTheBoar
 
   // The board's run (here a coordinator without workers: nothing is measured) finds the
   // kernels of its start in the prebuilt folder and compiles none.
-  const test::TuneResult run =
-      shell("FLOWTUNE_CACHE_DIR=" + path("board") + " FLOWTUNE_PREBUILT_KERNELS=" + folder +
-            " " FLOWTUNE_TUNE_EXE
-            " --board agx-orin --variant global --precision f32 "
-            "--workers 0 --time-budget 2s --db " +
-            path("run.db") + " 2>&1");
+  const test::TuneResult run = test::run_shell("FLOWTUNE_CACHE_DIR=" + path("board") +
+                                               " FLOWTUNE_PREBUILT_KERNELS=" + folder +
+                                               " " FLOWTUNE_TUNE_EXE
+                                               " --board agx-orin --variant global --precision f32 "
+                                               "--workers 0 --time-budget 2s --db " +
+                                               path("run.db") + " 2>&1");
   ASSERT_TRUE(std::regex_search(
       run.output, m,
       std::regex("this process 0 compiled \\(0.0 s\\), 0 local cache hits, ([0-9]+) from the "
@@ -150,12 +141,12 @@ TEST_F(CliPrebuildKernels, BuildsTheStartAndItsNeighboursResumesAndServesTheBoar
   fs::permissions(prefix / "bin" / "tune", fs::perms::owner_exec, fs::perm_options::add);
   fs::create_directories(prefix / "share/flowtune/kernels");
   fs::copy(folder, prefix / "share/flowtune/kernels" / fs::path(folder).filename());
-  const test::TuneResult installed =
-      shell("env -u FLOWTUNE_PREBUILT_KERNELS FLOWTUNE_CACHE_DIR=" + path("installed") + " " +
-            (prefix / "bin" / "tune").string() +
-            " --board agx-orin --variant global --precision f32 --workers 0 --time-budget 2s "
-            "--db " +
-            path("installed.db") + " 2>&1");
+  const test::TuneResult installed = test::run_shell(
+      "env -u FLOWTUNE_PREBUILT_KERNELS FLOWTUNE_CACHE_DIR=" + path("installed") + " " +
+      (prefix / "bin" / "tune").string() +
+      " --board agx-orin --variant global --precision f32 --workers 0 --time-budget 2s "
+      "--db " +
+      path("installed.db") + " 2>&1");
   EXPECT_TRUE(std::regex_search(installed.output,
                                 std::regex("this process 0 compiled \\(0.0 s\\), 0 local cache "
                                            "hits, [1-9][0-9]* from the prebuilt cache")))
@@ -165,7 +156,7 @@ TEST_F(CliPrebuildKernels, BuildsTheStartAndItsNeighboursResumesAndServesTheBoar
 TEST_F(CliPrebuildKernels, IsRefusedForABoardWithoutGpuKernels) {
   if (!test::tune_exe_exists()) GTEST_SKIP() << "no tune executable in this build";
   const test::TuneResult r =
-      shell(FLOWTUNE_TUNE_EXE " --board host --prebuild-kernels " + path("pk") + " 2>&1");
+      test::run_shell(FLOWTUNE_TUNE_EXE " --board host --prebuild-kernels " + path("pk") + " 2>&1");
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.output.find("--prebuild-kernels: board host runs no GPU kernels"), std::string::npos)
       << r.output;

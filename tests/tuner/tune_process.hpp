@@ -24,17 +24,21 @@ inline bool tune_exe_exists() {
   return std::filesystem::exists(FLOWTUNE_TUNE_EXE, ec);
 }
 
-/// Runs `tune ARGS` through the shell (args are shell words); stderr is merged into the
-/// output when with_stderr, else discarded (for JSON on stdout).
-inline TuneResult run_tune(const std::string& args, bool with_stderr = true) {
-  const std::string cmd =
-      std::string(FLOWTUNE_TUNE_EXE) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
+/// Runs a shell command line; its exit code and stdout.
+inline TuneResult run_shell(const std::string& cmd) {
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
   std::string out;
   std::array<char, 4096> buf{};
   while (std::fgets(buf.data(), int(buf.size()), pipe.get())) out += buf.data();
   const int status = pclose(pipe.release());
   return {WEXITSTATUS(status), out};
+}
+
+/// Runs `tune ARGS` through the shell (args are shell words); stderr is merged into the
+/// output when with_stderr, else discarded (for JSON on stdout).
+inline TuneResult run_tune(const std::string& args, bool with_stderr = true) {
+  return run_shell(std::string(FLOWTUNE_TUNE_EXE) + " " + args +
+                   (with_stderr ? " 2>&1" : " 2>/dev/null"));
 }
 
 }  // namespace flowtune::test
