@@ -23,10 +23,12 @@ struct DriverApi {
 #endif
 };
 
-/// The driver's entry point `symbol` (version 12.0 of its ABI), or null with the reason in
-/// `why`.
+/// The driver's entry point `symbol` (version 12.0 of its ABI; with a CUDA 11 runtime, as
+/// JetPack 5's 11.4, the version of that runtime, through the 11.3+ call without the query
+/// result), or null with the reason in `why`.
 void* find_entry_point(const char* symbol, std::string& why) {
   void* p = nullptr;
+#if CUDART_VERSION >= 12000
   cudaDriverEntryPointQueryResult status{};
 #if CUDART_VERSION >= 12050
   const cudaError_t e =
@@ -34,7 +36,12 @@ void* find_entry_point(const char* symbol, std::string& why) {
 #else
   const cudaError_t e = cudaGetDriverEntryPoint(symbol, &p, cudaEnableDefault, &status);
 #endif
-  if (e != cudaSuccess || status != cudaDriverEntryPointSuccess || !p) {
+  const bool found = status == cudaDriverEntryPointSuccess;
+#else
+  const cudaError_t e = cudaGetDriverEntryPoint(symbol, &p, cudaEnableDefault);
+  const bool found = true;
+#endif
+  if (e != cudaSuccess || !found || !p) {
     cudaGetLastError();
     why = cudaGetErrorString(e);
     return nullptr;
