@@ -2,8 +2,9 @@
 """How much of a graph frame's device time its kernels fill, from two Nsight Compute profiles.
 
 Reads, per target, FOLDER/<target>.graph.raw.csv (`ncu --graph-profiling graph --metrics
-gpu__time_duration.sum`: one row per cudaGraphLaunch, the whole graph as one workload, from its
-first node's start to its last node's end) and FOLDER/<target>.raw.csv (`ncu` of the same frame's
+gpu__time_duration.sum`: one row named "graph" per cudaGraphLaunch, the whole graph as one
+workload from its first node's start to its last node's end, and one row per kernel launched
+outside a graph, which are left out) and FOLDER/<target>.raw.csv (`ncu` of the same frame's
 kernels launched one by one: one row per kernel with gpu__time_duration.sum); both `ncu --import
 R --csv --page raw` output written by benchmarks/run frame-profile; .xz copies are read too.
 
@@ -43,8 +44,10 @@ def read(path):
         return None
 
 
-def durations_us(text, path):
-    """The gpu__time_duration.sum of every profiled row of an ncu raw CSV, in us."""
+def durations_us(text, path, graphs_only=False):
+    """The gpu__time_duration.sum of the profiled rows of an ncu raw CSV, in us; with
+    graphs_only, of the rows whose kernel name is "graph" (the graph workloads of a
+    `--graph-profiling graph` run, which also lists the kernels launched outside graphs)."""
     lines = text.splitlines()
     # ncu may print notices ("==PROF== ...") before the header row, which starts with "ID".
     head = next((i for i, l in enumerate(lines) if l.startswith('"ID"')), None)
@@ -54,17 +57,20 @@ def durations_us(text, path):
     if len(rows) < 2 or DURATION not in rows[0]:
         raise RawError(f"{path}: no {DURATION} column")
     i = rows[0].index(DURATION)
+    name = rows[0].index("Kernel Name") if "Kernel Name" in rows[0] else None
     unit = rows[1][i]
     if unit not in TIME_US:
         raise RawError(f"{path}: unknown unit '{unit}' of {DURATION}")
     out = []
     for r in rows[2:]:
+        if graphs_only and (name is None or r[name] != "graph"):
+            continue
         try:
             out.append(float(r[i].replace(",", "")) * TIME_US[unit])
         except (IndexError, ValueError):
             continue
     if not out:
-        raise RawError(f"{path}: no profiled row")
+        raise RawError(f"{path}: no profiled {'graph' if graphs_only else 'row'}")
     return out
 
 
@@ -105,7 +111,8 @@ def main(argv):
         if gtext is None or ktext is None:
             continue
         try:
-            summarise(target, durations_us(gtext, gpath), durations_us(ktext, kpath))
+            summarise(target, durations_us(gtext, gpath, graphs_only=True),
+                      durations_us(ktext, kpath))
         except RawError as e:
             print(f"frame-timeline: {e}", file=sys.stderr)
             return 1
