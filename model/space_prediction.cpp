@@ -15,13 +15,13 @@
 namespace flowtune::model {
 namespace {
 
-// The build of a kernel config: every tunable but the per-level thresholds (not NVRTC
-// defines), with the variant and precision.
+// The build of a kernel config: every tunable but the per-level thresholds and the tiled
+// levels' shape (not the scheme's NVRTC defines), with the variant and precision.
 std::string build_key(const Config& c) {
   std::string key = c.variant + '\n' + c.precision;
   for (const auto& [name, value] : c.tunables)
 #ifdef FLOWTUNE_HAVE_CUDA
-    if (!cuda::is_level_threshold(name))
+    if (!cuda::is_level_threshold(name) && !cuda::is_tiled_shape_tunable(name))
 #endif
       key += '\n' + name + '=' + std::to_string(value);
   return key;

@@ -13,7 +13,8 @@
 // of several): the header's variant, precision, tunables and params. Config of the others:
 // shared_fusion f16 32x8, resident_px 1024, tiled_px 65536, persistent_px 0
 // (FLOWTUNE_THROUGHPUT_VARIANT / _PRECISION / _BLOCK_X / _BLOCK_Y / _RESIDENT_PX / _TILED_PX /
-// _PERSISTENT_PX override it; _PERSISTENT_SYNCS, _PERSISTENT_THREADS and
+// _PERSISTENT_PX override it; _TILED_T, _TILED_DEPTH and _TILED_COARSEN set the tiled levels'
+// shape of every protocol, the tuned one's too; _PERSISTENT_SYNCS, _PERSISTENT_THREADS and
 // _PERSISTENT_BLOCKS_PER_SM set the frame solver's FrameOptions::persistent_*;
 // FLOWTUNE_THROUGHPUT_FUSED (1 / 0), _HOST_CHUNKS and _HOST_COPY_THREADS its fused_stages,
 // host_copy_chunks and host_copy_threads: FUSED=0 HOST_CHUNKS=1 is the frame without launch
@@ -142,8 +143,22 @@ std::vector<Protocol> protocols() {
   return all;
 }
 
+/// The tiled levels' shape from FLOWTUNE_THROUGHPUT_TILED_T / _TILED_DEPTH / _TILED_COARSEN
+/// (tunables tiled_t, tiled_depth, tiled_coarsen), each set only where given: every protocol,
+/// the tuned header's too.
+Config with_tiled_shape(Config c) {
+  for (const auto& [env, tunable] :
+       {std::pair<const char*, const char*>{"FLOWTUNE_THROUGHPUT_TILED_T", "tiled_t"},
+        {"FLOWTUNE_THROUGHPUT_TILED_DEPTH", "tiled_depth"},
+        {"FLOWTUNE_THROUGHPUT_TILED_COARSEN", "tiled_coarsen"}}) {
+    const std::string value = env_or(env, "");
+    if (!value.empty()) c.tunables[tunable] = std::stoi(value);
+  }
+  return c;
+}
+
 Config config_of(const Protocol& p) {
-  if (p.config) return *p.config;
+  if (p.config) return with_tiled_shape(*p.config);
   Config c;
   c.variant = env_or("FLOWTUNE_THROUGHPUT_VARIANT", "shared_fusion");
   c.precision = env_or("FLOWTUNE_THROUGHPUT_PRECISION", "f16");
@@ -153,7 +168,7 @@ Config config_of(const Protocol& p) {
                 {"tiled_px", std::stoi(env_or("FLOWTUNE_THROUGHPUT_TILED_PX", "65536"))},
                 {"persistent_px", std::stoi(env_or("FLOWTUNE_THROUGHPUT_PERSISTENT_PX", "0"))}};
   c.params = param_values_of(p.params);
-  return c;
+  return with_tiled_shape(c);
 }
 
 /// The frame solver's options: the defaults, with the persistent levels' grid syncs per

@@ -145,7 +145,11 @@ int main(int argc, char** argv) {
         for (const auto& arch : archs) {
           try {
             emit(row, arch,
-                 flowtune::cuda::nvrtc_build(source, flowtune::cuda::nvrtc_defines(c), arch)
+                 flowtune::cuda::nvrtc_build(source,
+                                             source == "tvl1_tiled.cuh"
+                                                 ? flowtune::cuda::tiled_kernel_defines(precision)
+                                                 : flowtune::cuda::nvrtc_defines(c),
+                                             arch)
                      ->resources);
           } catch (const std::exception& e) {
             emit_failure(row, arch, e.what());

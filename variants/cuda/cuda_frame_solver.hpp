@@ -40,8 +40,8 @@ struct FrameOptions {
   /// config's scheme: launch-free warpings for the coarse levels. 0 = never; -1 (default) =
   /// the config's tunable resident_px (cuda_variant.hpp; 0 when the config has none).
   int resident_max_pixels = -1;
-  /// Levels of at most this many pixels that are not resident run FT_TILED_DEPTH iterations
-  /// per launch (variants/cuda/tiled_levels.hpp). 0 = never; -1 (default) = the config's
+  /// Levels of at most this many pixels that are not resident run the config's tiled_depth
+  /// iterations per launch (variants/cuda/tiled_levels.hpp). 0 = never; -1 (default) = the config's
   /// tunable tiled_px (0 when the config has none).
   int tiled_max_pixels = -1;
   /// Levels of at most this many pixels that are not resident run all the iterations of a

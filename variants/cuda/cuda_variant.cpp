@@ -29,9 +29,11 @@ std::vector<std::string> nvrtc_defines(const Config& config) {
   // out of the scheme's build, so configs that differ only in them share one compile.
   // rows_per_thread = 1 is the kernel's default (absent = 1): left out, so that configs with
   // it and without it (from before it) share one compile of one kernel.
-  // staging = 0 likewise (the kernel's default).
+  // staging = 0 likewise (the kernel's default). The tiled levels' shape (tiled_t,
+  // tiled_depth, tiled_coarsen) is the tiled kernel's (tiled_kernel_defines), not the scheme's.
   for (const auto& [name, value] : config.tunables)
-    if (!is_level_threshold(name) && !(name == rows_per_thread_domain().name && value == 1) &&
+    if (!is_level_threshold(name) && !is_tiled_shape_tunable(name) &&
+        !(name == rows_per_thread_domain().name && value == 1) &&
         !(name == staging_domain().name && value == 0))
       defines.push_back(kernel_define(name, value));
   return defines;
@@ -40,6 +42,10 @@ std::vector<std::string> nvrtc_defines(const Config& config) {
 bool is_level_threshold(const std::string& tunable) {
   return tunable == resident_px_domain().name || tunable == tiled_px_domain().name ||
          tunable == persistent_px_domain().name;
+}
+
+bool is_tiled_shape_tunable(const std::string& tunable) {
+  return tunable == "tiled_t" || tunable == "tiled_depth" || tunable == "tiled_coarsen";
 }
 
 TunableDomain persistent_px_domain() {
@@ -94,6 +100,9 @@ std::optional<std::string> CudaVariant::invalid_reason(const Config& config) con
       return name() + ": tunable '" + domain.name + "' must be positive, got " +
              std::to_string(it->second);
   }
+  if (tiled_px_of(config) > 0)
+    if (auto why = tiled_shape_invalid_reason(tiled_shape_of(config), config.precision))
+      return name() + ": " + *why;
   // epsilon > 0 is supported: the frame solver tests it on the device every
   // epsilon_check_every iterations (variants/cuda/epsilon_stop.hpp).
   return scheme_invalid_reason(config);
@@ -168,7 +177,8 @@ void CudaVariant::build_kernels(const Config& config, const std::string& arch) c
     (void)nvrtc_build("tvl1_resident.cuh", nvrtc_defines(resident_kernel_config(config.precision)),
                       arch);
   if (tiled_px_of(config) > 0)
-    (void)nvrtc_build("tvl1_tiled.cuh", nvrtc_defines(tiled_kernel_config(config.precision)), arch);
+    (void)nvrtc_build("tvl1_tiled.cuh",
+                      tiled_kernel_defines(config.precision, tiled_shape_of(config)), arch);
 }
 
 std::optional<std::vector<KernelResources>> CudaVariant::table_resources(

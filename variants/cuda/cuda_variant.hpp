@@ -94,8 +94,10 @@ TunableDomain resident_px_domain();
 /// config's resident_px, 0 when absent.
 int resident_px_of(const Config& config);
 /// The second per-level choice: `tiled_px`, the largest level (pixels) that, when not
-/// resident, runs 4 iterations per launch by temporal tiling (kernels/cuda/tvl1_tiled.cuh)
-/// instead of on the scheme; 0 = none. Domain {65536} (a 256x256 level); absent means 0.
+/// resident, runs tiled_depth (default 4) iterations per launch by temporal tiling
+/// (kernels/cuda/tvl1_tiled.cuh, shape tunables is_tiled_shape_tunable) instead of on the
+/// scheme; 0 = none. Domain {65536, 1048576} (a 256x256 level, or every level up to
+/// 1024x1024); absent means 0.
 TunableDomain tiled_px_domain();
 /// config's tiled_px, 0 when absent.
 int tiled_px_of(const Config& config);
@@ -113,6 +115,10 @@ int persistent_px_of(const Config& config);
 /// which kernels a frame launches, not their code, so they are not NVRTC defines and 0 / absent
 /// means off.
 bool is_level_threshold(const std::string& tunable);
+/// True for the tunables of the tiled levels' kernel shape (tiled_t, tiled_depth,
+/// tiled_coarsen; variants/cuda/tiled_levels.hpp's TiledShape, each absent = its default):
+/// they shape the tiled kernel, not the scheme's, so no scheme build has them.
+bool is_tiled_shape_tunable(const std::string& tunable);
 
 /// The adaptors, one per scheme of FLOWTUNE_TVL1_CUDA_SCHEMES: `const CudaVariant&
 /// <scheme>_variant()`, e.g. global_variant(), shared_pipeline_variant() (defined in

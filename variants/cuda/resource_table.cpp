@@ -37,7 +37,7 @@ int non_negative(const std::string& text, const std::string& where, const std::s
 }  // namespace
 
 bool is_resource_neutral(const std::string& tunable) {
-  return is_level_threshold(tunable) || tunable == "strip_h";
+  return is_level_threshold(tunable) || is_tiled_shape_tunable(tunable) || tunable == "strip_h";
 }
 
 std::string build_tunables_text(const Config& config) {

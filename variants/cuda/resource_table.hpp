@@ -19,8 +19,9 @@
 namespace flowtune::cuda {
 
 /// True for a tunable that changes no kernel resource (registers, shared memory, stack,
-/// spills) of a build: the per-level thresholds (is_level_threshold: not in the build at all)
-/// and the pipelines' strip_h (the rows of a block's strip, a loop bound). For strip_h: the 648
+/// spills) of a build: the per-level thresholds (is_level_threshold) and the tiled levels'
+/// kernel shape (is_tiled_shape_tunable), neither in the scheme's build at all, and the
+/// pipelines' strip_h (the rows of a block's strip, a loop bound). For strip_h: the 648
 /// NVRTC 11.8 reports of global_pipeline f32 at strip_h 16, 32 and 64 (217 builds, sm_53 to
 /// sm_90; results/jetson-answers/host/2026-12-02/strip_h_nvrtc118_reports.csv,
 /// benchmarks/host/strip-h-neutrality) have equal figures for every strip_h, and

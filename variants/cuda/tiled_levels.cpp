@@ -2,6 +2,7 @@
 #include "variants/cuda/tiled_levels.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -9,19 +10,69 @@
 #include "variants/cuda/cuda_variant.hpp"
 #include "variants/cuda/nvrtc_build.hpp"
 #include "variants/cuda/ping_pong.hpp"
+#include "variants/kernel_defines.hpp"
 #include "variants/tvl1_params_of.hpp"
 
 namespace flowtune::cuda {
 
-Config tiled_kernel_config(const std::string& precision) {
+TiledShape tiled_shape_of(const Config& config) {
+  TiledShape s;
+  const auto get = [&](const char* name, int fallback) {
+    const auto it = config.tunables.find(name);
+    return it == config.tunables.end() ? fallback : it->second;
+  };
+  s.threads_per_side = get("tiled_t", kTiledThreadsPerSide);
+  s.depth = get("tiled_depth", kTiledDepth);
+  s.coarsen = get("tiled_coarsen", kTiledCoarsen);
+  return s;
+}
+
+int tiled_shared_bytes(const TiledShape& shape, const std::string& precision) {
+  const int pair = precision == "f16" ? 4 : 8;
+  return 3 * shape.region() * shape.region() * pair;
+}
+
+std::optional<std::string> tiled_shape_invalid_reason(const TiledShape& shape,
+                                                      const std::string& precision) {
+  const int t = shape.threads_per_side;
+  if (t != 8 && t != 16 && t != 32) return "tiled_t must be 8, 16 or 32, got " + std::to_string(t);
+  if (shape.depth < 1) return "tiled_depth must be >= 1, got " + std::to_string(shape.depth);
+  if (shape.coarsen != 1 && shape.coarsen != 2 && shape.coarsen != 4)
+    return "tiled_coarsen must be 1, 2 or 4, got " + std::to_string(shape.coarsen);
+  if (shape.tile() < 1)
+    return "tiled_depth=" + std::to_string(shape.depth) + " leaves no output tile in a region of " +
+           std::to_string(shape.region()) + " pixels per side (tiled_t x tiled_coarsen must " +
+           "exceed 2 x tiled_depth)";
+  const int bytes = tiled_shared_bytes(shape, precision);
+  if (bytes > 48 * 1024)
+    return "the tiled kernel's region of " + std::to_string(shape.region()) + "^2 pixels needs " +
+           std::to_string(bytes) + " bytes of static shared memory in " + precision +
+           " (at most 49152)";
+  return std::nullopt;
+}
+
+Config tiled_kernel_config(const std::string& precision, const TiledShape& shape) {
   Config c;
   c.precision = precision;
-  c.tunables = {{"tiled_t", kTiledThreadsPerSide}, {"tiled_depth", kTiledDepth}};
+  c.tunables = {{"tiled_t", shape.threads_per_side}, {"tiled_depth", shape.depth}};
+  if (shape.coarsen != 1) c.tunables["tiled_coarsen"] = shape.coarsen;
   return c;
+}
+
+std::vector<std::string> tiled_kernel_defines(const std::string& precision,
+                                              const TiledShape& shape) {
+  const std::string macro = precision_macro(precision);
+  if (macro.empty())
+    throw std::invalid_argument("tiled_kernel_defines: unknown precision '" + precision + "'");
+  std::vector<std::string> defines = {macro};
+  for (const auto& [name, value] : tiled_kernel_config(precision, shape).tunables)
+    defines.push_back(kernel_define(name, value));
+  return defines;
 }
 
 struct TiledLevels::Impl {
   Storage storage = Storage::f32;
+  TiledShape shape;
   int max_pixels = 0;
   struct {
     float lt, theta, taut;
@@ -39,10 +90,13 @@ TiledLevels::TiledLevels(const Config& config, int max_pixels, LaunchOrder order
   m.order = order;
   m.storage = storage_of(config.precision);
   m.max_pixels = max_pixels;
+  m.shape = tiled_shape_of(config);
+  if (auto why = tiled_shape_invalid_reason(m.shape, config.precision))
+    throw std::invalid_argument("TiledLevels: " + *why);
   const Tvl1Params p = tvl1_params_of(config);
   m.prm = {float(p.lambda * p.theta), float(p.theta), float(p.tau / p.theta)};
   if (max_pixels <= 0) return;
-  m.build = nvrtc_build("tvl1_tiled.cuh", nvrtc_defines(tiled_kernel_config(config.precision)),
+  m.build = nvrtc_build("tvl1_tiled.cuh", tiled_kernel_defines(config.precision, m.shape),
                         current_device_arch());
   m.module = std::make_unique<LoadedModule>(m.build->cubin);
   m.kernel = m.module->function("ft_tiled");
@@ -66,8 +120,8 @@ void TiledLevels::run(const DeviceFields& f, int iterations, cudaStream_t stream
   const std::size_t pair = m.storage == Storage::f32 ? 8 : 4;
   const std::size_t bytes = pair * std::size_t(f.width) * std::size_t(f.height);
   m.scratch.ensure(bytes);
-  const int tile = kTiledThreadsPerSide - 2 * kTiledDepth;
-  const dim3 block(kTiledThreadsPerSide, kTiledThreadsPerSide);
+  const int tile = m.shape.tile();
+  const dim3 block(unsigned(m.shape.threads_per_side), unsigned(m.shape.threads_per_side));
   const dim3 grid(unsigned((f.width + tile - 1) / tile), unsigned((f.height + tile - 1) / tile));
   int w = f.width, h = f.height;
   void* grad = f.grad;
@@ -75,7 +129,7 @@ void TiledLevels::run(const DeviceFields& f, int iterations, cudaStream_t stream
   const PingPong sets(f, m.scratch, bytes);
   int launches = 0;
   for (int done = 0; done < iterations; ++launches) {
-    int k = std::min(kTiledDepth, iterations - done);
+    int k = std::min(m.shape.depth, iterations - done);
     done += k;
     auto src = sets.src(launches), dst = sets.dst(launches);
     void* args[] = {&grad,   &rho,    &src[0], &src[1], &src[2], &dst[0],

@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""The tiled levels' kernel shapes from the raw outputs of benchmarks/run tiled-shapes (one
+folder, its $OUT, or a committed copy whose files may be .xz-compressed):
+  tests.xml                 test_cuda's frame, fusion and tiled-build tests;
+  t<T>_d<D>_c<C>.json       bench_frame_throughput's latency_device rows of the tuned and the
+                            default frame with tiled_t T, tiled_depth D, tiled_coarsen C.
+Prints Markdown: the test counts and, per shape, the region and tile (pixels per side), the
+share of the region that is output (tile^2 / region^2), launches per 15 and per 10 iterations,
+and the latency of each frame, median [min, max] over the repetitions (ms), with the mean of
+RubberWhale and Grove2 and its ratio to the (32, 4, 1) shape's mean. Shapes sorted by the tuned
+frame's mean. Python standard library only.
+Usage: python3 -m benchmarks.summarise tiled-shapes FOLDER"""
+import math
+import os
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+from benchmarks.summarise.google_benchmark import read_text, real_time_ms_stats
+
+SEQUENCES = ("RubberWhale", "Grove2")
+BASELINE = (32, 4, 1)
+
+
+def tests_line(folder):
+    text = read_text(os.path.join(folder, "tests.xml"))
+    if text is None:
+        return "- `tests.xml`: missing"
+    n = failed = skipped = 0
+    bad = []
+    for c in ET.fromstring(text).iter("testcase"):
+        n += 1
+        if c.find("failure") is not None:
+            failed += 1
+            bad.append(c.get("classname") + "." + c.get("name"))
+        elif c.get("result") == "skipped" or c.find("skipped") is not None:
+            skipped += 1
+    line = f"- `tests.xml`: {n} tests, {n - failed - skipped} passed, {failed} failed, {skipped} skipped"
+    return line + ("" if not bad else " (failed: " + ", ".join(bad) + ")")
+
+
+def shapes(folder):
+    """{(T, D, C): {protocol: {sequence: stats}}} of every t<T>_d<D>_c<C>.json(.xz)."""
+    out = {}
+    for name in sorted(os.listdir(folder)):
+        m = re.fullmatch(r"t(\d+)_d(\d+)_c(\d+)\.json(\.xz)?", name)
+        if not m:
+            continue
+        key = tuple(int(m.group(i)) for i in (1, 2, 3))
+        _, rows = real_time_ms_stats(os.path.join(folder, name[:-3] if m.group(4) else name))
+        per = {}
+        for row, s in rows.items():
+            parts = row.split("/")
+            if len(parts) == 3 and parts[0] == "latency_device":
+                per.setdefault(parts[1], {})[parts[2]] = s
+        out[key] = per
+    return out
+
+
+def mean_of(per, protocol):
+    rows = per.get(protocol, {})
+    if not all(q in rows for q in SEQUENCES):
+        return None
+    return sum(rows[q]["median"] for q in SEQUENCES) / len(SEQUENCES)
+
+
+def cell(per, protocol, base):
+    rows = per.get(protocol, {})
+    parts = []
+    for q in SEQUENCES:
+        s = rows.get(q)
+        parts.append("-" if s is None else f"{s['median']:.3f} [{s['min']:.3f}, {s['max']:.3f}]")
+    m = mean_of(per, protocol)
+    tail = "-" if m is None else f"{m:.3f}" + ("" if not base else f" ({m / base:.3f}x)")
+    return " / ".join(parts) + " | " + tail
+
+
+def main(folder):
+    data = shapes(folder)
+    print("### Tiled levels' kernel shapes\n")
+    print(tests_line(folder) + "\n")
+    if not data:
+        print("No t<T>_d<D>_c<C>.json in the folder.")
+        return 1
+    base = data.get(BASELINE, {})
+    b_tuned, b_default = mean_of(base, "tuned"), mean_of(base, "default")
+    print("| tiled_t | tiled_depth | tiled_coarsen | region / tile px | output share | launches per 15 / 10 it. "
+          "| tuned frame RubberWhale / Grove2, ms | mean (vs 32/4/1) | default frame RubberWhale / Grove2, ms "
+          "| mean (vs 32/4/1) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    order = sorted(data, key=lambda k: (mean_of(data[k], "tuned") or math.inf, k))
+    for t, d, c in order:
+        per = data[(t, d, c)]
+        region, tile = t * c, t * c - 2 * d
+        share = tile * tile / (region * region)
+        print(f"| {t} | {d} | {c} | {region} / {tile} | {share:.2f} | {math.ceil(15 / d)} / {math.ceil(10 / d)} "
+              f"| {cell(per, 'tuned', b_tuned)} | {cell(per, 'default', b_default)} |")
+    best = order[0]
+    print(f"\nBest for the tuned frame: tiled_t {best[0]}, tiled_depth {best[1]}, tiled_coarsen {best[2]}.")
+    d_order = sorted(data, key=lambda k: (mean_of(data[k], "default") or math.inf, k))
+    b = d_order[0]
+    print(f"Best for the default frame: tiled_t {b[0]}, tiled_depth {b[1]}, tiled_coarsen {b[2]}.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "device-out"))
