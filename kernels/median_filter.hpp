@@ -4,7 +4,8 @@
 // replaced by the median of its window x window neighbourhood. The per-pixel code is written
 // once for the host and the device: the CPU reference (double, median_px) and the GPU frame
 // kernel (kernels/cuda/frame/flow_filters.cu, float) both gather the window with
-// median_window_samples and select with median_select.
+// median_window_samples and select with median_select (kernels/cuda/median_select.cuh,
+// which the tiled levels' kernel shares).
 #pragma once
 
 #include <cstddef>
@@ -12,78 +13,9 @@
 #include <string>
 #include <vector>
 
-#if defined(__CUDACC__)
-#define FT_MEDIAN_HD __host__ __device__ inline
-#else
-#define FT_MEDIAN_HD inline
-#endif
+#include "kernels/cuda/median_select.cuh"
 
 namespace flowtune {
-
-/// Largest median window supported (5 x 5 = 25 samples kept in registers).
-constexpr int kMaxMedianWindow = 5;
-
-/// Compare-exchange: a = min(a, b), b = max(a, b) (no branch; registers when inlined).
-template <class Real>
-FT_MEDIAN_HD void median_exchange(Real& a, Real& b) {
-  const Real lo = b < a ? b : a;
-  const Real hi = b < a ? a : b;
-  a = lo;
-  b = hi;
-}
-
-/// The median of the N (odd, >= 3) values s[0..N) by forgetful selection (Paeth, "Median
-/// finding on a 3x3 grid", Graphics Gems 1990; Devillard's "opt_med" family): a working set of
-/// N / 2 + 2 values; each step moves its minimum and maximum out (neither can be the median
-/// while the set holds 3 more values than are still to come) and takes the next value in;
-/// the last 3 give the median. About N^2 / 4 compare-exchanges on fixed indices, so with the
-/// loops unrolled (N is a constant) the values stay in registers on the GPU. The result is the
-/// sample (N - 1) / 2 of the sorted values, exactly (a selection, no arithmetic). s is
-/// overwritten.
-template <class Real, int N>
-FT_MEDIAN_HD Real median_select(Real* s) {
-  static_assert(N >= 3 && N % 2 == 1, "median_select: N odd, >= 3");
-  constexpr int M = N / 2 + 2;  // working set s[t .. M - 1] at step t
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-  for (int t = 0; t < N - M; ++t) {
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-    for (int i = t + 1; i < M; ++i) median_exchange(s[t], s[i]);  // minimum to s[t]
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-    for (int i = t + 1; i < M - 1; ++i) median_exchange(s[i], s[M - 1]);  // maximum to s[M - 1]
-    s[M - 1] = s[M + t];  // both out; the next value in
-  }
-  constexpr int a = N - M;  // the last 3: s[a], s[a + 1], s[a + 2]
-  median_exchange(s[a], s[a + 1]);
-  median_exchange(s[a + 1], s[a + 2]);
-  median_exchange(s[a], s[a + 1]);
-  return s[a + 1];
-}
-
-/// The window x window samples centred on (x, y) (clamp-to-edge reads: each out-of-image
-/// sample repeats the nearest edge texel), row by row, into s[0 .. Window^2).
-template <class Real, int Window, class Load>
-FT_MEDIAN_HD void median_window_samples(const Load& load, int w, int h, int x, int y, Real* s) {
-  constexpr int r = Window / 2;
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-  for (int dy = -r; dy <= r; ++dy) {
-    const int yy = y + dy < 0 ? 0 : (y + dy > h - 1 ? h - 1 : y + dy);
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-    for (int dx = -r; dx <= r; ++dx) {
-      const int xx = x + dx < 0 ? 0 : (x + dx > w - 1 ? w - 1 : x + dx);
-      s[(dy + r) * Window + (dx + r)] = load(xx, yy);
-    }
-  }
-}
 
 /// Median of the window x window neighbourhood centred on (x, y) of a w x h row-major plane
 /// whose texel (i, j) is load(i, j); clamp-to-edge reads at the borders (each out-of-image

@@ -14,7 +14,8 @@
 // shared_fusion f16 32x8, resident_px 1024, tiled_px 65536, persistent_px 0
 // (FLOWTUNE_THROUGHPUT_VARIANT / _PRECISION / _BLOCK_X / _BLOCK_Y / _RESIDENT_PX / _TILED_PX /
 // _PERSISTENT_PX override it; _TILED_T, _TILED_DEPTH and _TILED_COARSEN set the tiled levels'
-// shape of every protocol, the tuned one's too; _PERSISTENT_SYNCS, _PERSISTENT_THREADS and
+// shape of every protocol, the tuned one's too; FLOWTUNE_THROUGHPUT_TILED_MEDIAN (1 / 0) its
+// tiled_median; _PERSISTENT_SYNCS, _PERSISTENT_THREADS and
 // _PERSISTENT_BLOCKS_PER_SM set the frame solver's FrameOptions::persistent_*;
 // FLOWTUNE_THROUGHPUT_FUSED (1 / 0), _HOST_CHUNKS and _HOST_COPY_THREADS its fused_stages,
 // host_copy_chunks and host_copy_threads: FUSED=0 HOST_CHUNKS=1 is the frame without launch
@@ -192,6 +193,7 @@ cuda::FrameOptions frame_options() {
   z.tile_x = std::stoi(env_or("FLOWTUNE_THROUGHPUT_PYRAMID_TILE_X", std::to_string(z.tile_x)));
   z.tile_y = std::stoi(env_or("FLOWTUNE_THROUGHPUT_PYRAMID_TILE_Y", std::to_string(z.tile_y)));
   z.threads = std::stoi(env_or("FLOWTUNE_THROUGHPUT_PYRAMID_THREADS", std::to_string(z.threads)));
+  o.tiled_median = env_or("FLOWTUNE_THROUGHPUT_TILED_MEDIAN", o.tiled_median ? "1" : "0") != "0";
   o.rof_iterations_per_launch =
       std::stoi(env_or("FLOWTUNE_THROUGHPUT_ROF_K", std::to_string(o.rof_iterations_per_launch)));
   return o;

@@ -24,11 +24,11 @@ def bench_json(rows):
 class TiledShapes(unittest.TestCase):
     def test_shapes_sorted_by_the_tuned_mean_with_ratios(self):
         with tempfile.TemporaryDirectory() as d:
-            # Baseline (32, 4, 1): tuned medians 0.4 and 0.5 (mean 0.45), default 0.1 / 0.2.
-            write(d, "t32_d4_c1.json", bench_json({
+            # Baseline (32, 4, 1), median apart: tuned medians 0.4 and 0.5 (mean 0.45), default 0.1 / 0.2.
+            write(d, "t32_d4_c1_m0.json", bench_json({
                 ("tuned", "RubberWhale"): [0.41, 0.40, 0.39], ("tuned", "Grove2"): [0.5, 0.5, 0.6],
                 ("default", "RubberWhale"): [0.1, 0.1, 0.1], ("default", "Grove2"): [0.2, 0.2, 0.2]}))
-            # (32, 10, 2): tuned 0.3 / 0.33 (mean 0.315 = 0.7x), default 0.12 / 0.16 (0.14 = 0.933x).
+            # (32, 10, 2), median in the tiled launch: tuned 0.3 / 0.33 (mean 0.315 = 0.7x), default 0.12 / 0.16 (0.14 = 0.933x).
             write(d, "t32_d10_c2.json", bench_json({
                 ("tuned", "RubberWhale"): [0.3], ("tuned", "Grove2"): [0.33],
                 ("default", "RubberWhale"): [0.12], ("default", "Grove2"): [0.16]}))
@@ -40,15 +40,20 @@ class TiledShapes(unittest.TestCase):
             self.assertIn("2 tests, 1 passed, 1 failed, 0 skipped (failed: A.y)", out)
             lines = [l for l in out.splitlines() if l.startswith("| 32 |")]
             self.assertEqual(len(lines), 2)
-            # Region 64, tile 44: 44^2 / 64^2 = 0.47; ceil(15 / 10) = 2, ceil(10 / 10) = 1.
-            self.assertTrue(lines[0].startswith("| 32 | 10 | 2 | 64 / 44 | 0.47 | 2 / 1 |"), lines[0])
+            # Region 64, tile 44: 44^2 / 64^2 = 0.47; with the median's last launch of at most
+            # 8 iterations: 15 = 7 + 8 and 10 = 2 + 8, 2 launches each.
+            self.assertTrue(lines[0].startswith("| 32 | 10 | 2 | tiled launch | 64 / 44 | 0.47 | 2 / 2 |"),
+                            lines[0])
             self.assertIn("| 0.300 [0.300, 0.300] / 0.330 [0.330, 0.330] | 0.315 (0.700x) |", lines[0])
             self.assertIn("| 0.140 (0.933x) |", lines[0])
             # Region 32, tile 24: 0.5625; ceil(15 / 4) = 4, ceil(10 / 4) = 3.
-            self.assertTrue(lines[1].startswith("| 32 | 4 | 1 | 32 / 24 | 0.56 | 4 / 3 |"), lines[1])
+            self.assertTrue(lines[1].startswith("| 32 | 4 | 1 | own launch | 32 / 24 | 0.56 | 4 / 3 |"),
+                            lines[1])
             self.assertIn("0.400 [0.390, 0.410] / 0.500 [0.500, 0.600] | 0.450 (1.000x)", lines[1])
-            self.assertIn("Best for the tuned frame: tiled_t 32, tiled_depth 10, tiled_coarsen 2.", out)
-            self.assertIn("Best for the default frame: tiled_t 32, tiled_depth 10, tiled_coarsen 2.", out)
+            self.assertIn("Best for the tuned frame: tiled_t 32, tiled_depth 10, tiled_coarsen 2, "
+                          "median in the tiled launch.", out)
+            self.assertIn("Best for the default frame: tiled_t 32, tiled_depth 10, tiled_coarsen 2, "
+                          "median in the tiled launch.", out)
 
     def test_an_empty_folder_fails(self):
         with tempfile.TemporaryDirectory() as d:

@@ -206,12 +206,15 @@ TEST_F(FramePipelineGpu, F16MeanAepeWithin005OfF32OnMiddlebury) {
   }
 }
 
-// The tiled kernel's shapes (tiled_t, tiled_depth, tiled_coarsen; kernels/cuda/tvl1_tiled.cuh):
-// every shape runs each pixel's arithmetic in the same order, so with the 146x97 and 292x194
-// levels tiled the flow of shared_fusion in f32 and f16 equals the one with every level on the
-// scheme bit for bit, and the timeline names both tiled levels at every warping. Shapes: the
-// default (32, 4, 1), deeper (32, 8, 1), coarsened (16, 3, 2), (8, 5, 4) and, in f16 only (48 KiB),
-// (32, 10, 2).
+// The tiled kernel's shapes (tiled_t, tiled_depth, tiled_coarsen; kernels/cuda/tvl1_tiled.cuh)
+// and the median in its last launch (FrameOptions::tiled_median): every shape runs each
+// pixel's arithmetic in the same order and the median is a selection, so with the 146x97 and
+// 292x194 levels tiled the flow of shared_fusion in f32 and f16 equals the one with every
+// level on the scheme and the median as its own stage bit for bit, with median_window 0, 3
+// and 5. The timeline names both tiled levels at every warping, and a median stage only where
+// the median did not run in the tiled launch (depth 1 cannot take a 3 x 3 median's ring).
+// Shapes: the default (32, 4, 1), deeper (32, 8, 1), coarsened (16, 3, 2), (8, 5, 4), (32, 1,
+// 1) and, in f16 only (48 KiB), (32, 10, 2).
 TEST_F(FramePipelineGpu, TiledShapesMatchTheScheme) {
   const Sequence s = load(test::repo_middlebury_dir(), "RubberWhale");
   Tvl1Params p = frame_params();
@@ -220,47 +223,58 @@ TEST_F(FramePipelineGpu, TiledShapesMatchTheScheme) {
   p.iterations = 22;
   const Variant* v = find_variant("shared_fusion");
   ASSERT_NE(v, nullptr);
-  for (const char* precision : {"f32", "f16"}) {
-    auto c = first_valid_config(*v, precision);
-    ASSERT_TRUE(c) << precision;
-    c->params = param_values_of(p);
-    auto make = [&](const Config& config, int tiled) {
-      cuda::FrameOptions o;
-      o.resident_max_pixels = 4096;
-      o.tiled_max_pixels = tiled;
-      return make_cuda_frame_solver(config, cuda::make_iteration_schedule(config), o);
-    };
-    const FlowField plain = make(*c, 0)->compute(s.i0, s.i1);
-    struct Shape {
-      int t, depth, coarsen;
-    };
-    for (const Shape sh :
-         {Shape{32, 4, 1}, Shape{32, 8, 1}, Shape{16, 3, 2}, Shape{8, 5, 4}, Shape{32, 10, 2}}) {
-      Config tc = *c;
-      tc.tunables["tiled_t"] = sh.t;
-      tc.tunables["tiled_depth"] = sh.depth;
-      tc.tunables["tiled_coarsen"] = sh.coarsen;
-      tc.tunables["tiled_px"] = 65536;
-      const std::string name = std::string(precision) + " tiled_t=" + std::to_string(sh.t) +
-                               " tiled_depth=" + std::to_string(sh.depth) +
-                               " tiled_coarsen=" + std::to_string(sh.coarsen);
-      if (auto why = v->invalid_reason(tc)) {
-        // Only the f32 region of 64^2 pixels (96 KiB) is over the static shared memory limit.
-        EXPECT_TRUE(std::string(precision) == "f32" && sh.t * sh.coarsen == 64) << *why;
-        EXPECT_NE(why->find("49152"), std::string::npos) << *why;
-        continue;
+  for (const int median : {0, 3, 5})
+    for (const char* precision : {"f32", "f16"}) {
+      p.median_window = median;
+      auto c = first_valid_config(*v, precision);
+      ASSERT_TRUE(c) << precision;
+      c->params = param_values_of(p);
+      auto make = [&](const Config& config, int tiled) {
+        cuda::FrameOptions o;
+        o.resident_max_pixels = 4096;
+        o.tiled_max_pixels = tiled;
+        o.tiled_median = tiled > 0;
+        return make_cuda_frame_solver(config, cuda::make_iteration_schedule(config), o);
+      };
+      const FlowField plain = make(*c, 0)->compute(s.i0, s.i1);
+      struct Shape {
+        int t, depth, coarsen;
+      };
+      for (const Shape sh : {Shape{32, 4, 1}, Shape{32, 8, 1}, Shape{16, 3, 2}, Shape{8, 5, 4},
+                             Shape{32, 1, 1}, Shape{32, 10, 2}}) {
+        Config tc = *c;
+        tc.tunables["tiled_t"] = sh.t;
+        tc.tunables["tiled_depth"] = sh.depth;
+        tc.tunables["tiled_coarsen"] = sh.coarsen;
+        tc.tunables["tiled_px"] = 65536;
+        const std::string name = std::string(precision) + " median " + std::to_string(median) +
+                                 " tiled_t=" + std::to_string(sh.t) +
+                                 " tiled_depth=" + std::to_string(sh.depth) +
+                                 " tiled_coarsen=" + std::to_string(sh.coarsen);
+        if (auto why = v->invalid_reason(tc)) {
+          // Only the f32 region of 64^2 pixels (96 KiB) is over the static shared memory limit.
+          EXPECT_TRUE(std::string(precision) == "f32" && sh.t * sh.coarsen == 64) << *why;
+          EXPECT_NE(why->find("49152"), std::string::npos) << *why;
+          continue;
+        }
+        auto solver = make(tc, 65536);
+        const FlowField f = solver->compute(s.i0, s.i1);
+        std::printf("%s: vs scheme mean |diff| %.2e px\n", name.c_str(), mean_distance(plain, f));
+        EXPECT_EQ(f.u, plain.u) << name;
+        EXPECT_EQ(f.v, plain.v) << name;
+        const auto t = cuda::profile_frame(*solver, s.i0, s.i1, 1);
+        int n_tiled = 0, n_median = 0;
+        for (const auto& st : t.stages) {
+          n_tiled += st.stage == "iterations_tiled";
+          n_median += st.stage == "median";
+        }
+        EXPECT_EQ(n_tiled, 2 * p.n_warpings) << name;
+        // 6 levels x 2 warpings; the two tiled levels' medians run in their last tiled launch
+        // unless the depth is 1.
+        const int fused = median > 0 && sh.depth > median / 2 ? 2 : 0;
+        EXPECT_EQ(n_median, median > 0 ? (6 - fused) * p.n_warpings : 0) << name;
       }
-      auto solver = make(tc, 65536);
-      const FlowField f = solver->compute(s.i0, s.i1);
-      std::printf("%s: vs scheme mean |diff| %.2e px\n", name.c_str(), mean_distance(plain, f));
-      EXPECT_EQ(f.u, plain.u) << name;
-      EXPECT_EQ(f.v, plain.v) << name;
-      const auto t = cuda::profile_frame(*solver, s.i0, s.i1, 1);
-      int n_tiled = 0;
-      for (const auto& st : t.stages) n_tiled += st.stage == "iterations_tiled";
-      EXPECT_EQ(n_tiled, 2 * p.n_warpings) << name;
     }
-  }
 }
 
 }  // namespace

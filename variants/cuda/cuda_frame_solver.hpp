@@ -44,6 +44,13 @@ struct FrameOptions {
   /// iterations per launch (variants/cuda/tiled_levels.hpp). 0 = never; -1 (default) = the config's
   /// tunable tiled_px (0 when the config has none).
   int tiled_max_pixels = -1;
+  /// On the tiled levels, the median filter after each warping (median_window 3 or 5) runs in
+  /// the warping's last tiled launch (TiledLevels::fuses_median: the config's tiled_depth
+  /// exceeds median_window / 2) instead of as a launch of its own, when no stopping test runs
+  /// (epsilon 0). The flow is the separate median's bit for bit
+  /// (tests/cuda/test_frame_pipeline.cpp). Off by default: on an H100 it made the tuned frame at
+  /// OpenCV's accuracy 1.19x slower (docs/decisions.md, "The median in the tiled launch").
+  bool tiled_median = false;
   /// Levels of at most this many pixels that are not resident run all the iterations of a
   /// warping (and its stopping test, if any) in one cooperative launch with grid-wide
   /// synchronisation (variants/cuda/persistent_levels.hpp), before the tiled levels are

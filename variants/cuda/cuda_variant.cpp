@@ -45,7 +45,8 @@ bool is_level_threshold(const std::string& tunable) {
 }
 
 bool is_tiled_shape_tunable(const std::string& tunable) {
-  return tunable == "tiled_t" || tunable == "tiled_depth" || tunable == "tiled_coarsen";
+  return tunable == "tiled_t" || tunable == "tiled_depth" || tunable == "tiled_coarsen" ||
+         tunable == "tiled_median";
 }
 
 TunableDomain persistent_px_domain() {
@@ -64,6 +65,12 @@ TunableDomain tiled_px_domain() {
 int tiled_px_of(const Config& config) {
   const auto it = config.tunables.find(tiled_px_domain().name);
   return it == config.tunables.end() ? 0 : it->second;
+}
+
+std::vector<TunableDomain> tiled_shape_domains() {
+  return {{"tiled_t", {8, 16, 32}, {kTiledThreadsPerSide}},
+          {"tiled_depth", {1, 2, 3, 4, 5, 6, 8, 10, 12, 15}, {kTiledDepth}},
+          {"tiled_coarsen", {1, 2, 4}, {kTiledCoarsen}}};
 }
 
 TunableDomain resident_px_domain() {
@@ -91,6 +98,7 @@ std::optional<std::string> CudaVariant::invalid_reason(const Config& config) con
       if (resident) continue;  // absent = 0 (resident_px_domain)
       if (domain.name == rows_per_thread_domain().name) continue;  // absent = 1
       if (domain.name == staging_domain().name) continue;          // absent = 0
+      if (is_tiled_shape_tunable(domain.name)) continue;  // absent = tiled_levels.hpp's default
       return name() + ": tunable '" + domain.name + "' missing";
     }
     // Positive, or 0 where the domain has 0 (a switch such as optin) or 0 means off.

@@ -119,6 +119,13 @@ bool is_level_threshold(const std::string& tunable);
 /// tiled_coarsen; variants/cuda/tiled_levels.hpp's TiledShape, each absent = its default):
 /// they shape the tiled kernel, not the scheme's, so no scheme build has them.
 bool is_tiled_shape_tunable(const std::string& tunable);
+/// The tiled levels' kernel shape as tunables of every TV-L1 CUDA scheme: tiled_t {8, 16, 32},
+/// tiled_depth {1, ..., 15}, tiled_coarsen {1, 2, 4}; a search enumerates only the default
+/// (32, 4, 1: docs/decisions.md, "Tiled levels' kernel shape") unless the command line widens
+/// it (`tune --tunable tiled_depth=4,5`). A config without them (a header from before them)
+/// means the default; a shape that tiled_shape_invalid_reason rejects makes a config with
+/// tiled_px > 0 invalid.
+std::vector<TunableDomain> tiled_shape_domains();
 
 /// The adaptors, one per scheme of FLOWTUNE_TVL1_CUDA_SCHEMES: `const CudaVariant&
 /// <scheme>_variant()`, e.g. global_variant(), shared_pipeline_variant() (defined in

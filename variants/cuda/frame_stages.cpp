@@ -38,7 +38,9 @@ void FrameStages::prepare(const Config& config) {
     if (resident_px > 0) resident_ = std::make_unique<ResidentLevels>(config, resident_px, order);
     const int tiled_px =
         options_.tiled_max_pixels >= 0 ? options_.tiled_max_pixels : tiled_px_of(config);
-    if (tiled_px > 0) tiled_ = std::make_unique<TiledLevels>(config, tiled_px, order);
+    if (tiled_px > 0)
+      tiled_ = std::make_unique<TiledLevels>(config, tiled_px, order,
+                                             options_.tiled_median ? params_.median_window : 0);
     const int persistent_px = options_.persistent_max_pixels >= 0 ? options_.persistent_max_pixels
                                                                   : persistent_px_of(config);
     if (persistent_px > 0)
@@ -234,6 +236,9 @@ void FrameStages::core(cudaStream_t stream, FrameBuffers& b) {
       const bool resident = resident_ && resident_->fits(l.width, l.height);
       const bool persistent = !resident && persistent_ && persistent_->takes(l.width, l.height);
       const bool tiled = !resident && !persistent && tiled_ && tiled_->takes(l.width, l.height);
+      // The median in the tiled level's last launch (FrameOptions::tiled_median).
+      const bool median_in_tiled =
+          tiled && !stop_ && options_.tiled_median && tiled_->fuses_median(p.median_window);
       const auto run_iterations = [&](int n_it) {
         if (resident)
           resident_->run(f, n_it, stream);
@@ -247,6 +252,8 @@ void FrameStages::core(cudaStream_t stream, FrameBuffers& b) {
                          stop_ ? p.epsilon_check_every : 0);
       else if (stop_)
         stop_->run(f, p.iterations, p.epsilon, p.epsilon_check_every, run_iterations, stream);
+      else if (median_in_tiled)
+        tiled_->run(f, p.iterations, stream, p.median_window);
       else
         run_iterations(p.iterations);
       marks_.mark(stream,
@@ -255,7 +262,8 @@ void FrameStages::core(cudaStream_t stream, FrameBuffers& b) {
                   : tiled      ? "iterations_tiled"
                                : "iterations",
                   s);
-      if (p.median_window > 0) {  // Wedel et al. 2009, sec. 3: into the other flow buffer
+      if (p.median_window > 0 &&
+          !median_in_tiled) {  // Wedel et al. 2009, sec. 3: into the other flow buffer
         frame::median_flow(f16, b.u[cur].as(), b.u[1 - cur].as(), l.width, l.height,
                            p.median_window, exec);
         cur = 1 - cur;

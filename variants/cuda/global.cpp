@@ -10,11 +10,13 @@ class GlobalVariant final : public CudaVariant {
  public:
   std::string name() const override { return "global"; }
   std::vector<TunableDomain> tunables() const override {
-    return {{"block_x", {16, 32, 64, 128}},
-            {"block_y", {1, 2, 4, 8, 16}},
-            resident_px_domain(),
-            tiled_px_domain(),
-            persistent_px_domain()};
+    std::vector<TunableDomain> d = {{"block_x", {16, 32, 64, 128}},
+                                    {"block_y", {1, 2, 4, 8, 16}},
+                                    resident_px_domain(),
+                                    tiled_px_domain(),
+                                    persistent_px_domain()};
+    for (TunableDomain& t : tiled_shape_domains()) d.push_back(std::move(t));
+    return d;
   }
   LaunchShape launch_shape(const Config& c) const override {
     return {c.tunable("block_x") * c.tunable("block_y"), 0};

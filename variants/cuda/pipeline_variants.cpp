@@ -96,10 +96,12 @@ class SharedPipelineVariant final : public CudaVariant {
  public:
   std::string name() const override { return "shared_pipeline"; }
   std::vector<TunableDomain> tunables() const override {
-    return {{"w", {64, 128, 256, 512}}, {"parts", {1, 2}},         {"depth", {2, 3, 5, 8}},
-            {"skew", {1, 2}},           {"strip_h", {16, 32, 64}}, {"optin", {0, 1}},
-            rows_per_thread_domain(),   staging_domain(),          resident_px_domain(),
-            tiled_px_domain(),          persistent_px_domain()};
+    std::vector<TunableDomain> d = {
+        {"w", {64, 128, 256, 512}}, {"parts", {1, 2}}, {"depth", {2, 3, 5, 8}},  {"skew", {1, 2}},
+        {"strip_h", {16, 32, 64}},  {"optin", {0, 1}}, rows_per_thread_domain(), staging_domain(),
+        resident_px_domain(),       tiled_px_domain(), persistent_px_domain()};
+    for (TunableDomain& t : tiled_shape_domains()) d.push_back(std::move(t));
+    return d;
   }
   LaunchShape launch_shape(const Config& c) const override {
     return {pipeline_threads(c), pipeline_ring_bytes(c)};
@@ -135,9 +137,12 @@ class GlobalPipelineVariant final : public CudaVariant {
  public:
   std::string name() const override { return "global_pipeline"; }
   std::vector<TunableDomain> tunables() const override {
-    return {{"w", {64, 128, 256}}, {"parts", {1, 2}},         {"depth", {2, 3, 5}},
-            {"skew", {1, 2}},      {"strip_h", {16, 32, 64}}, rows_per_thread_domain(),
-            resident_px_domain(),  tiled_px_domain(),         persistent_px_domain()};
+    std::vector<TunableDomain> d = {
+        {"w", {64, 128, 256}}, {"parts", {1, 2}},         {"depth", {2, 3, 5}},
+        {"skew", {1, 2}},      {"strip_h", {16, 32, 64}}, rows_per_thread_domain(),
+        resident_px_domain(),  tiled_px_domain(),         persistent_px_domain()};
+    for (TunableDomain& t : tiled_shape_domains()) d.push_back(std::move(t));
+    return d;
   }
   LaunchShape launch_shape(const Config& c) const override { return {pipeline_threads(c), 0}; }
   std::unique_ptr<IterationSchedule> make_schedule(const Config& c) const override {

@@ -11,11 +11,13 @@ class SharedFusionVariant final : public CudaVariant {
  public:
   std::string name() const override { return "shared_fusion"; }
   std::vector<TunableDomain> tunables() const override {
-    return {{"block_x", {16, 32, 64, 128}},
-            {"block_y", {4, 8, 16, 32}},
-            resident_px_domain(),
-            tiled_px_domain(),
-            persistent_px_domain()};
+    std::vector<TunableDomain> d = {{"block_x", {16, 32, 64, 128}},
+                                    {"block_y", {4, 8, 16, 32}},
+                                    resident_px_domain(),
+                                    tiled_px_domain(),
+                                    persistent_px_domain()};
+    for (TunableDomain& t : tiled_shape_domains()) d.push_back(std::move(t));
+    return d;
   }
   LaunchShape launch_shape(const Config& c) const override {
     return {c.tunable("block_x") * c.tunable("block_y"), 0};

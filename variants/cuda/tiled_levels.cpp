@@ -51,21 +51,23 @@ std::optional<std::string> tiled_shape_invalid_reason(const TiledShape& shape,
   return std::nullopt;
 }
 
-Config tiled_kernel_config(const std::string& precision, const TiledShape& shape) {
+Config tiled_kernel_config(const std::string& precision, const TiledShape& shape,
+                           int median_window) {
   Config c;
   c.precision = precision;
   c.tunables = {{"tiled_t", shape.threads_per_side}, {"tiled_depth", shape.depth}};
   if (shape.coarsen != 1) c.tunables["tiled_coarsen"] = shape.coarsen;
+  if (median_window != 0) c.tunables["tiled_median"] = median_window;
   return c;
 }
 
-std::vector<std::string> tiled_kernel_defines(const std::string& precision,
-                                              const TiledShape& shape) {
+std::vector<std::string> tiled_kernel_defines(const std::string& precision, const TiledShape& shape,
+                                              int median_window) {
   const std::string macro = precision_macro(precision);
   if (macro.empty())
     throw std::invalid_argument("tiled_kernel_defines: unknown precision '" + precision + "'");
   std::vector<std::string> defines = {macro};
-  for (const auto& [name, value] : tiled_kernel_config(precision, shape).tunables)
+  for (const auto& [name, value] : tiled_kernel_config(precision, shape, median_window).tunables)
     defines.push_back(kernel_define(name, value));
   return defines;
 }
@@ -80,11 +82,15 @@ struct TiledLevels::Impl {
   std::shared_ptr<const NvrtcBuild> build;
   std::unique_ptr<LoadedModule> module;
   CUfunction kernel = nullptr;
+  int median_window = 0;  ///< the window of median_module, 0 = not built
+  std::shared_ptr<const NvrtcBuild> median_build;
+  std::unique_ptr<LoadedModule> median_module;
+  CUfunction median_kernel = nullptr;
   Scratch scratch;
   LaunchOrder order = LaunchOrder::stream;
 };
 
-TiledLevels::TiledLevels(const Config& config, int max_pixels, LaunchOrder order)
+TiledLevels::TiledLevels(const Config& config, int max_pixels, LaunchOrder order, int median_window)
     : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
   m.order = order;
@@ -100,6 +106,14 @@ TiledLevels::TiledLevels(const Config& config, int max_pixels, LaunchOrder order
                         current_device_arch());
   m.module = std::make_unique<LoadedModule>(m.build->cubin);
   m.kernel = m.module->function("ft_tiled");
+  if ((median_window == 3 || median_window == 5) && m.shape.depth > median_window / 2) {
+    m.median_window = median_window;
+    m.median_build = nvrtc_build("tvl1_tiled.cuh",
+                                 tiled_kernel_defines(config.precision, m.shape, median_window),
+                                 current_device_arch());
+    m.median_module = std::make_unique<LoadedModule>(m.median_build->cubin);
+    m.median_kernel = m.median_module->function("ft_tiled");
+  }
 }
 
 TiledLevels::~TiledLevels() = default;
@@ -109,13 +123,23 @@ bool TiledLevels::takes(int width, int height) const {
          std::size_t(width) * std::size_t(height) <= std::size_t(impl_->max_pixels);
 }
 
-void TiledLevels::run(const DeviceFields& f, int iterations, cudaStream_t stream) {
+bool TiledLevels::fuses_median(int median_window) const {
+  return impl_->median_kernel && median_window != 0 && median_window == impl_->median_window;
+}
+
+void TiledLevels::run(const DeviceFields& f, int iterations, cudaStream_t stream,
+                      int median_window) {
   Impl& m = *impl_;
   if (!takes(f.width, f.height))
     throw std::invalid_argument("TiledLevels::run: a " + std::to_string(f.width) + "x" +
                                 std::to_string(f.height) + " level is not a tiled level");
   if (f.storage != m.storage)
     throw std::invalid_argument("TiledLevels::run: fields' storage is not the config's");
+  if (median_window != 0 && !fuses_median(median_window))
+    throw std::invalid_argument("TiledLevels::run: median_window " + std::to_string(median_window) +
+                                " cannot run in the tiled kernel of depth " +
+                                std::to_string(m.shape.depth) +
+                                " (3 or 5 as built, and depth > median_window / 2)");
   if (iterations <= 0) return;
   const std::size_t pair = m.storage == Storage::f32 ? 8 : 4;
   const std::size_t bytes = pair * std::size_t(f.width) * std::size_t(f.height);
@@ -127,14 +151,28 @@ void TiledLevels::run(const DeviceFields& f, int iterations, cudaStream_t stream
   void* grad = f.grad;
   void* rho = f.rho_c;
   const PingPong sets(f, m.scratch, bytes);
+  // Without the median: depth iterations per launch, the remainder last. With it, the last
+  // launch runs at most depth - radius iterations (its tile and the median's ring exact), the
+  // others depth each, the remainder first.
+  const int depth = m.shape.depth;
+  const int last = median_window ? std::min(depth - median_window / 2, iterations) : 0;
+  const int before = iterations - last;
+  const int first = before % depth == 0 ? depth : before % depth;
   int launches = 0;
   for (int done = 0; done < iterations; ++launches) {
-    int k = std::min(m.shape.depth, iterations - done);
+    int k = !median_window   ? std::min(depth, iterations - done)
+            : done == before ? last
+            : done == 0      ? first
+                             : depth;
     done += k;
+    const bool median = median_window != 0 && done == iterations;
     auto src = sets.src(launches), dst = sets.dst(launches);
     void* args[] = {&grad,   &rho,    &src[0], &src[1], &src[2], &dst[0],
                     &dst[1], &dst[2], &w,      &h,      &m.prm,  &k};
-    m.module->launch(m.kernel, grid, block, 0, stream, args, m.order);
+    if (median)
+      m.median_module->launch(m.median_kernel, grid, block, 0, stream, args, m.order);
+    else
+      m.module->launch(m.kernel, grid, block, 0, stream, args, m.order);
   }
   sets.finish(launches, stream);
 }

@@ -47,16 +47,18 @@ std::optional<std::string> tiled_shape_invalid_reason(const TiledShape& shape,
                                                       const std::string& precision);
 
 /// The tiled kernel's NVRTC config for `precision` and `shape` (tunables tiled_t, tiled_depth
-/// and, when not 1, tiled_coarsen: the defaults give the key of the kernel from before
-/// coarsening): what TiledLevels builds, and what a prebuilt kernel cache holds for a config
-/// with tiled_px > 0 (CudaVariant::build_kernels).
-Config tiled_kernel_config(const std::string& precision, const TiledShape& shape = {});
+/// and, when not 1, tiled_coarsen, and when not 0 tiled_median = median_window, the build that
+/// also applies the median: the defaults give the key of the kernel from before coarsening): what
+/// TiledLevels builds, and what a prebuilt kernel cache holds for a config with tiled_px > 0
+/// (CudaVariant::build_kernels).
+Config tiled_kernel_config(const std::string& precision, const TiledShape& shape = {},
+                           int median_window = 0);
 /// The NVRTC defines of tiled_kernel_config(precision, shape): FT_PRECISION_* and FT_TILED_*
 /// (nvrtc_defines leaves the tiled shape's tunables out of a scheme's build,
 /// is_tiled_shape_tunable, so the tiled kernel has its own). Throws std::invalid_argument for an
 /// unknown precision.
 std::vector<std::string> tiled_kernel_defines(const std::string& precision,
-                                              const TiledShape& shape = {});
+                                              const TiledShape& shape = {}, int median_window = 0);
 
 /// The tiled kernel built (NVRTC, cached) for one config's precision and params.
 class TiledLevels {
@@ -65,20 +67,32 @@ class TiledLevels {
   /// with lambda, theta, tau of config.params. max_pixels: the largest level it takes (0 =
   /// none). Throws std::invalid_argument for a shape tiled_shape_invalid_reason rejects,
   /// std::runtime_error without a device or when the build fails. order: how its launches
-  /// follow the kernel before each (launch_order.hpp).
-  TiledLevels(const Config& config, int max_pixels, LaunchOrder order = LaunchOrder::stream);
+  /// follow the kernel before each (launch_order.hpp). median_window 3 or 5: also builds the
+  /// kernel that applies that median in a warping's last launch (fuses_median), when the
+  /// depth allows it; 0: not.
+  TiledLevels(const Config& config, int max_pixels, LaunchOrder order = LaunchOrder::stream,
+              int median_window = 0);
   ~TiledLevels();
   TiledLevels(const TiledLevels&) = delete;
   TiledLevels& operator=(const TiledLevels&) = delete;
 
   /// True when a width x height level has at most max_pixels pixels.
   bool takes(int width, int height) const;
+  /// True when the kernel that applies the frame's median filter of median_window (3 or 5) in
+  /// a warping's last launch was built: the constructor's median_window, and a depth over
+  /// median_window / 2 (the ring the median reads around the tile must be exact after that
+  /// launch).
+  bool fuses_median(int median_window) const;
   /// `iterations` iterations on f (asynchronous on stream) in ceil(iterations / depth)
   /// launches, ping-pong through an internal scratch set (allocated on first use for f's
   /// size); f32 and f16 give shared_fusion's result bit for bit, mixed rounds to half once per
-  /// launch instead of once per iteration. Throws std::invalid_argument when !takes() or f's
-  /// storage is not the config's.
-  void run(const DeviceFields& f, int iterations, cudaStream_t stream);
+  /// launch instead of once per iteration. median_window 3 or 5: u is then median-filtered
+  /// as the frame's median stage does (frame::median_flow, bit for bit) by the last launch,
+  /// which runs at most depth - median_window / 2 iterations (so the launches are
+  /// 1 + ceil((iterations - depth + median_window / 2) / depth) when iterations exceed that).
+  /// Throws std::invalid_argument when !takes(), f's storage is not the config's, or
+  /// median_window is not 0 or one that fuses_median accepts.
+  void run(const DeviceFields& f, int iterations, cudaStream_t stream, int median_window = 0);
 
  private:
   struct Impl;
