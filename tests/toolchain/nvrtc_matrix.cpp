@@ -53,6 +53,16 @@ std::string tunables_text(const Config& c) {
   return flowtune::cuda::build_tunables_text(c);
 }
 
+// A per-level kernel's config (resident, tiled, persistent kernels) as "name=value" in name
+// order: every tunable of it is a define of that kernel (tiled_t, tiled_depth, ... are resource
+// neutral only for the scheme's build).
+std::string level_kernel_text(const Config& c) {
+  std::string out;
+  for (const auto& [name, value] : c.tunables)
+    out += (out.empty() ? "" : " ") + name + "=" + std::to_string(value);
+  return out;
+}
+
 std::string first_line(const std::string& text) {
   std::string line = text.substr(0, text.find('\n'));
   for (char& ch : line)
@@ -141,7 +151,7 @@ int main(int argc, char** argv) {
                {"tvl1_tiled.cuh", tiled},
                {"tvl1_persistent.cuh", flowtune::cuda::persistent_kernel_config(precision, 1)},
                {"tvl1_persistent.cuh", flowtune::cuda::persistent_kernel_config(precision, 2)}}) {
-        const Row row{"tvl1", "levels", precision, tunables_text(c)};
+        const Row row{"tvl1", "levels", precision, level_kernel_text(c)};
         for (const auto& arch : archs) {
           try {
             emit(row, arch,

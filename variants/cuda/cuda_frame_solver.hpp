@@ -49,7 +49,7 @@ struct FrameOptions {
   /// exceeds median_window / 2) instead of as a launch of its own, when no stopping test runs
   /// (epsilon 0). The flow is the separate median's bit for bit
   /// (tests/cuda/test_frame_pipeline.cpp). Off by default: on an H100 it made the tuned frame at
-  /// OpenCV's accuracy 1.19x slower (docs/decisions.md, "The median in the tiled launch").
+  /// OpenCV's accuracy 1.21x slower (docs/decisions.md, "Tiled levels' kernel shape").
   bool tiled_median = false;
   /// Levels of at most this many pixels that are not resident run all the iterations of a
   /// warping (and its stopping test, if any) in one cooperative launch with grid-wide
