@@ -12,7 +12,7 @@ whose files may be .xz-compressed):
 Prints Markdown. Python standard library only.
 Usage: python3 -m benchmarks.summarise pyramid-schedule FOLDER"""
 import json, lzma, os, re, statistics, sys
-import xml.etree.ElementTree as ET
+from benchmarks.summarise._gtest_xml import tests_line
 
 folder = sys.argv[1] if len(sys.argv) > 1 else "device-out"
 
@@ -29,22 +29,7 @@ def read(name):
 
 
 def tests(name):
-    text = read(name)
-    if text is None:
-        return f"- `{name}`: missing"
-    root = ET.fromstring(text)
-    cases = root.iter("testcase")
-    n = failed = skipped = 0
-    bad = []
-    for c in cases:
-        n += 1
-        if c.find("failure") is not None:
-            failed += 1
-            bad.append(c.get("classname") + "." + c.get("name"))
-        elif c.get("result") == "skipped" or c.find("skipped") is not None:
-            skipped += 1
-    line = f"- `{name}`: {n} tests, {n - failed - skipped} passed, {failed} failed, {skipped} skipped"
-    return line + ("" if not bad else " (failed: " + ", ".join(bad) + ")")
+    return tests_line(name, read(name))
 
 
 def benchmarks(name):

@@ -17,29 +17,16 @@ import math
 import os
 import re
 import sys
-import xml.etree.ElementTree as ET
 
+from benchmarks.summarise._gtest_xml import tests_line
 from benchmarks.summarise.google_benchmark import read_text, real_time_ms_stats
 
 SEQUENCES = ("RubberWhale", "Grove2")
 BASELINE = (32, 4, 1, 0)  # the shape and median launch of every config before both were options
 
 
-def tests_line(folder):
-    text = read_text(os.path.join(folder, "tests.xml"))
-    if text is None:
-        return "- `tests.xml`: missing"
-    n = failed = skipped = 0
-    bad = []
-    for c in ET.fromstring(text).iter("testcase"):
-        n += 1
-        if c.find("failure") is not None:
-            failed += 1
-            bad.append(c.get("classname") + "." + c.get("name"))
-        elif c.get("result") == "skipped" or c.find("skipped") is not None:
-            skipped += 1
-    line = f"- `tests.xml`: {n} tests, {n - failed - skipped} passed, {failed} failed, {skipped} skipped"
-    return line + ("" if not bad else " (failed: " + ", ".join(bad) + ")")
+def tests_summary(folder):
+    return tests_line("tests.xml", read_text(os.path.join(folder, "tests.xml")))
 
 
 def shapes(folder):
@@ -91,7 +78,7 @@ def cell(per, protocol, base):
 def main(folder):
     data = shapes(folder)
     print("### Tiled levels' kernel shapes\n")
-    print(tests_line(folder) + "\n")
+    print(tests_summary(folder) + "\n")
     if not data:
         print("No t<T>_d<D>_c<C>.json in the folder.")
         return 1
