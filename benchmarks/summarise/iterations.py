@@ -115,7 +115,7 @@ if it:
         print("| variant | precision | tunables | ns/px median [min, max] | x floor | GB/s (model bytes) | "
               "speed-up vs global f32 | vs OpenCV |")
         print("|---|---|---|---|---|---|---|---|")
-        order = ["global", "shared_fusion", "shared_pipeline", "global_pipeline"]
+        order = ["global", "shared_fusion", "shared_pipeline", "global_pipeline", "tiled"]
         for (v, p), (tun, a) in sorted(best.items(), key=lambda x: (order.index(x[0][0]) if x[0][0] in order else 9,
                                                                      ["f32", "f16", "mixed"].index(x[0][1]) if x[0][1] in ("f32", "f16", "mixed") else 9)):
             ns = a["median"]["ns_per_px"]

@@ -5,7 +5,9 @@ folder, its $OUT, or a committed copy whose files may be .xz-compressed):
   t<T>_d<D>_c<C>.json       bench_frame_throughput's latency_device rows of the tuned and the
                             default frame with tiled_t T, tiled_depth D, tiled_coarsen C, the
                             median in the tiled levels' last launch (FrameOptions::tiled_median);
-  t<T>_d<D>_c<C>_m0.json    the same with the median as its own launch.
+  t<T>_d<D>_c<C>_m0.json    the same with the median as its own launch;
+  t<T>_d<D>_c<C>_m0_all.json  the default frame with tiled_px 1048576 (every level tiled, the
+                            finest included), median as its own launch.
 Prints Markdown: the test counts and, per shape, the region and tile (pixels per side), the
 share of the region that is output (tile^2 / region^2), launches per 15 and per 10 iterations
 (without the median; with a median of radius 2 in the last launch, 1 + ceil((n - D + 2) / D)),
@@ -45,6 +47,24 @@ def shapes(folder):
             if len(parts) == 3 and parts[0] == "latency_device":
                 per.setdefault(parts[1], {})[parts[2]] = s
         out[key] = per
+    return out
+
+
+def all_levels(folder):
+    """{(T, D, C): {sequence: stats}} of the default frame's rows in every
+    t<T>_d<D>_c<C>_m0_all.json(.xz)."""
+    out = {}
+    for name in sorted(os.listdir(folder)):
+        m = re.fullmatch(r"t(\d+)_d(\d+)_c(\d+)_m0_all\.json(\.xz)?", name)
+        if not m:
+            continue
+        _, rows = real_time_ms_stats(os.path.join(folder, name[:-3] if m.group(4) else name))
+        per = {}
+        for row, st in rows.items():
+            parts = row.split("/")
+            if len(parts) == 3 and parts[0] == "latency_device" and parts[1] == "default":
+                per[parts[2]] = st
+        out[tuple(int(m.group(i)) for i in (1, 2, 3))] = {"default": per}
     return out
 
 
@@ -106,6 +126,15 @@ def main(folder):
     b = d_order[0]
     print(f"Best for the default frame: tiled_t {b[0]}, tiled_depth {b[1]}, tiled_coarsen {b[2]}"
           f", median {'in the tiled launch' if b[3] and b[1] > 2 else 'its own launch'}.")
+    every = all_levels(folder)
+    if every:
+        print("\n#### The default frame with every level tiled (tiled_px 1048576, median apart)\n")
+        print("Ratios against the default frame of the (32, 4, 1) shape with tiled_px 65536 above.\n")
+        print("| tiled_t | tiled_depth | tiled_coarsen | launches per 10 it. | default frame RubberWhale / Grove2, ms "
+              "| mean (vs 32/4/1, tiled_px 65536) |")
+        print("|---|---|---|---|---|---|")
+        for t, d, c in sorted(every, key=lambda k: (mean_of(every[k], "default") or math.inf, k)):
+            print(f"| {t} | {d} | {c} | {launches_for(10, d, False)} | {cell(every[(t, d, c)], 'default', b_default)} |")
     return 0
 
 

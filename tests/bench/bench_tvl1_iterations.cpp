@@ -1,6 +1,8 @@
 // Benchmark of the TV-L1 inner iterations of every CUDA variant x precision (Romera et al.
 // 2023, table 1 protocol): monoscale, 1 warping, 10 iterations, non-constant images, square
-// sizes 128^2 .. 4096^2, a small sweep of tunables. Manual time from CUDA events.
+// sizes 128^2 .. 4096^2, a small sweep of tunables, and the tiled levels' kernel (rows named
+// "tiled": temporal tiling in shared memory, tiled_depth iterations per launch) in a few shapes.
+// Manual time from CUDA events.
 // Counters: ns_per_px, GB/s (60 B/px per 10 iterations in f32, 30 in f16/mixed: ARCHITECTURE.md's
 // count - read grad x2, rho_c, u x2, p x4, write u x2, p x4 once per 10 fused iterations),
 // GFLOP/s (kFlopsPerPixelIteration). The memory floor comes from a device-to-device copy in
@@ -24,6 +26,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -31,6 +34,7 @@
 #include "variants/cuda/cuda_driver.hpp"
 #include "variants/cuda/cuda_variant.hpp"
 #include "variants/cuda/device_fields.hpp"
+#include "variants/cuda/tiled_levels.hpp"
 #include "variants/variant.hpp"
 
 using flowtune::Config;
@@ -84,19 +88,22 @@ double median(std::vector<double> v) {
   return v.empty() ? 0 : v[v.size() / 2];
 }
 
-void bench_schedule(benchmark::State& state, Config config, int n) {
+/// Times run(fields, kIterations) on n x n fields of config's storage (CUDA events, median of
+/// the timed runs) and records the result under config's label; `run` launches on the legacy
+/// stream.
+template <class Run>
+void bench_runs(benchmark::State& state, const Config& config, int n, const Run& run) {
   try {
-    auto schedule = make_iteration_schedule(config);
     Fields& fields = fields_for(n, storage_of(config.precision));
     cudaEvent_t start, stop;
     check_cuda(cudaEventCreate(&start), "event");
     check_cuda(cudaEventCreate(&stop), "event");
-    schedule->run(fields.f, kIterations, nullptr);  // warm-up (scratch allocation, caches)
+    run(fields.f);  // warm-up (scratch allocation, caches)
     check_cuda(cudaDeviceSynchronize(), "warm-up");
     std::vector<double> times_s;
     for (auto _ : state) {
       check_cuda(cudaEventRecord(start, nullptr), "record");
-      schedule->run(fields.f, kIterations, nullptr);
+      run(fields.f);
       check_cuda(cudaEventRecord(stop, nullptr), "record");
       check_cuda(cudaEventSynchronize(stop), "sync");
       float ms = 0;
@@ -117,6 +124,42 @@ void bench_schedule(benchmark::State& state, Config config, int n) {
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
   }
+}
+
+/// A config's iteration schedule (make_iteration_schedule), kIterations per run.
+void bench_schedule(benchmark::State& state, const Config& config, int n) {
+  std::unique_ptr<IterationSchedule> schedule;
+  try {
+    schedule = make_iteration_schedule(config);
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  bench_runs(state, config, n,
+             [&](const DeviceFields& f) { schedule->run(f, kIterations, nullptr); });
+}
+
+/// The tiled levels' kernel (variants/cuda/tiled_levels.hpp: temporal tiling in shared memory,
+/// tiled_depth iterations per launch) as the whole level's schedule, kIterations per run.
+void bench_tiled(benchmark::State& state, const Config& config, int n) {
+  std::unique_ptr<TiledLevels> tiled;
+  try {
+    tiled = std::make_unique<TiledLevels>(config, n * n);
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  bench_runs(state, config, n, [&](const DeviceFields& f) { tiled->run(f, kIterations, nullptr); });
+}
+
+/// The tiled kernel's shapes measured (tiled_t, tiled_depth, tiled_coarsen): the default, the
+/// depths that make 10 iterations 2 or 3 launches, and the 64^2 regions of thread coarsening.
+std::vector<std::map<std::string, int>> tiled_shapes() {
+  std::vector<std::map<std::string, int>> out;
+  for (const auto& [t, depth, coarsen] : std::vector<std::tuple<int, int, int>>{
+           {32, 4, 1}, {32, 5, 1}, {32, 10, 2}, {16, 5, 2}, {16, 5, 4}})
+    out.push_back({{"tiled_t", t}, {"tiled_depth", depth}, {"tiled_coarsen", coarsen}});
+  return out;
 }
 
 /// Device-to-device copy bandwidth (bytes read + written per second) of a 1 GiB buffer.
@@ -162,17 +205,20 @@ std::string markdown_table() {
   }
   for (int n : kSizes) {
     const auto base = g_best.find("global f32 " + std::to_string(n));
-    for (const auto& s : sweeps())
+    std::vector<std::string> variants;
+    for (const auto& s : sweeps()) variants.push_back(s.variant);
+    variants.push_back("tiled");
+    for (const auto& v : variants)
       for (const std::string p : {"f32", "f16", "mixed"}) {
-        auto it = g_best.find(s.variant + " " + p + " " + std::to_string(n));
+        auto it = g_best.find(v + " " + p + " " + std::to_string(n));
         if (it == g_best.end()) continue;
         const double floor_ns = bytes_per_px(p) / g_copy_bytes_per_s * 1e9;
         char line[512];
         const double ns = it->second.ns_per_px;
         std::snprintf(line, sizeof line,
-                      "| %d^2 | %s | %s | %s | %.4f | %.1f | %.0f | %.0f | %.2f |\n", n,
-                      s.variant.c_str(), p.c_str(), it->second.label.c_str(), ns, ns / floor_ns,
-                      bytes_per_px(p) / ns, kFlopsPerPixelIteration * kIterations / ns,
+                      "| %d^2 | %s | %s | %s | %.4f | %.1f | %.0f | %.0f | %.2f |\n", n, v.c_str(),
+                      p.c_str(), it->second.label.c_str(), ns, ns / floor_ns, bytes_per_px(p) / ns,
+                      kFlopsPerPixelIteration * kIterations / ns,
                       base == g_best.end() ? 0.0 : base->second.ns_per_px / it->second.ns_per_px);
         os << line;
       }
@@ -198,7 +244,25 @@ int main(int argc, char** argv) {
   const int repetitions = repetitions_env ? std::max(1, std::stoi(repetitions_env)) : 1;
   benchmark::AddCustomContext("copy_GB_per_s", std::to_string(g_copy_bytes_per_s * 1e-9));
   benchmark::AddCustomContext("iterations_per_run", std::to_string(kIterations));
-  for (int n : kSizes)
+  const auto add = [&](const Config& c, int n, bool tiled) {
+    auto* b =
+        benchmark::RegisterBenchmark((c.label() + " " + std::to_string(n)).c_str(),
+                                     [c, n, tiled](benchmark::State& st) {
+                                       tiled ? bench_tiled(st, c, n) : bench_schedule(st, c, n);
+                                     })
+            ->UseManualTime()
+            ->MinTime(min_time)
+            ->Unit(benchmark::kMicrosecond);
+    if (repetitions > 1)
+      b->Repetitions(repetitions)
+          ->ComputeStatistics(
+              "min",
+              [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); })
+          ->ComputeStatistics("max", [](const std::vector<double>& v) {
+            return *std::max_element(v.begin(), v.end());
+          });
+  };
+  for (int n : kSizes) {
     for (const auto& s : sweeps())
       for (const std::string p : {"f32", "f16", "mixed"})
         for (const auto& t : s.tunables) {
@@ -208,22 +272,17 @@ int main(int argc, char** argv) {
           if (variant == nullptr || variant->invalid_reason(c) ||
               arch_invalid_reason(c.variant, c, current_device_arch()))
             continue;
-          auto* b = benchmark::RegisterBenchmark(
-                        (c.label() + " " + std::to_string(n)).c_str(),
-                        [c, n](benchmark::State& st) { bench_schedule(st, c, n); })
-                        ->UseManualTime()
-                        ->MinTime(min_time)
-                        ->Unit(benchmark::kMicrosecond);
-          if (repetitions > 1)
-            b->Repetitions(repetitions)
-                ->ComputeStatistics("min",
-                                    [](const std::vector<double>& v) {
-                                      return *std::min_element(v.begin(), v.end());
-                                    })
-                ->ComputeStatistics("max", [](const std::vector<double>& v) {
-                  return *std::max_element(v.begin(), v.end());
-                });
+          add(c, n, false);
         }
+    // The tiled levels' kernel, named "tiled" in the rows and the table (a per-level scheme,
+    // not a variant: the frame runs it on the levels of at most tiled_px pixels).
+    for (const std::string p : {"f32", "f16", "mixed"})
+      for (const auto& t : tiled_shapes()) {
+        Config c = protocol_config("tiled", p, t);
+        if (tiled_shape_invalid_reason(tiled_shape_of(c), p)) continue;
+        add(c, n, true);
+      }
+  }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   const std::string table = markdown_table();

@@ -55,6 +55,23 @@ class TiledShapes(unittest.TestCase):
             self.assertIn("Best for the default frame: tiled_t 32, tiled_depth 10, tiled_coarsen 2, "
                           "median in the tiled launch.", out)
 
+    def test_every_level_tiled_against_the_baseline_default_frame(self):
+        with tempfile.TemporaryDirectory() as d:
+            # Baseline default frame 0.1 / 0.2 (mean 0.15).
+            write(d, "t32_d4_c1_m0.json", bench_json({
+                ("tuned", "RubberWhale"): [0.4], ("tuned", "Grove2"): [0.5],
+                ("default", "RubberWhale"): [0.1], ("default", "Grove2"): [0.2]}))
+            # Every level tiled at depth 5: 0.09 / 0.15, mean 0.12 = 0.8x; 2 launches per 10.
+            write(d, "t32_d5_c1_m0_all.json", bench_json({
+                ("default", "RubberWhale"): [0.09, 0.08, 0.10], ("default", "Grove2"): [0.15]}))
+            rc, out, err = run("tiled-shapes", d)
+            self.assertEqual(rc, 0, err)
+            self.assertIn("every level tiled (tiled_px 1048576", out)
+            self.assertIn("| 32 | 5 | 1 | 2 | 0.090 [0.080, 0.100] / 0.150 [0.150, 0.150] | 0.120 (0.800x) |", out)
+            # The _all file is not a shape of the first table.
+            self.assertEqual(len([l for l in out.splitlines() if l.startswith("| 32 | 4 | 1 | own launch")]), 1)
+            self.assertNotIn("| 32 | 5 | 1 | own launch", out)
+
     def test_an_empty_folder_fails(self):
         with tempfile.TemporaryDirectory() as d:
             rc, out, _ = run("tiled-shapes", d)
