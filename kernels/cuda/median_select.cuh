@@ -25,6 +25,14 @@ FT_MEDIAN_HD void median_exchange(Real& a, Real& b) {
   b = hi;
 }
 
+/// median_exchange as a function object: median_select_by's default compare-exchange.
+struct MedianExchange {
+  template <class Real>
+  FT_MEDIAN_HD void operator()(Real& a, Real& b) const {
+    median_exchange(a, b);
+  }
+};
+
 /// The median of the N (odd, >= 3) values s[0..N) by forgetful selection (Paeth, "Median
 /// finding on a 3x3 grid", Graphics Gems 1990; Devillard's "opt_med" family): a working set of
 /// N / 2 + 2 values; each step moves its minimum and maximum out (neither can be the median
@@ -32,9 +40,11 @@ FT_MEDIAN_HD void median_exchange(Real& a, Real& b) {
 /// the last 3 give the median. About N^2 / 4 compare-exchanges on fixed indices, so with the
 /// loops unrolled (N is a constant) the values stay in registers on the GPU. The result is the
 /// sample (N - 1) / 2 of the sorted values, exactly (a selection, no arithmetic). s is
-/// overwritten.
-template <class Real, int N>
-FT_MEDIAN_HD Real median_select(Real* s) {
+/// overwritten. exchange(a, b) leaves min(a, b) in a and max(a, b) in b: median_exchange, or
+/// one that orders two packed values at once (two medians in one pass: the GPU frame's
+/// half2 median, kernels/cuda/frame/flow_filters.cu).
+template <class Real, int N, class Exchange>
+FT_MEDIAN_HD Real median_select_by(Real* s, const Exchange& exchange) {
   static_assert(N >= 3 && N % 2 == 1, "median_select: N odd, >= 3");
   constexpr int M = N / 2 + 2;  // working set s[t .. M - 1] at step t
 #if defined(__CUDA_ARCH__)
@@ -44,18 +54,24 @@ FT_MEDIAN_HD Real median_select(Real* s) {
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-    for (int i = t + 1; i < M; ++i) median_exchange(s[t], s[i]);  // minimum to s[t]
+    for (int i = t + 1; i < M; ++i) exchange(s[t], s[i]);  // minimum to s[t]
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-    for (int i = t + 1; i < M - 1; ++i) median_exchange(s[i], s[M - 1]);  // maximum to s[M - 1]
-    s[M - 1] = s[M + t];  // both out; the next value in
+    for (int i = t + 1; i < M - 1; ++i) exchange(s[i], s[M - 1]);  // maximum to s[M - 1]
+    s[M - 1] = s[M + t];                                           // both out; the next value in
   }
   constexpr int a = N - M;  // the last 3: s[a], s[a + 1], s[a + 2]
-  median_exchange(s[a], s[a + 1]);
-  median_exchange(s[a + 1], s[a + 2]);
-  median_exchange(s[a], s[a + 1]);
+  exchange(s[a], s[a + 1]);
+  exchange(s[a + 1], s[a + 2]);
+  exchange(s[a], s[a + 1]);
   return s[a + 1];
+}
+
+/// median_select_by with median_exchange: the median of N scalars.
+template <class Real, int N>
+FT_MEDIAN_HD Real median_select(Real* s) {
+  return median_select_by<Real, N>(s, MedianExchange{});
 }
 
 /// The window x window samples centred on (x, y) (clamp-to-edge reads: each out-of-image

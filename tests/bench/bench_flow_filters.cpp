@@ -1,5 +1,6 @@
 // The GPU flow filters of one warping at full Middlebury size (584 x 388, a random flow and a
-// random guide): median_flow (3x3, 5x5: median_select in registers) and weighted_median_flow
+// random guide): median_flow (3x3, 5x5: median_select in registers; f32 pairs and half pairs,
+// the f16 storage) and weighted_median_flow
 // (weighted non-local median, windows 3..11), device time per call by CUDA events around
 // FILTERS_CALLS back-to-back launches (after a warm-up), median of FILTERS_REPEATS such windows
 // with min-max, and the throughput in Mpx/s. A frame calls a filter once per warping on every
@@ -8,6 +9,7 @@
 // Prints one Markdown table; exits 0 with a note when there is no CUDA device.
 // Env: FILTERS_W, FILTERS_H (default 584 x 388), FILTERS_CALLS (default 50), FILTERS_REPEATS
 // (default 7), FILTERS_SIGMA_SPATIAL (default 7), FILTERS_SIGMA_COLOR (default 7).
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -68,18 +70,29 @@ int main() {
   check(cudaEventCreate(&t0), "cudaEventCreate");
   check(cudaEventCreate(&t1), "cudaEventCreate");
   const fk::Exec exec{stream, false};
+  // The same flow as half pairs (f16 storage: the frame's median of an f16 config).
+  std::vector<__half2> host_half(n);
+  for (std::size_t i = 0; i < n; ++i)
+    host_half[i] = __floats2half2_rn(host_flow[2 * i], host_flow[2 * i + 1]);
+  void *in_half = nullptr, *out_half = nullptr;
+  check(cudaMalloc(&in_half, n * sizeof(__half2)), "cudaMalloc");
+  check(cudaMalloc(&out_half, n * sizeof(__half2)), "cudaMalloc");
+  check(cudaMemcpy(in_half, host_half.data(), n * sizeof(__half2), cudaMemcpyHostToDevice), "copy");
   struct Case {
     std::string name;
     int window;
     bool weighted;
+    bool f16 = false;
   };
   const std::vector<Case> cases = {
       {"median_flow 3x3", 3, false},           {"median_flow 5x5", 5, false},
+      {"median_flow 3x3 f16", 3, false, true}, {"median_flow 5x5 f16", 5, false, true},
       {"weighted_median_flow 3x3", 3, true},   {"weighted_median_flow 5x5", 5, true},
       {"weighted_median_flow 7x7", 7, true},   {"weighted_median_flow 9x9", 9, true},
       {"weighted_median_flow 11x11", 11, true}};
   std::printf(
-      "Flow filters on %dx%d (f32 pairs), %d calls per window, median of %d windows; "
+      "Flow filters on %dx%d (f32 pairs; f16: half pairs), %d calls per window, median of %d "
+      "windows; "
       "weighted sigmas %g px, %g grey levels\n\n",
       w, h, calls, repeats, double(ss), double(sc));
   std::printf("| filter | us/call median (min-max) | Mpx/s |\n|---|---|---:|\n");
@@ -88,6 +101,8 @@ int main() {
       if (c.weighted)
         fk::weighted_median_flow(false, in, out, static_cast<const float*>(guide), w, h, c.window,
                                  ss, sc, exec);
+      else if (c.f16)
+        fk::median_flow(true, in_half, out_half, w, h, c.window, exec);
       else
         fk::median_flow(false, in, out, w, h, c.window, exec);
     };
@@ -110,5 +125,7 @@ int main() {
   cudaFree(in);
   cudaFree(out);
   cudaFree(guide);
+  cudaFree(in_half);
+  cudaFree(out_half);
   return 0;
 }

@@ -1,16 +1,19 @@
 // The GPU frame's accuracy stages (kernels/cuda/frame/flow_filters.hpp): the median filter of
-// the flow against hand-computed medians, the flow-change reduction against a double sum, and
-// the whole frame with median filtering and epsilon stopping against the CPU reference (host
-// emulation everywhere; the device when there is one).
+// the flow against hand-computed medians and, for half pairs, the double reference, the flow-change
+// reduction against a double sum, and the whole frame with median filtering and epsilon stopping
+// against the CPU reference (host emulation everywhere; the device when there is one).
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdio>
+#include <random>
 #include <vector>
 
 #include "kernels/cuda/frame/flow_filters.hpp"
 #include "kernels/flo_io.hpp"
+#include "kernels/median_filter.hpp"
 #include "kernels/metrics.hpp"
 #include "kernels/png_io.hpp"
 #include "kernels/reference_tvl1.hpp"
@@ -59,6 +62,47 @@ TEST(FlowFilters, MedianHandComputedHostEmulation) {
 TEST(FlowFilters, MedianHandComputedGpu) {
   if (!test::have_cuda_device()) GTEST_SKIP() << "no CUDA device";
   check_hand_medians(false);
+}
+
+// A flow of half pairs (f16 storage) against the double reference (kernels/median_filter.hpp)
+// of each component: 67 x 41 (borders on every side of a 32 x 8 block), values on a grid of
+// 1/8 in [-4, 4] so the windows hold ties, negative values and zeros. On sm_80 and newer the
+// device selects both components at once in half2 (flow_filters.cu); the host emulation
+// selects each in float. Each result must be the reference's median exactly (== as floats).
+void check_half_medians(bool on_host) {
+  const int w = 67, h = 41;
+  const std::size_t n = std::size_t(w) * h;
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<int> step(-32, 32);
+  std::vector<__half2> u(n);
+  std::vector<double> a(n), b(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    a[i] = step(rng) / 8.0;
+    b[i] = step(rng) / 8.0;
+    u[i] = __floats2half2_rn(float(a[i]), float(b[i]));
+  }
+  test::TestBuffer<__half2> in(n, on_host), out(n, on_host);
+  in.upload(u);
+  for (int window : {3, 5}) {
+    cuda::frame::median_flow(true, in.get(), out.get(), w, h, window, {nullptr, on_host});
+    const std::vector<__half2> m = out.download();
+    const std::vector<double> ma = median_filter(a, w, h, window),
+                              mb = median_filter(b, w, h, window);
+    int bad = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const float2 g = __half22float2(m[i]);
+      bad += g.x != float(ma[i]) || g.y != float(mb[i]);
+    }
+    EXPECT_EQ(bad, 0) << "window " << window << (on_host ? " host emulation" : " device");
+  }
+}
+
+TEST(FlowFilters, MedianOfHalfPairsHostEmulation) {
+  check_half_medians(true);
+}
+TEST(FlowFilters, MedianOfHalfPairsGpu) {
+  if (!test::have_cuda_device()) GTEST_SKIP() << "no CUDA device";
+  check_half_medians(false);
 }
 
 void check_change_mean(bool on_host) {

@@ -1,8 +1,10 @@
 // Kernels and host emulation of flow_filters.hpp: the median filter and the weighted
 // non-local median (one thread per pixel, 32 x 8 and 32 x 4 blocks, the window a template
-// constant, the samples in registers) and the two-pass reduction of the epsilon stopping test.
+// constant, the samples in registers; a half2 flow's median in packed half2 on sm_80+) and
+// the two-pass reduction of the epsilon stopping test.
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "kernels/cuda/frame/flow_filters.hpp"
 #include "kernels/cuda/frame/frame_launch.cuh"
@@ -35,10 +37,48 @@ struct PairLoad {
   FT_HD float2 operator()(int i, int j) const { return load2(p, std::size_t(j) * w + i); }
 };
 
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+/// Compare-exchange of both halves of two half2 at once (HMNMX2: sm_80 and newer).
+struct Half2Exchange {
+  __device__ void operator()(__half2& a, __half2& b) const {
+    const __half2 lo = __hmin2(a, b);
+    b = __hmax2(a, b);
+    a = lo;
+  }
+};
+
+/// A flow stored as half2 pairs, read as they are (no conversion).
+struct Half2Load {
+  const __half2* p;
+  int w;
+  __device__ __half2 operator()(int i, int j) const { return p[std::size_t(j) * w + i]; }
+};
+
+/// median_px_pair for a flow of half2 pairs: one forgetful selection orders both components
+/// at once in packed half2 registers, half the instructions and registers of two float
+/// selections. Each half's result is the same sample as the float selection's (converting a
+/// half to float is exact and keeps the order), except that where +0 and -0 tie either may be
+/// returned (min/max do not keep the operands' places as median_exchange does): equal values.
+template <int Window>
+__device__ void median_px_half2(const __half2* in, __half2* out, int w, int h, int x, int y) {
+  constexpr int N = Window * Window;
+  __half2 s[N];
+  median_window_samples<__half2, Window>(Half2Load{in, w}, w, h, x, y, s);
+  out[std::size_t(y) * w + x] = median_select_by<__half2, N>(s, Half2Exchange{});
+}
+#endif
+
 /// The median of both components at (x, y): the window's pairs read once, each component
-/// selected by median_select in registers (kernels/median_filter.hpp, the CPU's median_px).
+/// selected by median_select in registers (kernels/median_filter.hpp, the CPU's median_px);
+/// on sm_80 and newer a flow of half2 pairs takes median_px_half2.
 template <int Window, class T2>
 FT_HD void median_px_pair(const T2* in, T2* out, int w, int h, int x, int y) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (std::is_same<T2, __half2>::value) {
+    median_px_half2<Window>(in, out, w, h, x, y);
+    return;
+  }
+#endif
   constexpr int N = Window * Window;
   float2 s[N];
   median_window_samples<float2, Window>(PairLoad<T2>{in, w}, w, h, x, y, s);
