@@ -9,8 +9,11 @@ the runs interleaved on, off, on, off in one call. Prints Markdown: per benchmar
 median [min, max] over its repetitions of each run, and off / on of the medians per pair k.
 The optional SUBJECT names what "on" and "off" switch in the title (default "the iteration
 kernels"; benchmarks/run programmatic-frame-kernels passes "the frame stages' kernels", its
-off runs having the iteration kernels' on). Python standard library only.
-Usage: python3 -m benchmarks.summarise programmatic-launch FOLDER [SUBJECT]"""
+off runs having the iteration kernels' on). The optional TITLE replaces the title's
+"Programmatic dependent launch of SUBJECT" for a switch of another kind (benchmarks/run
+half2-median: "The half2 median", on = this build, off = the build before it).
+Python standard library only.
+Usage: python3 -m benchmarks.summarise programmatic-launch FOLDER [SUBJECT [TITLE]]"""
 import os
 import re
 import sys
@@ -33,7 +36,7 @@ def cell(s):
     return f"{s['median']:.3f} [{s['min']:.3f}, {s['max']:.3f}]" if s else "-"
 
 
-def main(folder, subject="the iteration kernels"):
+def main(folder, subject="the iteration kernels", title=None):
     on, off = runs(folder, "on"), runs(folder, "off")
     if not on or not off:
         sys.exit(f"programmatic-launch: {folder} has no throughput_on_<k>.json and "
@@ -41,7 +44,7 @@ def main(folder, subject="the iteration kernels"):
     log = read_text(os.path.join(folder, "test_cuda.log")) or ""
     passed = re.search(r"\[  PASSED  \] (\d+) test", log)
     failed = re.search(r"(\d+) FAILED TEST", log)
-    print(f"## Programmatic dependent launch of {subject}: on against off\n")
+    print(f"## {title or 'Programmatic dependent launch of ' + subject}: on against off\n")
     print(f"GPU tests (test_cuda.log): {passed.group(1) if passed else 0} passed, "
           f"{failed.group(1) if failed else 0} failed.\n")
     pairs = sorted(set(on) & set(off))
@@ -61,4 +64,4 @@ def main(folder, subject="the iteration kernels"):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "device-out", *sys.argv[2:3])
+    main(sys.argv[1] if len(sys.argv) > 1 else "device-out", *sys.argv[2:4])

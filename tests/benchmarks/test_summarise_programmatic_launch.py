@@ -33,6 +33,18 @@ class ProgrammaticLaunch(unittest.TestCase):
             self.assertIn("| device_ms/default | 0.110 [0.100, 0.120] | 0.150 [0.140, 0.160] | "
                           "1.364 | 0.200 [0.200, 0.200] | 0.300 [0.300, 0.300] | 1.500 |", out)
 
+    def test_the_title_names_the_switch(self):
+        with tempfile.TemporaryDirectory() as d:
+            benchmark_json(d, "throughput_on_1.json", aggregates("device_ms/default", [0.1]))
+            benchmark_json(d, "throughput_off_1.json", aggregates("device_ms/default", [0.2]))
+            rc, out, err = run("programmatic-launch", d)
+            self.assertEqual(rc, 0, err)
+            self.assertIn("## Programmatic dependent launch of the iteration kernels: on against off", out)
+            rc, out, err = run("programmatic-launch", d, "the half2 median", "The half2 median")
+            self.assertEqual(rc, 0, err)
+            self.assertIn("## The half2 median: on against off", out)
+            self.assertNotIn("Programmatic", out)
+
     def test_a_folder_without_both_modes_fails(self):
         with tempfile.TemporaryDirectory() as d:
             benchmark_json(d, "throughput_on_1.json", aggregates("device_ms/default", [0.1]))
