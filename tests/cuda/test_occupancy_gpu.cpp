@@ -1,12 +1,15 @@
 // On an H100/H200, for every buildable config of the board's space, the occupancy
 // model's blocks/SM equals the driver's cuOccupancyMaxActiveBlocksPerMultiprocessor
-// (FLOWTUNE_OCCUPANCY_SHARD splits the space over processes).
+// (FLOWTUNE_OCCUPANCY_SHARD splits the space over processes). Configs that build the same
+// module with the same launch resources (they differ only in tunables that choose which
+// kernels a frame launches, not their code) are one case: checked once, by one shard.
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -34,9 +37,10 @@ Board board_for(const std::string& arch) {
   throw std::runtime_error("no board profile for " + arch);
 }
 
-/// $FLOWTUNE_OCCUPANCY_SHARD = "i/n": this process checks the candidate configs whose index
-/// is i modulo n, so that n processes (with their own FLOWTUNE_CACHE_DIR) share the NVRTC
-/// builds of the space out over the CPUs; unset: every config (0/1).
+/// $FLOWTUNE_OCCUPANCY_SHARD = "i/n": this process checks the distinct cases (case_key) whose
+/// index is i modulo n, so that n processes (with their own FLOWTUNE_CACHE_DIR) share the NVRTC
+/// builds of the space out over the CPUs, each build in one process only; unset: every case
+/// (0/1).
 struct Shard {
   int index = 0, count = 1;
 };
@@ -52,6 +56,22 @@ Shard shard_from_env() {
   return s;
 }
 
+/// What the driver's answer for config depends on: its variant, the NVRTC defines of its
+/// module (nvrtc_defines: the per-level thresholds and the tiled kernel's shape stay out) and
+/// each modelled kernel's name, threads per block, dynamic shared memory and the model's inputs
+/// (registers per thread, static shared memory). Two configs with one key build the same cubin,
+/// ask the driver the same questions and give the model the same inputs.
+std::string case_key(const Config& config, const ConstraintCheck& check) {
+  std::string key = config.variant + "|";
+  for (const std::string& d : cuda::nvrtc_defines(config)) key += d + " ";
+  for (const KernelOccupancy& k : check.kernels)
+    key += "|" + k.resources.kernel + ":" + std::to_string(k.resources.threads_per_block) + ":" +
+           std::to_string(k.resources.dynamic_shared_bytes) + ":" +
+           std::to_string(k.resources.registers_per_thread) + ":" +
+           std::to_string(k.resources.static_shared_bytes);
+  return key;
+}
+
 TEST(OccupancyOnDevice, ModelEqualsDriverForEveryBuildableConfig) {
   if (!cuda::device_available()) GTEST_SKIP() << "no CUDA device";
   const OccupancyFn occupancy_fn = driver_occupancy();
@@ -63,7 +83,8 @@ TEST(OccupancyOnDevice, ModelEqualsDriverForEveryBuildableConfig) {
   options.param_values = {{"epsilon", {0}}};
   int compared = 0;
   const Shard shard = shard_from_env();
-  long candidate = 0;
+  long distinct = 0, duplicates = 0;
+  std::set<std::string> seen;
   for (const Config& config : enumerate_space(board, options)) {
     const auto* variant = dynamic_cast<const cuda::CudaVariant*>(find_variant(config.variant));
     ASSERT_NE(variant, nullptr);
@@ -72,9 +93,13 @@ TEST(OccupancyOnDevice, ModelEqualsDriverForEveryBuildableConfig) {
     // persistent_px adds ft_persistent of another module (tvl1_persistent.cuh): its model
     // against the driver is PersistentLevelsGpu.OccupancyModelEqualsTheDriver.
     if (cuda::persistent_px_of(config) != 0) continue;
-    if (candidate++ % shard.count != shard.index) continue;
     const ConstraintCheck check = check_constraints(board, *variant, config);
     if (check.prune_reason) continue;
+    if (!seen.insert(case_key(config, check)).second) {
+      ++duplicates;
+      continue;
+    }
+    if (distinct++ % shard.count != shard.index) continue;
     const auto build = cuda::nvrtc_build(cuda::device_source_of(config.variant),
                                          cuda::nvrtc_defines(config), arch);
     const cuda::LoadedModule module(build->cubin);
@@ -94,8 +119,10 @@ TEST(OccupancyOnDevice, ModelEqualsDriverForEveryBuildableConfig) {
     }
   }
   EXPECT_GT(compared, 0);
-  std::printf("compared %d kernels of the %s space on %s (shard %d/%d)\n", compared,
-              board.name.c_str(), arch.c_str(), shard.index, shard.count);
+  std::printf(
+      "compared %d kernels of the %s space on %s (shard %d/%d of %ld distinct cases; %ld "
+      "configs repeat a case)\n",
+      compared, board.name.c_str(), arch.c_str(), shard.index, shard.count, distinct, duplicates);
 }
 
 }  // namespace
