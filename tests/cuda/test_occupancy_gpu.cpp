@@ -12,6 +12,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "boards/board.hpp"
 #include "tests/cuda/driver_occupancy.hpp"
@@ -57,13 +58,15 @@ Shard shard_from_env() {
 }
 
 /// What the driver's answer for config depends on: its variant, the NVRTC defines of its
-/// module (nvrtc_defines: the per-level thresholds and the tiled kernel's shape stay out) and
-/// each modelled kernel's name, threads per block, dynamic shared memory and the model's inputs
-/// (registers per thread, static shared memory). Two configs with one key build the same cubin,
-/// ask the driver the same questions and give the model the same inputs.
-std::string case_key(const Config& config, const ConstraintCheck& check) {
+/// module (defines = nvrtc_defines(config): the per-level thresholds and the tiled kernel's
+/// shape stay out) and each modelled kernel's name, threads per block, dynamic shared memory
+/// and the model's inputs (registers per thread, static shared memory). Two configs with one
+/// key build the same cubin, ask the driver the same questions and give the model the same
+/// inputs.
+std::string case_key(const Config& config, const std::vector<std::string>& defines,
+                     const ConstraintCheck& check) {
   std::string key = config.variant + "|";
-  for (const std::string& d : cuda::nvrtc_defines(config)) key += d + " ";
+  for (const std::string& d : defines) key += d + " ";
   for (const KernelOccupancy& k : check.kernels)
     key += "|" + k.resources.kernel + ":" + std::to_string(k.resources.threads_per_block) + ":" +
            std::to_string(k.resources.dynamic_shared_bytes) + ":" +
@@ -95,13 +98,13 @@ TEST(OccupancyOnDevice, ModelEqualsDriverForEveryBuildableConfig) {
     if (cuda::persistent_px_of(config) != 0) continue;
     const ConstraintCheck check = check_constraints(board, *variant, config);
     if (check.prune_reason) continue;
-    if (!seen.insert(case_key(config, check)).second) {
+    const std::vector<std::string> defines = cuda::nvrtc_defines(config);
+    if (!seen.insert(case_key(config, defines, check)).second) {
       ++duplicates;
       continue;
     }
     if (distinct++ % shard.count != shard.index) continue;
-    const auto build = cuda::nvrtc_build(cuda::device_source_of(config.variant),
-                                         cuda::nvrtc_defines(config), arch);
+    const auto build = cuda::nvrtc_build(cuda::device_source_of(config.variant), defines, arch);
     const cuda::LoadedModule module(build->cubin);
     for (const KernelOccupancy& k : check.kernels) {
       const KernelResources& r = k.resources;
