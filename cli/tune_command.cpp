@@ -205,6 +205,7 @@ int run_tune(const std::vector<std::string>& args) {
   std::string budget_text, objectives_text, workers_text, time_budget_text = "auto";
   std::string prior = "estimate";
   std::string prebuild_root;
+  std::string prebuild_scope = "start";
   std::vector<std::string> max_texts;
   o.strategy = "auto";
   std::string progress_deadline_text = "auto";
@@ -281,7 +282,10 @@ int run_tune(const std::vector<std::string>& args) {
       "measure nothing: build the kernels this run would compile first (its strategy's first "
       "kernel sets and those one tunable step from them) for the board's arch with the NVRTC "
       "in use into DIR/<arch>-nvrtc<version>/, a prebuilt kernel cache for the board "
-      "(docs/jetson.md, \"Prebuilt kernels\"); needs no GPU");
+      "(docs/jetson.md, \"Prebuilt kernels\"); needs no GPU")(
+      "prebuild-scope", po::value(&prebuild_scope)->default_value(prebuild_scope),
+      "with --prebuild-kernels: start (the kernel sets above) or space (every kernel set of the "
+      "space that the variants' rules allow: the board compiles nothing)");
   desc.add(board_options(o.board))
       .add(store_options(store, "SQLite database (created if absent; runs resume)"))
       .add(store_retry_options(store_retry_s))
@@ -308,6 +312,8 @@ int run_tune(const std::vector<std::string>& args) {
   o.isolate = !in_process;
   o.db_path = store_path(store, vm, "tune");
   check_kernel_store(o.kernel_store);
+  if (prebuild_root.empty() && !vm["prebuild-scope"].defaulted())
+    throw UsageError("--prebuild-scope needs --prebuild-kernels DIR");
   apply_store_retry(store_retry_s);
   if (!workers_text.empty()) {
     if (workers_text == "auto") {
@@ -347,7 +353,13 @@ int run_tune(const std::vector<std::string>& args) {
       throw UsageError(
           "--prebuild-kernels: a model-guided start depends on the DB; prebuild "
           "for another strategy");
-    const KernelPrebuild p = prebuild_kernels(o, prebuild_root, kPrebuildStartPoints,
+    PrebuildScope scope = PrebuildScope::start;
+    try {
+      scope = parse_prebuild_scope(prebuild_scope);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+    const KernelPrebuild p = prebuild_kernels(o, prebuild_root, scope, kPrebuildStartPoints,
                                               o.build_threads > 0 ? unsigned(o.build_threads) : 0u,
                                               quiet ? no_log : std::cerr);
     std::cout << "prebuilt kernels for board " << p.board << " (" << p.arch << ", NVRTC "

@@ -12,6 +12,7 @@
 #include <map>
 #include <mutex>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 
 #include "boards/board.hpp"
@@ -33,13 +34,21 @@ int differing_dimension(const SearchSpace& space, std::size_t p, std::size_t q) 
 
 }  // namespace
 
+PrebuildScope parse_prebuild_scope(const std::string& text) {
+  if (text == "start") return PrebuildScope::start;
+  if (text == "space") return PrebuildScope::space;
+  throw std::invalid_argument("--prebuild-scope: start or space, got '" + text + "'");
+}
+
 std::string prebuilt_kernel_folder(const std::string& arch, const std::string& compiler_version) {
   return arch + "-nvrtc" + compiler_version;
 }
 
 KernelPrebuild prebuild_kernels(const TuneOptions& options, const std::string& root,
-                                std::size_t start_points, unsigned threads, std::ostream& log) {
+                                PrebuildScope scope, std::size_t start_points, unsigned threads,
+                                std::ostream& log) {
   KernelPrebuild out;
+  out.scope = scope;
   const Board board = load_board(options.board);
   if (board.target != "cuda")
     throw std::invalid_argument("--prebuild-kernels: board " + board.name +
@@ -80,30 +89,45 @@ KernelPrebuild prebuild_kernels(const TuneOptions& options, const std::string& r
   const std::unique_ptr<TuneSession> s = open_session(session_options, log);
   out.board = s->board.name;
 
-  // The start's kernel sets, then their one-tunable-step neighbours, one point each.
+  // The kernel sets to build, one point each.
   std::vector<std::size_t> points;
   std::map<std::string, std::size_t> sets;  // label -> index into points
   const auto add = [&](std::size_t p) {
     if (sets.emplace(s->space[p].label(), points.size()).second) points.push_back(p);
   };
-  const std::vector<std::size_t> start = s->strategy->upcoming(start_points);
-  out.start_points = start.size();
-  for (std::size_t p : start) add(p);
-  out.start_sets = points.size();
+  out.space_sets = s->search_space->kernel_sets();
   const SearchSpace& space = *s->search_space;
-  for (std::size_t k = 0; k < out.start_sets; ++k) {
-    const std::size_t p = points[k];
-    for (std::size_t q : space.neighbours(p)) {
-      const int d = differing_dimension(space, p, q);
-      // Only kernel sets the variant's rules allow: the others are never built on the board.
-      if (d >= 0 && space.dimensions()[std::size_t(d)].kind == DimensionKind::tunable &&
-          kernel_rules_allow(*s->workload, s->space[q]))
-        add(q);
+  if (scope == PrebuildScope::space) {
+    // Every kernel set of the space (SearchSpace::kernel_sets, one point each: a space of 10^9
+    // points has thousands of kernel sets) that the variant's rules allow: the others are
+    // never built on the board.
+    for (std::size_t k = 0; k < space.kernel_sets(); ++k) {
+      const std::size_t p = space.kernel_set_member(k, 0);
+      if (kernel_rules_allow(*s->workload, s->space[p])) add(p);
     }
+    log << "prebuild for " << out.board << " (" << out.arch << "): " << points.size()
+        << " kernel sets, every one of the space's " << out.space_sets
+        << " that the variants' rules allow\n";
+  } else {
+    // The start's kernel sets, then their one-tunable-step neighbours.
+    const std::vector<std::size_t> start = s->strategy->upcoming(start_points);
+    out.start_points = start.size();
+    for (std::size_t p : start) add(p);
+    out.start_sets = points.size();
+    for (std::size_t k = 0; k < out.start_sets; ++k) {
+      const std::size_t p = points[k];
+      for (std::size_t q : space.neighbours(p)) {
+        const int d = differing_dimension(space, p, q);
+        // Only kernel sets the variant's rules allow: the others are never built on the board.
+        if (d >= 0 && space.dimensions()[std::size_t(d)].kind == DimensionKind::tunable &&
+            kernel_rules_allow(*s->workload, s->space[q]))
+          add(q);
+      }
+    }
+    log << "prebuild for " << out.board << " (" << out.arch << "): " << points.size()
+        << " kernel sets, " << out.start_sets << " of the strategy's first " << out.start_points
+        << " points and " << points.size() - out.start_sets << " one tunable step from them\n";
   }
-  log << "prebuild for " << out.board << " (" << out.arch << "): " << points.size()
-      << " kernel sets, " << out.start_sets << " of the strategy's first " << out.start_points
-      << " points and " << points.size() - out.start_sets << " one tunable step from them\n";
 
   // Builds on `threads` threads; each kernel set's outcome in its slot.
   const auto t0 = std::chrono::steady_clock::now();
@@ -162,8 +186,13 @@ std::string kernel_prebuild_manifest(const KernelPrebuild& p) {
   std::ostringstream out;
   out << "# prebuilt kernels for board " << p.board << " (" << p.arch << "), NVRTC "
       << p.compiler_version << ": " << p.built.size() << " kernel sets built, "
-      << p.not_built.size() << " not built; " << p.start_sets << " of the strategy's first "
-      << p.start_points << " points, the rest one tunable step from them\n";
+      << p.not_built.size() << " not built; ";
+  if (p.scope == PrebuildScope::space)
+    out << "scope space: every one of the space's " << p.space_sets
+        << " kernel sets that the variants' rules allow\n";
+  else
+    out << "scope start: " << p.start_sets << " of the strategy's first " << p.start_points
+        << " points, the rest one tunable step from them\n";
   for (const std::string& label : p.built) out << "built\t" << label << '\n';
   for (const auto& [label, why] : p.not_built) out << "not built\t" << label << '\t' << why << '\n';
   return out.str();

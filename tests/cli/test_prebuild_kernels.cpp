@@ -2,6 +2,7 @@
 // cache folder it writes holds the kernel sets of the run's start and those one tunable step
 // from them; a second prebuild compiles nothing (it resumes); a run on the board that reads
 // the folder as its prebuilt cache (FLOWTUNE_PREBUILT_KERNELS) compiles nothing at its start.
+// With --prebuild-scope space it holds every kernel set that `tune space` keeps.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include <fstream>
 #include <memory>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -78,7 +80,8 @@ TEST_F(CliPrebuildKernels, BuildsTheStartAndItsNeighboursResumesAndServesTheBoar
   ASSERT_TRUE(manifest) << folder;
   std::string header;
   std::getline(manifest, header);
-  ASSERT_TRUE(std::regex_search(header, m, std::regex("; ([0-9]+) of the strategy's first")))
+  ASSERT_TRUE(
+      std::regex_search(header, m, std::regex("; scope start: ([0-9]+) of the strategy's first")))
       << header;
   const std::size_t start_sets = std::stoul(m[1]);
   std::vector<std::string> labels;
@@ -151,6 +154,84 @@ TEST_F(CliPrebuildKernels, BuildsTheStartAndItsNeighboursResumesAndServesTheBoar
                                 std::regex("this process 0 compiled \\(0.0 s\\), 0 local cache "
                                            "hits, [1-9][0-9]* from the prebuilt cache")))
       << installed.output;
+}
+
+// The labels of a manifest's "built" lines.
+std::set<std::string> built_labels(const std::string& manifest_path) {
+  std::ifstream in(manifest_path);
+  std::set<std::string> out;
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("built\t", 0) == 0) out.insert(line.substr(6));
+  return out;
+}
+
+TEST_F(CliPrebuildKernels, ScopeSpaceBuildsEveryKernelSetThatTheSpaceKeeps) {
+  if (!test::tune_exe_exists()) GTEST_SKIP() << "no tune executable in this build";
+  const std::string space_options =
+      " --board agx-orin --variant global --precision f32 --no-default-dimensions";
+  const test::TuneResult r = test::run_shell(
+      "FLOWTUNE_CACHE_DIR=" + path("local") + " " FLOWTUNE_TUNE_EXE + space_options +
+      " --prebuild-kernels " + path("pk") + " --prebuild-scope space 2>&1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.output, m,
+                                std::regex("in (\\S+): ([0-9]+) kernel sets built, 0 not built")))
+      << r.output;
+  const std::string manifest = m[1].str() + "/manifest-agx-orin.tsv";
+  const std::set<std::string> built = built_labels(manifest);
+  EXPECT_EQ(built.size(), std::stoul(m[2]));
+  {
+    std::ifstream in(manifest);
+    std::string header;
+    std::getline(in, header);
+    EXPECT_NE(header.find("scope space: every one of the space's"), std::string::npos) << header;
+  }
+
+  // The oracle: `tune space --list` of the same space, which checks every config against the
+  // variant's rules and the board's registers and shared memory. Every config it keeps has its
+  // kernel set built; every kernel set built is one of the space's.
+  const test::TuneResult listing = test::run_shell(FLOWTUNE_TUNE_EXE " space" + space_options +
+                                                   " --list --format csv 2>/dev/null");
+  ASSERT_EQ(listing.exit_code, 0) << listing.output;
+  std::set<std::string> labels, kept;
+  std::istringstream rows(listing.output);
+  const std::regex row("^\"([^\"]*)\",\"[^\"]*\",([01]),");
+  for (std::string line; std::getline(rows, line);) {
+    if (!std::regex_search(line, m, row)) continue;
+    labels.insert(m[1]);
+    if (m[2] == "1") kept.insert(m[1]);
+  }
+  ASSERT_FALSE(kept.empty()) << listing.output;
+  ASSERT_LT(built.size(), labels.size()) << "the rules prune some of the space's kernel sets";
+  for (const std::string& label : kept) EXPECT_TRUE(built.count(label)) << label << " not built";
+  for (const std::string& label : built) EXPECT_TRUE(labels.count(label)) << label;
+
+  // The start's kernel sets are among them: a start prebuild into the same folder compiles
+  // nothing.
+  const test::TuneResult start =
+      test::run_shell("FLOWTUNE_CACHE_DIR=" + path("local") + " " FLOWTUNE_TUNE_EXE +
+                      space_options + " --prebuild-kernels " + path("pk") + " 2>&1");
+  ASSERT_EQ(start.exit_code, 0) << start.output;
+  EXPECT_NE(start.output.find("; 0 compiled (0.0 s), "), std::string::npos) << start.output;
+  for (const std::string& label : built_labels(manifest))
+    EXPECT_TRUE(built.count(label)) << label << " of the start is not in the space's";
+}
+
+TEST_F(CliPrebuildKernels, ScopeIsCheckedAndNeedsPrebuildKernels) {
+  if (!test::tune_exe_exists()) GTEST_SKIP() << "no tune executable in this build";
+  const test::TuneResult bad =
+      test::run_shell(FLOWTUNE_TUNE_EXE " --board agx-orin --prebuild-kernels " + path("pk") +
+                      " --prebuild-scope everything 2>&1");
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("--prebuild-scope: start or space, got 'everything'"),
+            std::string::npos)
+      << bad.output;
+  const test::TuneResult alone =
+      test::run_shell(FLOWTUNE_TUNE_EXE " --board agx-orin --prebuild-scope space 2>&1");
+  EXPECT_EQ(alone.exit_code, 2) << alone.output;
+  EXPECT_NE(alone.output.find("--prebuild-scope needs --prebuild-kernels DIR"), std::string::npos)
+      << alone.output;
+  EXPECT_FALSE(fs::exists(dir_ / "pk"));
 }
 
 TEST_F(CliPrebuildKernels, IsRefusedForABoardWithoutGpuKernels) {

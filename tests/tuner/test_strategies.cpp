@@ -91,6 +91,27 @@ TEST(Strategies, NeverProposeAPointTwiceAndAreReproducibleForASeed) {
   }
 }
 
+// Brute force's upcoming points are exactly its next proposals (what the run's build threads
+// and `tune --prebuild-kernels` build ahead), also after points it skips as already seen.
+TEST(Strategies, BruteForceUpcomingIsItsNextProposals) {
+  const SearchSpace space = grid_space();
+  auto s = make_strategy("brute_force", space, StrategyOptions{});
+  const std::vector<std::size_t> first = s->upcoming(5);
+  EXPECT_EQ(first, (std::vector<std::size_t>{0, 1, 2, 3, 4}));
+  std::vector<std::size_t> asked;
+  for (int i = 0; i < 5; ++i) {
+    const auto p = s->ask();
+    ASSERT_TRUE(p);
+    asked.push_back(*p);
+    s->tell({*p, Outcome::measured, {1.0}, {}, {}});
+  }
+  EXPECT_EQ(asked, first);
+  const std::vector<std::size_t> next = s->upcoming(space.size());
+  ASSERT_EQ(next.size(), space.size() - 5);
+  EXPECT_EQ(next.front(), 5u);
+  EXPECT_EQ(next.back(), space.size() - 1);
+}
+
 TEST(Strategies, EveryStrategyCoversASmallSpaceWhenAskedUntilDone) {
   std::vector<SpaceDimension> dims = {{"a", {"0", "1", "2", "3", "4"}, {0, 1, 2, 3, 4}, true},
                                       {"b", {"p", "q", "r"}, {}, false}};

@@ -1,4 +1,7 @@
 // The two baseline strategies: every point in order, and uniform random sampling.
+#include <cstddef>
+#include <vector>
+
 #include "tuner/strategy.hpp"
 
 namespace flowtune {
@@ -8,6 +11,13 @@ class BruteForce : public Strategy {
  public:
   using Strategy::Strategy;
   std::string name() const override { return "brute_force"; }
+  /// The next n unseen points in index order: exactly what propose() returns next.
+  std::vector<std::size_t> upcoming(std::size_t n) const override {
+    std::vector<std::size_t> out;
+    for (std::size_t p = next_; p < space_.size() && out.size() < n; ++p)
+      if (!seen(p)) out.push_back(p);
+    return out;
+  }
 
  protected:
   std::optional<std::size_t> propose() override {
