@@ -22,6 +22,7 @@
 #include "variants/cuda/cuda_driver.hpp"
 #include "variants/cuda/cuda_variant.hpp"
 #include "variants/cuda/nvrtc_build.hpp"
+#include "variants/kernel_binary_cache.hpp"
 
 namespace flowtune {
 namespace {
@@ -124,8 +125,9 @@ TEST(OccupancyOnDevice, ModelEqualsDriverForEveryBuildableConfig) {
   EXPECT_GT(compared, 0);
   std::printf(
       "compared %d kernels of the %s space on %s (shard %d/%d of %ld distinct cases; %ld "
-      "configs repeat a case)\n",
-      compared, board.name.c_str(), arch.c_str(), shard.index, shard.count, distinct, duplicates);
+      "configs repeat a case); NVRTC: %s\n",
+      compared, board.name.c_str(), arch.c_str(), shard.index, shard.count, distinct, duplicates,
+      kernel_build_counts_text(kernel_build_counters().get()).c_str());
 }
 
 }  // namespace
