@@ -95,13 +95,13 @@ KernelPrebuild prebuild_kernels(const TuneOptions& options, const std::string& r
   const auto add = [&](std::size_t p) {
     if (sets.emplace(s->space[p].label(), points.size()).second) points.push_back(p);
   };
-  out.space_sets = s->search_space->kernel_sets();
   const SearchSpace& space = *s->search_space;
+  out.space_sets = space.kernel_sets();
   if (scope == PrebuildScope::space) {
     // Every kernel set of the space (SearchSpace::kernel_sets, one point each: a space of 10^9
     // points has thousands of kernel sets) that the variant's rules allow: the others are
     // never built on the board.
-    for (std::size_t k = 0; k < space.kernel_sets(); ++k) {
+    for (std::size_t k = 0; k < out.space_sets; ++k) {
       const std::size_t p = space.kernel_set_member(k, 0);
       if (kernel_rules_allow(*s->workload, s->space[p])) add(p);
     }
