@@ -12,7 +12,8 @@ per API, the default-frame targets (<= 0.15 ms device-pointer API, <= 0.25 ms ho
 Values: median [min, max] over the benchmark's repetitions (5).
 Python standard library only.
 Usage: python3 -m benchmarks.summarise frames-fused FOLDER [BASELINE_FOLDER]"""
-import json, lzma, os, re, statistics, sys
+import os, sys
+from benchmarks.summarise.google_benchmark import read_text, row_stats
 import xml.etree.ElementTree as ET
 
 folder = sys.argv[1] if len(sys.argv) > 1 else "device-out"
@@ -20,48 +21,14 @@ baseline = sys.argv[2] if len(sys.argv) > 2 else None
 
 
 def read(name, where=None):
-    p = os.path.join(where or folder, name)
-    for opener, q in ((open, p), (lzma.open, p + ".xz")):
-        try:
-            with opener(q, "rt") as f:
-                return f.read()
-        except OSError:
-            pass
-    return None
-
-
-def base_name(run_name):
-    return "/".join(p for p in run_name.split("/")
-                    if not re.match(r"(min_time|iterations|repeats|manual_time|real_time)", p))
+    """The text of name (or name.xz) in where (default FOLDER), else None."""
+    return read_text(os.path.join(where or folder, name))
 
 
 def load(name, where=None):
-    """(context, {base name: {"median"|"min"|"max": row}}) of a Google Benchmark JSON."""
-    text = read(name, where)
-    if text is None:
-        return {}, {}
-    data = json.loads(text)
-    aggs, its = {}, {}
-    for b in data.get("benchmarks", []):
-        if b.get("error_occurred"):
-            continue
-        key = base_name(b.get("run_name", b["name"]))
-        if b.get("run_type") == "aggregate":
-            aggs.setdefault(key, {})[b["aggregate_name"]] = b
-        else:
-            its.setdefault(key, []).append(b)
-    out = {}
-    for key, rows in its.items():
-        if key in aggs and {"median", "min", "max"} <= aggs[key].keys():
-            out[key] = aggs[key]
-            continue
-        stats = {}
-        for stat, fn in (("median", statistics.median), ("min", min), ("max", max)):
-            stats[stat] = {k: (fn([r[k] for r in rows if k in r])
-                               if isinstance(v, (int, float)) and not isinstance(v, bool) else v)
-                           for k, v in rows[0].items()}
-        out[key] = stats
-    return data.get("context", {}), out
+    """(context, {base name: {"median"|"min"|"max": row, "n": repetitions}}) of a Google
+    Benchmark JSON in where (google_benchmark.row_stats)."""
+    return row_stats(os.path.join(where or folder, name))
 
 
 def ms(a, stat, key):

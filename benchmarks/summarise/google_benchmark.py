@@ -80,3 +80,39 @@ def real_time_ms_stats(path):
             a = {"median": statistics.median(v), "min": min(v), "max": max(v)}
         out[key] = dict(a, n=len(v))
     return data.get("context", {}), out
+
+
+def row_stats(path):
+    """(context, {base name: {"median"|"min"|"max": row, "n": repetitions}}) of the Google
+    Benchmark JSON at path (or path.xz): each name's median/min/max aggregate rows where Google
+    Benchmark wrote all three, else rows of the statistic of every numeric field over the runs
+    of that name (one repetition: its spread is that run); errored runs are skipped. ({}, {})
+    when the file is missing."""
+    text = read_text(path)
+    if text is None:
+        return {}, {}
+    data = json.loads(text)
+    aggs, runs = {}, {}
+    for b in data.get("benchmarks", []):
+        if b.get("error_occurred"):
+            continue
+        key = base_name(b.get("run_name", b["name"]))
+        if b.get("run_type") == "aggregate":
+            aggs.setdefault(key, {})[b["aggregate_name"]] = b
+        else:
+            runs.setdefault(key, []).append(b)
+    out = {}
+    for key, rows in runs.items():
+        if key in aggs and {"median", "min", "max"} <= aggs[key].keys():
+            a = dict(aggs[key])
+            a["n"] = next((r.get("repetitions", 1) for r in a.values()), 1)
+            out[key] = a
+            continue
+        stats = {}
+        for stat, fn in (("median", statistics.median), ("min", min), ("max", max)):
+            stats[stat] = {k: (fn([r[k] for r in rows if k in r])
+                               if isinstance(v, (int, float)) and not isinstance(v, bool) else v)
+                           for k, v in rows[0].items()}
+        stats["n"] = len(rows)
+        out[key] = stats
+    return data.get("context", {}), out

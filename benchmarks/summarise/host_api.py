@@ -4,7 +4,8 @@ throughput.json (Google Benchmark JSON of bench_frame_throughput), iterations.js
 (bench_tvl1_iterations at 2048^2), peer_*.txt (OpenCV's CUDA TV-L1, same call), test logs.
 Medians over the repetitions with [min, max]. Python standard library only.
 Usage: python3 -m benchmarks.summarise host-api FOLDER   (prints Markdown)"""
-import json, lzma, os, re, sys
+import json, os, re, sys
+from benchmarks.summarise.google_benchmark import base_name, read_text
 
 folder = sys.argv[1] if len(sys.argv) > 1 else "device-out"
 
@@ -15,22 +16,7 @@ def path(name):
 
 def read(name):
     """The text of name, or of name.xz when the raw output was committed compressed."""
-    try:
-        with open(path(name)) as f:
-            return f.read()
-    except OSError:
-        pass
-    try:
-        with lzma.open(path(name) + ".xz", "rt") as f:
-            return f.read()
-    except OSError:
-        return None
-
-
-def base_name(run_name):
-    """'latency_host/default/RubberWhale/min_time:0.100/repeats:5/manual_time' -> 'latency_host/default/RubberWhale'."""
-    parts = [p for p in run_name.split("/") if not re.match(r"(min_time|iterations|repeats|manual_time|real_time)", p)]
-    return "/".join(parts)
+    return read_text(path(name))
 
 
 def load_bench(name):

@@ -15,8 +15,8 @@ Python standard library only.
 Usage: python3 -m benchmarks.summarise iterations FOLDER [ITERATIONS_JSON]   (ITERATIONS_JSON: the name of the
 bench_tvl1_iterations JSON in FOLDER when it is not iterations.json, e.g. bench_2048.json of
 results/kernels-2048/h200/2026-11-24)"""
-import json, lzma, os, re, statistics, sys
-from benchmarks.summarise.google_benchmark import base_name, read_text
+import os, re, sys
+from benchmarks.summarise.google_benchmark import read_text, row_stats
 
 folder = sys.argv[1] if len(sys.argv) > 1 else "device-out"
 iterations_json = sys.argv[2] if len(sys.argv) > 2 else "iterations.json"
@@ -31,40 +31,9 @@ def read(name):
 
 
 def load(name):
-    """(context, {base name: {"median"|"min"|"max": row}}); without aggregates (one
-    repetition) the statistics are taken over the iteration rows."""
-    text = read(name)
-    if text is None:
-        return {}, {}
-    data = json.loads(text)
-    aggs, its = {}, {}
-    for b in data.get("benchmarks", []):
-        if b.get("error_occurred"):
-            continue
-        key = base_name(b.get("run_name", b["name"]))
-        if b.get("run_type") == "aggregate":
-            aggs.setdefault(key, {})[b["aggregate_name"]] = b
-        else:
-            its.setdefault(key, []).append(b)
-    out = {}
-    for key, rows in its.items():
-        if key in aggs and {"median", "min", "max"} <= aggs[key].keys():
-            out[key] = aggs[key]
-            continue
-        stats = {}
-        for stat, fn in (("median", statistics.median), ("min", min), ("max", max)):
-            row = {}
-            for k, v in rows[0].items():
-                if isinstance(v, (int, float)) and not isinstance(v, bool):
-                    row[k] = fn([r[k] for r in rows if k in r])
-                else:
-                    row[k] = v
-            stats[stat] = row
-        stats["n"] = len(rows)
-        out[key] = stats
-    for key, a in out.items():
-        a.setdefault("n", next((r.get("repetitions", 1) for r in a.values() if isinstance(r, dict)), 1))
-    return data.get("context", {}), out
+    """(context, {base name: {"median"|"min"|"max": row, "n": repetitions}}) of FOLDER/name
+    (google_benchmark.row_stats)."""
+    return row_stats(os.path.join(folder, name))
 
 
 def fmt3(a, key, f="{:.4f}"):
