@@ -2,6 +2,9 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace flowtune {
@@ -43,5 +46,28 @@ struct Tvl1State {
         p21(std::size_t(w) * h),
         p22(std::size_t(w) * h) {}
 };
+
+/// What is wrong with the shapes of one warping's data w and state s for the inner iterations,
+/// or nullopt when they fit: an empty warping, a state of another width x height, or a plane
+/// (grad_x, grad_y, rho_c, u1, u2, p11, p12, p21, p22) whose element count is not width *
+/// height. The message names the plane and both counts; callers prefix their own name.
+template <typename Real>
+std::optional<std::string> warping_shape_problem(const WarpingData<Real>& w,
+                                                 const Tvl1State<Real>& s) {
+  if (w.width < 1 || w.height < 1) return std::string("empty warping data");
+  if (s.width != w.width || s.height != w.height)
+    return "state is " + std::to_string(s.width) + "x" + std::to_string(s.height) +
+           " but warping data is " + std::to_string(w.width) + "x" + std::to_string(w.height);
+  const std::size_t n = std::size_t(w.width) * std::size_t(w.height);
+  const std::pair<const std::vector<Real>*, const char*> planes[] = {
+      {&w.grad_x, "grad_x"}, {&w.grad_y, "grad_y"}, {&w.rho_c, "rho_c"},
+      {&s.u1, "u1"},         {&s.u2, "u2"},         {&s.p11, "p11"},
+      {&s.p12, "p12"},       {&s.p21, "p21"},       {&s.p22, "p22"}};
+  for (const auto& [plane, name] : planes)
+    if (plane->size() != n)
+      return std::string(name) + " has " + std::to_string(plane->size()) + " elements, expected " +
+             std::to_string(n);
+  return std::nullopt;
+}
 
 }  // namespace flowtune

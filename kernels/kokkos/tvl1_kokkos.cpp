@@ -25,12 +25,6 @@ using Policy2 =
   throw std::invalid_argument("tvl1_iterate_kokkos (kernels/kokkos/tvl1_kokkos.cpp): " + problem);
 }
 
-void check_size(const std::vector<float>& v, std::size_t n, const char* name) {
-  if (v.size() != n)
-    fail(std::string(name) + " has " + std::to_string(v.size()) + " elements, expected " +
-         std::to_string(n));
-}
-
 /// Allocates a device plane (uninitialised) and copies the host vector into it.
 Plane2 to_device(const std::vector<float>& host, int width, int height, const char* label) {
   Plane2 plane(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
@@ -47,20 +41,7 @@ void to_host(const Plane2& plane, std::vector<float>& host, int width, int heigh
 
 int tvl1_iterate_kokkos(const WarpingData<float>& w, Tvl1State<float>& s, const Tvl1Params& p,
                         int iterations, KokkosTiles tiles) {
-  if (w.width < 1 || w.height < 1) fail("empty warping data");
-  if (s.width != w.width || s.height != w.height)
-    fail("state is " + std::to_string(s.width) + "x" + std::to_string(s.height) +
-         " but warping data is " + std::to_string(w.width) + "x" + std::to_string(w.height));
-  const std::size_t n = std::size_t(w.width) * std::size_t(w.height);
-  check_size(w.grad_x, n, "grad_x");
-  check_size(w.grad_y, n, "grad_y");
-  check_size(w.rho_c, n, "rho_c");
-  check_size(s.u1, n, "u1");
-  check_size(s.u2, n, "u2");
-  check_size(s.p11, n, "p11");
-  check_size(s.p12, n, "p12");
-  check_size(s.p21, n, "p21");
-  check_size(s.p22, n, "p22");
+  if (auto why = warping_shape_problem(w, s)) fail(*why);
   if (iterations < 0) fail("iterations " + std::to_string(iterations) + " < 0");
   if (tiles.tile_x < 1 || tiles.tile_y < 1)
     fail("tile " + std::to_string(tiles.tile_x) + "x" + std::to_string(tiles.tile_y) +
@@ -69,6 +50,7 @@ int tvl1_iterate_kokkos(const WarpingData<float>& w, Tvl1State<float>& s, const 
 
   const int width = w.width;
   const int height = w.height;
+  const std::size_t n = std::size_t(width) * std::size_t(height);
   // Device views, allocated once for this call (all iterations of one warping).
   const ConstPlane2 grad_x = to_device(w.grad_x, width, height, "grad_x");
   const ConstPlane2 grad_y = to_device(w.grad_y, width, height, "grad_y");

@@ -24,12 +24,6 @@ using simd_tvl1::URow;
   throw std::invalid_argument("tvl1_iterate_simd (kernels/simd/tvl1_simd.cpp): " + problem);
 }
 
-void check_size(const std::vector<float>& v, std::size_t n, const char* name) {
-  if (v.size() != n)
-    fail(std::string(name) + " has " + std::to_string(v.size()) + " elements, expected " +
-         std::to_string(n));
-}
-
 /// The nine fields in the storage type S, row-major width x height.
 template <typename S>
 struct Fields {
@@ -310,20 +304,7 @@ std::vector<hwy::float16_t> to_binary16(const std::vector<float>& v, std::int64_
 }
 
 void check_shapes(const WarpingData<float>& w, const Tvl1State<float>& s) {
-  if (w.width < 1 || w.height < 1) fail("empty warping data");
-  if (s.width != w.width || s.height != w.height)
-    fail("state is " + std::to_string(s.width) + "x" + std::to_string(s.height) +
-         " but warping data is " + std::to_string(w.width) + "x" + std::to_string(w.height));
-  const std::size_t n = std::size_t(w.width) * std::size_t(w.height);
-  check_size(w.grad_x, n, "grad_x");
-  check_size(w.grad_y, n, "grad_y");
-  check_size(w.rho_c, n, "rho_c");
-  check_size(s.u1, n, "u1");
-  check_size(s.u2, n, "u2");
-  check_size(s.p11, n, "p11");
-  check_size(s.p12, n, "p12");
-  check_size(s.p21, n, "p21");
-  check_size(s.p22, n, "p22");
+  if (auto why = warping_shape_problem(w, s)) fail(*why);
 }
 
 void check_run(const Tvl1Params& p, int iterations, SimdSchedule schedule) {
