@@ -1,4 +1,3 @@
-#include "kernels/cancellation.hpp"
 #include "kernels/apsp/dijkstra.hpp"
 
 #include <algorithm>
@@ -7,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+
+#include "kernels/cancellation.hpp"
 
 namespace flowtune::apsp {
 

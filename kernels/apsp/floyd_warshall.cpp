@@ -1,9 +1,10 @@
-#include "kernels/cancellation.hpp"
 #include "kernels/apsp/floyd_warshall.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+
+#include "kernels/cancellation.hpp"
 
 namespace flowtune::apsp {
 namespace {

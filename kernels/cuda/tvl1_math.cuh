@@ -1,6 +1,6 @@
 // TV-L1 inner-iteration math over one pixel, written once for every schedule and precision.
-// Numerics contract (ARCHITECTURE.md); Zach et al. 2007 / IPOL 2013 (Sanchez Perez et al.), the five
-// steps of Romera et al. 2023, Algorithm 1 (Threshold, Divergence, Estimate U, Forward
+// Numerics contract (ARCHITECTURE.md); Zach et al. 2007 / IPOL 2013 (Sanchez Perez et al.), the
+// five steps of Romera et al. 2023, Algorithm 1 (Threshold, Divergence, Estimate U, Forward
 // Gradient, Estimate P). Compiled by NVRTC (or nvcc for deployment) with exactly one of
 //   FT_PRECISION_F32   float2 storage, float math
 //   FT_PRECISION_F16   half2 storage, half2 math (sub-word parallelism: __hfma2, h2sqrt...)

@@ -120,7 +120,8 @@ static_assert(kColumns % FT_PARTS == 0, "FT_PARTS must divide the strip's thread
 /// when !valid (no byte of src is read then, src only has to be a global address).
 template <typename T>
 __device__ __forceinline__ void copy_async(T* dst, const T* src, bool valid) {
-  static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16, "cp.async copies 4, 8 or 16 B");
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
+                "cp.async copies 4, 8 or 16 B");
   const unsigned shared = static_cast<unsigned>(__cvta_generic_to_shared(dst));
   asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(shared), "l"(src),
                "n"(int(sizeof(T))), "r"(valid ? int(sizeof(T)) : 0)
@@ -695,7 +696,9 @@ __device__ __forceinline__ void pipeline_strip(void* ring_memory, const Pipeline
 #if FT_STAGING
     // Row t+1 goes to the line of row t-2 FT_DEPTH, final and stored last step: no update of
     // this step touches it, so its copy overlaps the step's two phases.
-    if (t + 1 < r1) rows.stage(t + 1, line_t + 1 == kRingLines ? 0 : line_t + 1);
+    if (t + 1 < r1) {
+      rows.stage(t + 1, line_t + 1 == kRingLines ? 0 : line_t + 1);
+    }
 #endif
     // Phase u: iteration k on row t-2k+2 (p above it on row t-2k+1), all k at once.
 #pragma unroll

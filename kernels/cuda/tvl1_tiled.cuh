@@ -68,16 +68,18 @@ template <class V, int R>
 struct RegionLoad {
   const V* s;
   int x0, y0, c;
-  __device__ float operator()(int i, int j) const { return component(s[(j - y0) * R + (i - x0)], c); }
+  __device__ float operator()(int i, int j) const {
+    return component(s[(j - y0) * R + (i - x0)], c);
+  }
 };
 
 /// The Window x Window median of component c of the region's u at image pixel (x, y).
 template <int Window, class V, int R>
-__device__ __forceinline__ float median_at(const V* s, int x0, int y0, int c, int width,
-                                           int height, int x, int y) {
+__device__ __forceinline__ float median_at(const V* s, int x0, int y0, int c, int width, int height,
+                                           int x, int y) {
   float w[Window * Window];
-  flowtune::median_window_samples<float, Window>(RegionLoad<V, R>{s, x0, y0, c}, width, height,
-                                                 x, y, w);
+  flowtune::median_window_samples<float, Window>(RegionLoad<V, R>{s, x0, y0, c}, width, height, x,
+                                                 y, w);
   return flowtune::median_select<float, Window * Window>(w);
 }
 
@@ -130,10 +132,9 @@ extern "C" __global__ void __launch_bounds__(FT_TILED_T* FT_TILED_T)
         const int rx = int(threadIdx.x) + T * a, ry = int(threadIdx.y) + T * b;
         const int x = x0 + rx, y = y0 + ry;
         if (x >= 0 && y >= 0 && x < width && y < height && rx > 0 && ry > 0)
-          s_u[ry][rx] =
-              ft::update_u<M>(s_u[ry][rx], g[b][a], r[b][a], s_p1[ry][rx], s_p2[ry][rx],
-                              s_p1[ry][rx - 1], s_p2[ry][rx - 1], s_p1[ry - 1][rx],
-                              s_p2[ry - 1][rx], prm);
+          s_u[ry][rx] = ft::update_u<M>(s_u[ry][rx], g[b][a], r[b][a], s_p1[ry][rx], s_p2[ry][rx],
+                                        s_p1[ry][rx - 1], s_p2[ry][rx - 1], s_p1[ry - 1][rx],
+                                        s_p2[ry - 1][rx], prm);
       }
     __syncthreads();
 #pragma unroll
@@ -166,9 +167,10 @@ extern "C" __global__ void __launch_bounds__(FT_TILED_T* FT_TILED_T)
         const int i = y * width + x;
 #if FT_TILED_MEDIAN
         namespace md = ft_tiled_median;
-        md::store(u_out, i,
-                  md::median_at<FT_TILED_MEDIAN, M::V, R>(&s_u[0][0], x0, y0, 0, width, height, x, y),
-                  md::median_at<FT_TILED_MEDIAN, M::V, R>(&s_u[0][0], x0, y0, 1, width, height, x, y));
+        md::store(
+            u_out, i,
+            md::median_at<FT_TILED_MEDIAN, M::V, R>(&s_u[0][0], x0, y0, 0, width, height, x, y),
+            md::median_at<FT_TILED_MEDIAN, M::V, R>(&s_u[0][0], x0, y0, 1, width, height, x, y));
 #else
         ft::store2(u_out, i, s_u[ry][rx]);
 #endif

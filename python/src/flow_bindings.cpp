@@ -11,9 +11,9 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <utility>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "bindings.hpp"
 #include "flowtune/flowtune.hpp"
@@ -158,8 +158,7 @@ void bind_flow(py::module_& m) {
       py::arg("path"), py::arg("flow"), "Writes H x W x 2 float32 as a Middlebury .flo file.");
   py::class_<Solver>(m, "_Solver", "A TV-L1 solver kept across frames (api: Tvl1Solver).")
       .def(py::init<const std::string&>(), py::arg("config_json"))
-      .def(py::init<const std::string&, const std::string&>(), py::arg("header"),
-           py::arg("board"))
+      .def(py::init<const std::string&, const std::string&>(), py::arg("header"), py::arg("board"))
       .def("compute", &Solver::compute, py::arg("i0"), py::arg("i1"),
            "Flow (H x W x 2 float32, px) of two H x W float32 frames.")
       .def("config_for", &Solver::config_for, py::arg("width"), py::arg("height"),

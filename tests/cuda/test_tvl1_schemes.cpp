@@ -60,8 +60,8 @@ TEST(Tvl1CudaSchemes, NvrtcDefinesFollowTheKernelMacroConvention) {
   Config c;
   c.variant = "shared_pipeline";
   c.precision = "f16";
-  c.tunables = {{"w", 128}, {"strip_h", 32}, {"optin", 0}, {"resident_px", 1024},
-                {"tiled_px", 65536}};
+  c.tunables = {
+      {"w", 128}, {"strip_h", 32}, {"optin", 0}, {"resident_px", 1024}, {"tiled_px", 65536}};
   // The per-level thresholds are not the scheme's code: not among its defines.
   EXPECT_EQ(nvrtc_defines(c), (std::vector<std::string>{"FT_PRECISION_F16", "FT_OPTIN=0",
                                                         "FT_STRIP_H=32", "FT_W=128"}));
