@@ -24,31 +24,45 @@ def base_name(run_name):
     return "/".join(parts)
 
 
+def _grouped(path, value):
+    """(context, {base name: {aggregate name: value(b)}}, {base name: [value(b) of each run]})
+    of the Google Benchmark JSON at path (or path.xz), skipping errored runs and those for
+    which value returns None; None when the file is missing."""
+    text = read_text(path)
+    if text is None:
+        return None
+    data = json.loads(text)
+    aggs, runs = {}, {}
+    for b in data.get("benchmarks", []):
+        if b.get("error_occurred"):
+            continue
+        v = value(b)
+        if v is None:
+            continue
+        key = base_name(b.get("run_name", b["name"]))
+        if b.get("run_type") == "aggregate":
+            aggs.setdefault(key, {})[b["aggregate_name"]] = v
+        else:
+            runs.setdefault(key, []).append(v)
+    return data.get("context", {}), aggs, runs
+
+
 def ns_per_px_stats(path):
     """(context, {base name: {"median"|"min"|"max": ns/px, "n": repetitions}}) of the JSON at
     path (or path.xz): the median/min/max aggregates where Google Benchmark wrote them, else the
     statistics over the runs of that name; errored runs and runs without ns_per_px are skipped.
     ({}, {}) when the file is missing."""
-    text = read_text(path)
-    if text is None:
+    grouped = _grouped(path, lambda b: b.get("ns_per_px"))
+    if grouped is None:
         return {}, {}
-    data = json.loads(text)
-    aggs, runs = {}, {}
-    for b in data.get("benchmarks", []):
-        if b.get("error_occurred") or "ns_per_px" not in b:
-            continue
-        key = base_name(b.get("run_name", b["name"]))
-        if b.get("run_type") == "aggregate":
-            aggs.setdefault(key, {})[b["aggregate_name"]] = b["ns_per_px"]
-        else:
-            runs.setdefault(key, []).append(b["ns_per_px"])
+    context, aggs, runs = grouped
     out = {}
     for key, v in runs.items():
         a = aggs.get(key, {})
         if not {"median", "min", "max"} <= a.keys():
             a = {"median": statistics.median(v), "min": min(v), "max": max(v)}
         out[key] = dict(a, n=len(v))
-    return data.get("context", {}), out
+    return context, out
 
 
 def real_time_ms_stats(path):
@@ -56,21 +70,12 @@ def real_time_ms_stats(path):
     (or path.xz): each benchmark's real time (its manual time where it set one) in ms, from the
     median/min/max aggregates where Google Benchmark wrote them, else the statistics over the
     runs of that name; errored runs are skipped. ({}, {}) when the file is missing."""
-    text = read_text(path)
-    if text is None:
-        return {}, {}
-    data = json.loads(text)
     scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
-    aggs, runs = {}, {}
-    for b in data.get("benchmarks", []):
-        if b.get("error_occurred") or "real_time" not in b:
-            continue
-        key = base_name(b.get("run_name", b["name"]))
-        value = b["real_time"] * scale[b.get("time_unit", "ns")]
-        if b.get("run_type") == "aggregate":
-            aggs.setdefault(key, {})[b["aggregate_name"]] = value
-        else:
-            runs.setdefault(key, []).append(value)
+    grouped = _grouped(path, lambda b: b["real_time"] * scale[b.get("time_unit", "ns")]
+                       if "real_time" in b else None)
+    if grouped is None:
+        return {}, {}
+    context, aggs, runs = grouped
     out = {}
     for key in set(runs) | set(aggs):
         a, v = aggs.get(key, {}), runs.get(key, [])
@@ -79,7 +84,7 @@ def real_time_ms_stats(path):
                 continue
             a = {"median": statistics.median(v), "min": min(v), "max": max(v)}
         out[key] = dict(a, n=len(v))
-    return data.get("context", {}), out
+    return context, out
 
 
 def row_stats(path):
@@ -88,19 +93,10 @@ def row_stats(path):
     Benchmark wrote all three, else rows of the statistic of every numeric field over the runs
     of that name (one repetition: its spread is that run); errored runs are skipped. ({}, {})
     when the file is missing."""
-    text = read_text(path)
-    if text is None:
+    grouped = _grouped(path, lambda b: b)
+    if grouped is None:
         return {}, {}
-    data = json.loads(text)
-    aggs, runs = {}, {}
-    for b in data.get("benchmarks", []):
-        if b.get("error_occurred"):
-            continue
-        key = base_name(b.get("run_name", b["name"]))
-        if b.get("run_type") == "aggregate":
-            aggs.setdefault(key, {})[b["aggregate_name"]] = b
-        else:
-            runs.setdefault(key, []).append(b)
+    context, aggs, runs = grouped
     out = {}
     for key, rows in runs.items():
         if key in aggs and {"median", "min", "max"} <= aggs[key].keys():
@@ -115,4 +111,4 @@ def row_stats(path):
                            for k, v in rows[0].items()}
         stats["n"] = len(rows)
         out[key] = stats
-    return data.get("context", {}), out
+    return context, out
